@@ -1,0 +1,206 @@
+import { type Principal, authenticate, requireManagement } from './auth.js'
+import { ApiError, errorEnvelope } from './errors.js'
+import { pageOf } from './pagination.js'
+import { booleanParam, decodeSegment, enumParam, offsetParam, uuidParam } from './params.js'
+import type { StoreContext } from './store/context.js'
+import { FILE_ID } from './store/files.js'
+import { keyToWire } from './store/keys.js'
+import { anonymousView } from './store/models.js'
+import { type FileProvider, fileScopeKey } from './store/state.js'
+import { findWorkspace } from './store/workspaces.js'
+
+/** A request as an adapter hands it to the core, relative to the base URL. */
+export interface SimRequest {
+  method: string
+  /** Path below the base URL, still percent-encoded, starting with `/`: `/models/openai/gpt-4%3Afree/endpoints`. */
+  path: string
+  query?: URLSearchParams | string
+  /** The raw `Authorization` header, if any. */
+  authorization?: string | null
+}
+
+/** A response as the core produces it; adapters only translate it. */
+export type SimResponse =
+  | { status: number; headers: Record<string, string>; type: 'json'; body: unknown }
+  | { status: number; headers: Record<string, string>; type: 'bytes'; body: Uint8Array }
+
+/** Names of the simulated operations, as faults, journals and errors refer to them. */
+export type OperationName = 'listKeys' | 'getKey' | 'listEndpoints' | 'getFileContent' | 'getWorkspace' | 'listVideoModels'
+
+interface Call {
+  ctx: StoreContext
+  params: Record<string, string>
+  query: URLSearchParams
+  principal: Principal | null
+}
+
+interface Operation {
+  name: OperationName
+  /** Path template segments; `{name}` captures one segment. */
+  template: string
+  management: boolean
+  run(call: Call): SimResponse
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' } as const
+
+function json(body: unknown): SimResponse {
+  return { status: 200, headers: { ...JSON_HEADERS }, type: 'json', body }
+}
+
+const FILE_PROVIDERS: readonly FileProvider[] = ['openai', 'anthropic']
+
+/** `attachment; filename="..."`, with an RFC 5987 `filename*` when the name is not plain ASCII. */
+function contentDisposition(filename: string): string {
+  if (/^[\x20-\x7e]*$/.test(filename) && !/["\\]/.test(filename)) return `attachment; filename="${filename}"`
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_')
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
+
+/** The one table of simulated operations (DESIGN.md section 3). */
+export const OPERATIONS: readonly Operation[] = [
+  {
+    name: 'listKeys',
+    template: '/keys',
+    management: true,
+    run({ ctx, query, principal }) {
+      const userId = (principal as Principal).userId
+      const includeDisabled = booleanParam(query, 'include_disabled') ?? false
+      const offset = offsetParam(query, 'offset') ?? 0
+      let workspaceId = uuidParam(query, 'workspace_id')
+      if (workspaceId === undefined) {
+        workspaceId = (ctx.data.users.get(userId) as { defaultWorkspaceId: string }).defaultWorkspaceId
+      } else if (ctx.data.workspaces.get(workspaceId)?.userId !== userId) {
+        throw ApiError.badParameter('workspace_id', 'is not a workspace of the caller', workspaceId)
+      }
+      const index = ctx.indices.listableKeys.get(workspaceId)
+      return json({ data: pageOf(includeDisabled ? index?.all : index?.enabled, offset).map(keyToWire) })
+    },
+  },
+  {
+    name: 'getKey',
+    template: '/keys/{hash}',
+    management: true,
+    run({ ctx, params, principal }) {
+      const key = ctx.data.keys.get(params['hash'] as string)
+      // Another organisation's key is as absent as a key that never existed.
+      if (!key || key.userId !== (principal as Principal).userId) throw ApiError.notFound({ resource: 'key' })
+      return json({ data: keyToWire(key) })
+    },
+  },
+  {
+    name: 'listEndpoints',
+    template: '/models/{author}/{slug}/endpoints',
+    management: false,
+    run({ ctx, params, principal }) {
+      const id = `${params['author']}/${params['slug']}`
+      const model = ctx.data.models.get(id)
+      if (!model) throw ApiError.notFound({ resource: 'model', model: id })
+      return json({ data: principal ? structuredClone(model) : anonymousView(model) })
+    },
+  },
+  {
+    name: 'getFileContent',
+    template: '/files/{file_id}/content',
+    management: true,
+    run({ ctx, params, query, principal }) {
+      const userId = (principal as Principal).userId
+      const fileId = params['file_id'] as string
+      if (!FILE_ID.test(fileId)) throw ApiError.badParameter('file_id', 'must be 1 to 256 characters of [A-Za-z0-9_-]', fileId)
+      const workspaceId =
+        uuidParam(query, 'workspace_id') ?? (ctx.data.users.get(userId) as { defaultWorkspaceId: string }).defaultWorkspaceId
+      const provider = enumParam(query, 'provider', FILE_PROVIDERS) ?? null
+      const file = ctx.data.files.get(fileScopeKey(workspaceId, provider, fileId))
+      if (!file || file.userId !== userId) throw ApiError.notFound({ resource: 'file' })
+      if (file.origin !== 'server') {
+        throw ApiError.badParameter('file_id', 'the file was uploaded; only server-created files can be downloaded', fileId)
+      }
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-length': String(file.bytes.byteLength),
+          'content-disposition': contentDisposition(file.filename),
+        },
+        type: 'bytes',
+        body: file.bytes.slice(),
+      }
+    },
+  },
+  {
+    name: 'getWorkspace',
+    template: '/workspaces/{id}',
+    management: true,
+    run({ ctx, params, principal }) {
+      const workspace = findWorkspace(ctx, (principal as Principal).userId, params['id'] as string)
+      if (!workspace) throw ApiError.notFound({ resource: 'workspace' })
+      return json({ data: structuredClone(workspace.record) })
+    },
+  },
+  {
+    name: 'listVideoModels',
+    template: '/videos/models',
+    management: false,
+    run({ ctx }) {
+      return json({ data: [...ctx.data.videoModels.values()].map((m) => structuredClone(m)) })
+    },
+  },
+]
+
+const ROUTES = OPERATIONS.map((operation) => ({ operation, segments: operation.template.split('/').slice(1) }))
+
+function match(path: string): { operation: Operation; params: Record<string, string> } | undefined {
+  const segments = path.split('/').slice(1)
+  for (const { operation, segments: template } of ROUTES) {
+    if (template.length !== segments.length) continue
+    const params: Record<string, string> = {}
+    const matched = template.every((part, i) => {
+      const segment = segments[i] as string
+      if (part.startsWith('{')) {
+        params[part.slice(1, -1)] = segment
+        return true
+      }
+      return part === segment
+    })
+    if (matched) return { operation, params }
+  }
+  return undefined
+}
+
+function errorResponse(error: ApiError, principal: Principal | null): SimResponse {
+  return {
+    status: error.status,
+    headers: { ...JSON_HEADERS, ...error.headers },
+    type: 'json',
+    body: errorEnvelope(error.status, { message: error.message, metadata: error.metadata, userId: principal?.userId }),
+  }
+}
+
+/**
+ * The router: one request in, one response out, never a throw. An internal failure becomes a
+ * 500 envelope; anything not simulated becomes a 404 envelope naming it.
+ */
+export function handleRequest(ctx: StoreContext, request: SimRequest): SimResponse {
+  let principal: Principal | null = null
+  try {
+    const method = request.method.toUpperCase()
+    const path = request.path.startsWith('/') ? request.path : `/${request.path}`
+    const matched = method === 'GET' ? match(path) : undefined
+    if (!matched) {
+      throw new ApiError(404, {
+        message: `${method} ${path} is not simulated by model-access-sim; it simulates ${OPERATIONS.map((o) => `GET ${o.template}`).join(', ')}`,
+        metadata: { reason: 'not_simulated', method, path },
+      })
+    }
+    const { operation } = matched
+    principal = authenticate(ctx, request.authorization)
+    if (operation.management) requireManagement(principal)
+    const params: Record<string, string> = {}
+    for (const [name, raw] of Object.entries(matched.params)) params[name] = decodeSegment(raw, name)
+    const query = request.query instanceof URLSearchParams ? request.query : new URLSearchParams(request.query ?? '')
+    return operation.run({ ctx, params, query, principal })
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error, principal)
+    return errorResponse(new ApiError(500, { metadata: { reason: error instanceof Error ? error.message : String(error) } }), principal)
+  }
+}

@@ -1,0 +1,39 @@
+import { AUTH_MESSAGES, type AuthFailure, ApiError } from './errors.js'
+import type { KeyState } from './store/state.js'
+import type { StoreContext } from './store/context.js'
+
+/** Who is calling: the organisation, the key, and whether that key may manage. */
+export interface Principal {
+  userId: string
+  keyHash: string
+  management: boolean
+}
+
+const BEARER = /^Bearer +(\S+) *$/i
+
+function unauthorized(reason: AuthFailure): ApiError {
+  return new ApiError(401, { message: AUTH_MESSAGES[reason], metadata: { reason } })
+}
+
+/**
+ * Reads the Authorization header. No header: `null` (anonymous). A malformed header, an unknown
+ * secret, a disabled key or an expired key (`expires_at` <= now): 401 saying which.
+ */
+export function authenticate(ctx: StoreContext, authorization: string | null | undefined): Principal | null {
+  if (authorization === null || authorization === undefined || authorization.trim() === '') return null
+  const match = BEARER.exec(authorization.trim())
+  if (!match) throw unauthorized('malformed')
+  const hash = ctx.indices.keyHashBySecret.get(match[1] as string)
+  const key: KeyState | undefined = hash === undefined ? undefined : ctx.data.keys.get(hash)
+  if (!key) throw unauthorized('unknown')
+  if (key.disabled) throw unauthorized('disabled')
+  if (key.expiresAt !== null && key.expiresAt <= ctx.clock.nowMs()) throw unauthorized('expired')
+  return { userId: key.userId, keyHash: key.hash, management: key.management }
+}
+
+/** The management-only rule: anonymous callers get 401, regular keys 403. */
+export function requireManagement(principal: Principal | null): Principal {
+  if (principal === null) throw new ApiError(401, { message: AUTH_MESSAGES.missing })
+  if (!principal.management) throw new ApiError(403)
+  return principal
+}

@@ -1,0 +1,125 @@
+import type { ErrorEnvelope } from './types.js'
+
+/** Canonical message of each error status (SPEC.md section 7, DESIGN.md section 3). */
+export const ERROR_MESSAGES = {
+  400: 'Invalid request parameters',
+  401: 'Missing Authentication header',
+  403: 'Only management keys can perform this operation',
+  404: 'Resource not found',
+  429: 'Rate limit exceeded',
+  500: 'Internal Server Error',
+  502: 'Provider returned error',
+  503: 'Service temporarily unavailable',
+} as const
+
+export type ErrorStatus = keyof typeof ERROR_MESSAGES
+
+/** The 401 messages: one per way a credential can fail, so a test can tell them apart. */
+export const AUTH_MESSAGES = {
+  missing: ERROR_MESSAGES[401],
+  malformed: "Malformed Authentication header: expected 'Bearer <API key>'",
+  unknown: 'Invalid API key: no key matches the bearer secret',
+  disabled: 'API key is disabled',
+  expired: 'API key has expired',
+} as const
+
+export type AuthFailure = keyof typeof AUTH_MESSAGES
+
+/**
+ * An error that the router turns into an HTTP error envelope. Thrown inside `core` only; it never
+ * crosses an adapter.
+ */
+export class ApiError extends Error {
+  readonly status: number
+  readonly metadata: Record<string, unknown> | undefined
+  readonly headers: Record<string, string>
+
+  constructor(
+    status: ErrorStatus,
+    options: { message?: string; metadata?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(options.message ?? ERROR_MESSAGES[status])
+    this.name = 'ApiError'
+    this.status = status
+    this.metadata = options.metadata
+    this.headers = options.headers ?? {}
+  }
+
+  /** 400 naming the offending parameter and why it was refused. */
+  static badParameter(parameter: string, reason: string, value?: string): ApiError {
+    return new ApiError(400, { metadata: value === undefined ? { parameter, reason } : { parameter, reason, value } })
+  }
+
+  static notFound(metadata?: Record<string, unknown>): ApiError {
+    return new ApiError(404, metadata === undefined ? {} : { metadata })
+  }
+}
+
+/**
+ * Builds the error body of SPEC.md section 7: `code` equals the status, `metadata` only when there
+ * is some, `user_id` only when the caller is known.
+ *
+ * @example
+ * errorEnvelope(404)
+ * //=> { error: { code: 404, message: 'Resource not found' } }
+ */
+export function errorEnvelope(
+  status: number,
+  options: { message?: string; metadata?: Record<string, unknown> | undefined; userId?: string | undefined } = {},
+): ErrorEnvelope {
+  const message = options.message ?? (ERROR_MESSAGES as Record<number, string>)[status] ?? 'Error'
+  const envelope: ErrorEnvelope = {
+    error: options.metadata === undefined ? { code: status, message } : { code: status, message, metadata: options.metadata },
+  }
+  if (options.userId !== undefined) envelope.user_id = options.userId
+  return envelope
+}
+
+/** Codes of {@link SimulatorError}, one per way the programmatic API refuses input. */
+export const SimulatorErrorCode = {
+  InvalidArgument: 'INVALID_ARGUMENT',
+  UnknownUser: 'UNKNOWN_USER',
+  UnknownWorkspace: 'UNKNOWN_WORKSPACE',
+  DuplicateId: 'DUPLICATE_ID',
+  DuplicateSlug: 'DUPLICATE_SLUG',
+  DuplicateFileId: 'DUPLICATE_FILE_ID',
+  InvalidPricing: 'INVALID_PRICING',
+  InvalidSnapshot: 'INVALID_SNAPSHOT',
+} as const
+
+export type SimulatorErrorCode = (typeof SimulatorErrorCode)[keyof typeof SimulatorErrorCode]
+
+/**
+ * Thrown by the simulator's programmatic API (`sim.keys.create`, `sim.clock.set`, ...) on bad
+ * input. The store is left exactly as it was. `argument` names the offending option.
+ *
+ * @example
+ * import { createSimulator, SimulatorError } from 'model-access-sim'
+ * const sim = createSimulator({ world: 'empty' })
+ * try {
+ *   sim.keys.create({ userId: 'user_nobody' })
+ * } catch (error) {
+ *   if (error instanceof SimulatorError) console.log(error.code, error.argument)
+ *   //=> UNKNOWN_USER userId
+ * }
+ */
+export class SimulatorError extends Error {
+  readonly code: SimulatorErrorCode
+  readonly argument: string | undefined
+  readonly details: unknown
+
+  constructor(code: SimulatorErrorCode, message: string, options: { argument?: string; details?: unknown } = {}) {
+    super(message)
+    this.name = 'SimulatorError'
+    this.code = code
+    this.argument = options.argument
+    this.details = options.details
+  }
+}
+
+/** Shorthand for an {@link SimulatorErrorCode.InvalidArgument} error about one argument. */
+export function invalidArgument(operation: string, argument: string, problem: string): SimulatorError {
+  return new SimulatorError(SimulatorErrorCode.InvalidArgument, `Failed to ${operation}: "${argument}" ${problem}.`, {
+    argument,
+  })
+}

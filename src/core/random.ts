@@ -1,0 +1,73 @@
+import { uniformInt } from 'pure-rand/distribution/uniformInt'
+import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus'
+
+type Generator = ReturnType<typeof xoroshiro128plus>
+
+const HEX = '0123456789abcdef'
+const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/**
+ * The simulator's seeded source of identifiers and default values. Its state is part of a
+ * snapshot, so `restore` replays the same ids, and a failed create rolls it back.
+ */
+export class Random {
+  private generator: Generator
+
+  constructor(seed: number) {
+    this.generator = xoroshiro128plus(seed)
+  }
+
+  getState(): readonly number[] {
+    return this.generator.getState()
+  }
+
+  setState(state: readonly number[]): void {
+    this.generator = xoroshiro128plusFromState(state)
+  }
+
+  /** An integer in [min, max], both included. */
+  int(min: number, max: number): number {
+    return uniformInt(this.generator, min, max)
+  }
+
+  /** A float in [0, 1). */
+  float(): number {
+    return this.int(0, 2 ** 30 - 1) / 2 ** 30
+  }
+
+  /** `true` with probability `p`. */
+  chance(p: number): boolean {
+    return this.float() < p
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new RangeError('Cannot pick from an empty list')
+    return items[this.int(0, items.length - 1)] as T
+  }
+
+  /** A subset of `items`, in their original order, each kept with probability `p`. */
+  subset<T>(items: readonly T[], p: number): T[] {
+    return items.filter(() => this.chance(p))
+  }
+
+  hex(length: number): string {
+    return this.fromAlphabet(HEX, length)
+  }
+
+  alphanumeric(length: number): string {
+    return this.fromAlphabet(ALNUM, length)
+  }
+
+  /** A random (version 4, RFC 4122 variant) UUID in lower case. */
+  uuid(): string {
+    const h = this.hex(32)
+    const variant = HEX[8 + this.int(0, 3)] as string
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
+  }
+
+  private fromAlphabet(alphabet: string, length: number): string {
+    let out = ''
+    for (let i = 0; i < length; i++) out += alphabet[this.int(0, alphabet.length - 1)]
+    return out
+  }
+}

@@ -1,0 +1,125 @@
+import { type SimRequest, type SimResponse, handleRequest } from './api.js'
+import { type SimulatorClock, createClock } from './clock.js'
+import { invalidArgument } from './errors.js'
+import { Random } from './random.js'
+import type { StoreContext } from './store/context.js'
+import { type FileCollection, createFileCollection } from './store/files.js'
+import { type KeyCollection, createKeyCollection } from './store/keys.js'
+import { type ModelCollection, createModelCollection } from './store/models.js'
+import {
+  type SimulatorSnapshot,
+  StoreIndices,
+  dataFromSnapshot,
+  emptyStoreData,
+  takeSnapshot,
+} from './store/state.js'
+import { type UserCollection, createUserCollection } from './store/users.js'
+import { type VideoModelCollection, createVideoModelCollection } from './store/video-models.js'
+import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
+import { type InstantInput, toEpochMs } from './time.js'
+import { type DefaultWorld, loadDefaultWorld } from './worlds/default.js'
+
+/** Default seed: the one the embedded default world is documented with. */
+export const DEFAULT_SEED = 42
+/** Default start of the simulator clock: a Monday morning, UTC. */
+export const DEFAULT_NOW = '2026-03-02T10:00:00.000Z'
+
+export interface SimulatorOptions {
+  /** Seed of every generated id, secret and default value. Same seed, same responses. Default 42. */
+  seed?: number
+  /** Start of the simulator clock. Default `2026-03-02T10:00:00Z`. */
+  now?: InstantInput
+  /** `'default'` (the embedded realistic world) or `'empty'`. Default `'default'`. */
+  world?: 'default' | 'empty'
+}
+
+/** What an empty world documents: nothing. */
+export type EmptyWorld = Record<string, never>
+
+/** A stateful, deterministic model-access service. Every piece of state lives in the instance. */
+export interface Simulator<World = DefaultWorld> {
+  readonly seed: number
+  /** Handles into the loaded world: documented keys and ids. */
+  readonly world: World
+  readonly clock: SimulatorClock
+  readonly users: UserCollection
+  readonly workspaces: WorkspaceCollection
+  readonly keys: KeyCollection
+  readonly files: FileCollection
+  readonly models: ModelCollection
+  readonly videoModels: VideoModelCollection
+  /** A copy of the whole state: store, clock and random state. */
+  snapshot(): SimulatorSnapshot
+  /** Puts the state back exactly as a snapshot of this or another simulator held it. */
+  restore(snapshot: SimulatorSnapshot): void
+  /** Back to the state right after creation: the seeded world at the initial clock. */
+  reset(): void
+  /** The core router: what the MSW and HTTP adapters call. Never throws. */
+  handle(request: SimRequest): SimResponse
+}
+
+/**
+ * Creates a simulator. With no options it serves the embedded default world (seed 42, clock at
+ * 2026-03-02T10:00:00Z); `world: 'empty'` starts with nothing in it.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator({ seed: 7, now: '2026-03-02T10:00:00Z', world: 'empty' })
+ * const org = sim.users.create({ name: 'Acme' })
+ * const admin = sim.keys.create({ userId: org.id, management: true })
+ * const res = sim.handle({ method: 'GET', path: '/keys', authorization: `Bearer ${admin.key}` })
+ * console.log(res.status)
+ * //=> 200
+ */
+export function createSimulator(options?: SimulatorOptions & { world?: 'default' }): Simulator<DefaultWorld>
+export function createSimulator(options: SimulatorOptions & { world: 'empty' }): Simulator<EmptyWorld>
+export function createSimulator(options?: SimulatorOptions): Simulator<DefaultWorld | EmptyWorld>
+export function createSimulator(options: SimulatorOptions = {}): Simulator<DefaultWorld | EmptyWorld> {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('create simulator', 'options', 'must be an options object')
+  const seed = options.seed ?? DEFAULT_SEED
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
+    throw invalidArgument('create simulator', 'seed', `must be a safe integer, got ${String(seed)}`)
+  }
+  const worldName = options.world ?? 'default'
+  if (worldName !== 'default' && worldName !== 'empty') {
+    throw invalidArgument('create simulator', 'world', `must be "default" or "empty", got ${JSON.stringify(worldName)}`)
+  }
+  const clockState = { ms: toEpochMs(options.now ?? DEFAULT_NOW, 'create simulator', 'now') }
+  const data = emptyStoreData()
+  const ctx: StoreContext = {
+    data,
+    indices: StoreIndices.build(data),
+    random: new Random(seed >>> 0),
+    clock: createClock(clockState),
+  }
+  const collections = {
+    users: createUserCollection(ctx),
+    workspaces: createWorkspaceCollection(ctx),
+    keys: createKeyCollection(ctx),
+    files: createFileCollection(ctx),
+    models: createModelCollection(ctx),
+    videoModels: createVideoModelCollection(ctx),
+  }
+  const world = worldName === 'default' ? loadDefaultWorld({ ...collections, clock: ctx.clock }) : {}
+
+  const snapshot = (): SimulatorSnapshot => takeSnapshot(ctx.data, clockState.ms, ctx.random, seed)
+  const restore = (saved: SimulatorSnapshot): void => {
+    const restored = dataFromSnapshot(saved)
+    ctx.data = restored
+    ctx.indices = StoreIndices.build(restored)
+    ctx.random.setState(saved.random)
+    clockState.ms = saved.clockMs
+  }
+  const baseline = snapshot()
+
+  return {
+    seed,
+    world,
+    clock: ctx.clock,
+    ...collections,
+    snapshot,
+    restore,
+    reset: () => restore(baseline),
+    handle: (request) => handleRequest(ctx, request),
+  }
+}

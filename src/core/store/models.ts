@@ -1,0 +1,249 @@
+import { SimulatorError, SimulatorErrorCode } from '../errors.js'
+import { validatePricing } from '../pricing/validate.js'
+import { type InstantInput, toEpochMs, toUnixSeconds } from '../time.js'
+import {
+  type Architecture,
+  ENDPOINT_STATUSES,
+  type Endpoint,
+  INPUT_MODALITIES,
+  INSTRUCT_TYPES,
+  type ModelWithEndpoints,
+  OUTPUT_MODALITIES,
+  type PercentileStats,
+  type Pricing,
+  QUANTIZATIONS,
+  SUPPORTED_PARAMETERS,
+  TOKENIZERS,
+} from '../types.js'
+import { ArgumentChecker, describe } from './check.js'
+import { type StoreContext, atomically } from './context.js'
+import { DEFAULT_SUPPORTED_PARAMETERS, PROVIDERS } from './defaults.js'
+
+export interface CreateModelOptions {
+  /** `author/slug`, the slug optionally carrying a variant: `meta-llama/llama-3.3-70b-instruct:free`. */
+  id: string
+  name?: string
+  /** When the model was created; default: the simulator clock's now. */
+  created?: InstantInput
+  description?: string
+  architecture?: Partial<Architecture>
+  /** Each given field is validated; fields left out get realistic values. */
+  endpoints?: Partial<Endpoint>[]
+}
+
+export interface ModelCollection {
+  /** Creates a model with its endpoints and returns it as an authenticated caller sees it. */
+  create(options: CreateModelOptions): ModelWithEndpoints
+  list(): ModelWithEndpoints[]
+  get(id: string): ModelWithEndpoints | undefined
+}
+
+export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*(:[A-Za-z0-9._-]+)?$/
+
+const ENDPOINT_FIELDS: ReadonlySet<string> = new Set([
+  'name', 'model_id', 'model_name', 'context_length', 'pricing', 'provider_name', 'tag', 'quantization',
+  'max_completion_tokens', 'max_prompt_tokens', 'supported_parameters', 'supports_implicit_caching',
+  'supports_tool_choice', 'uptime_last_5m', 'uptime_last_30m', 'uptime_last_1d', 'latency_last_30m',
+  'throughput_last_30m', 'status', 'supports_voice_cloning', 'perf_last_30m_by_workload',
+])
+
+const DEFAULT_PRICES: readonly Pick<Pricing, 'prompt' | 'completion'>[] = [
+  { prompt: '0.00000015', completion: '0.0000006' },
+  { prompt: '0.0000004', completion: '0.0000016' },
+  { prompt: '0.00000059', completion: '0.00000079' },
+  { prompt: '0.0000012', completion: '0.0000012' },
+  { prompt: '0.000003', completion: '0.000015' },
+]
+
+function titleCase(slug: string): string {
+  return slug
+    .split(/[-_.]/)
+    .filter(Boolean)
+    .map((word) => (/^\d/.test(word) ? word : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join(' ')
+}
+
+/** Display name from an id: `acme/fast-1:free` -> `Acme: Fast 1 (free)`. */
+function nameFromId(id: string): string {
+  const [author = '', rest = ''] = id.split('/')
+  const [slug = '', variant] = rest.split(':')
+  return `${titleCase(author)}: ${titleCase(slug)}${variant ? ` (${variant})` : ''}`
+}
+
+function rounded(value: number, digits: number): number {
+  const f = 10 ** digits
+  return Math.round(value * f) / f
+}
+
+function percentiles(ctx: StoreContext, p50: number): PercentileStats {
+  const p75 = rounded(p50 * (1.1 + ctx.random.float() * 0.3), 1)
+  const p90 = rounded(p75 * (1.1 + ctx.random.float() * 0.4), 1)
+  const p99 = rounded(p90 * (1.2 + ctx.random.float() * 0.8), 1)
+  return { p50: rounded(p50, 1), p75, p90, p99 }
+}
+
+function checkPercentiles(check: ArgumentChecker, value: unknown, argument: string): PercentileStats | null {
+  if (value === null) return null
+  const stats = check.object(value, argument)
+  for (const p of ['p50', 'p75', 'p90', 'p99'] as const) {
+    if (typeof stats[p] !== 'number' || !Number.isFinite(stats[p])) check.fail(`${argument}.${p}`, `must be a finite number, got ${describe(stats[p])}`)
+  }
+  return value as PercentileStats
+}
+
+function checkNullableInteger(check: ArgumentChecker, value: unknown, argument: string): number | null {
+  return value === null ? null : check.positiveInteger(value, argument)
+}
+
+function checkUptime(check: ArgumentChecker, value: unknown, argument: string): number | null {
+  if (value === null) return null
+  const uptime = check.nonNegative(value, argument)
+  if (uptime > 100) check.fail(argument, `must be a percentage in [0, 100] or null, got ${uptime}`)
+  return uptime
+}
+
+function checkList<T extends string>(check: ArgumentChecker, value: unknown, allowed: readonly T[], argument: string): T[] {
+  if (!Array.isArray(value)) check.fail(argument, `must be an array, got ${describe(value)}`)
+  return value.map((item, i) => check.oneOf(item, allowed, `${argument}[${i}]`))
+}
+
+function buildArchitecture(check: ArgumentChecker, input: unknown): Architecture {
+  const given = input === undefined ? {} : check.object(input, 'architecture')
+  const nullableOneOf = <T extends string>(value: unknown, allowed: readonly T[], argument: string, fallback: T | null): T | null =>
+    value === undefined ? fallback : value === null ? null : check.oneOf(value, allowed, argument)
+  const input_modalities =
+    given['input_modalities'] === undefined ? ['text' as const] : checkList(check, given['input_modalities'], INPUT_MODALITIES, 'architecture.input_modalities')
+  const output_modalities =
+    given['output_modalities'] === undefined ? ['text' as const] : checkList(check, given['output_modalities'], OUTPUT_MODALITIES, 'architecture.output_modalities')
+  const modality = given['modality']
+  return {
+    tokenizer: nullableOneOf(given['tokenizer'], TOKENIZERS, 'architecture.tokenizer', 'Other'),
+    instruct_type: nullableOneOf(given['instruct_type'], INSTRUCT_TYPES, 'architecture.instruct_type', null),
+    modality:
+      modality === undefined
+        ? `${input_modalities.join('+')}->${output_modalities.join('+')}`
+        : modality === null
+          ? null
+          : check.string(modality, 'architecture.modality'),
+    input_modalities,
+    output_modalities,
+  }
+}
+
+function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown, at: string, model: { id: string; name: string }, usedTags: Set<string>): Endpoint {
+  const given = check.object(input, at)
+  for (const field of Object.keys(given)) {
+    if (!ENDPOINT_FIELDS.has(field)) check.fail(`${at}.${field}`, 'is not a field of an endpoint (SPEC.md section 2.4)')
+  }
+  const has = (field: string): boolean => given[field] !== undefined
+  const str = (field: string): string => check.string(given[field], `${at}.${field}`)
+
+  if (has('pricing')) {
+    const issues = validatePricing(given['pricing'])
+    if (issues.length > 0) {
+      throw new SimulatorError(
+        SimulatorErrorCode.InvalidPricing,
+        `Failed to create model: ${at}.pricing is invalid: ${issues.map((i) => `${i.path || 'pricing'} ${i.message}`).join('; ')}.`,
+        { argument: `${at}.pricing`, details: issues },
+      )
+    }
+  }
+  const context_length = has('context_length') ? check.positiveInteger(given['context_length'], `${at}.context_length`) : 131072
+  const supported_parameters = has('supported_parameters')
+    ? checkList(check, given['supported_parameters'], SUPPORTED_PARAMETERS, `${at}.supported_parameters`)
+    : [...DEFAULT_SUPPORTED_PARAMETERS]
+  let supports_tool_choice
+  if (has('supports_tool_choice')) {
+    const flags = check.object(given['supports_tool_choice'], `${at}.supports_tool_choice`)
+    for (const flag of ['none', 'auto', 'required', 'function'] as const) check.boolean(flags[flag], `${at}.supports_tool_choice.${flag}`)
+    supports_tool_choice = { none: flags['none'], auto: flags['auto'], required: flags['required'], function: flags['function'] } as Endpoint['supports_tool_choice']
+  } else {
+    const accepted = supported_parameters.includes('tool_choice')
+    supports_tool_choice = { none: accepted, auto: accepted, required: accepted, function: accepted }
+  }
+  const nullable = <T>(field: string, read: (value: unknown, argument: string) => T, fallback: () => T | null): T | null =>
+    given[field] === undefined ? fallback() : given[field] === null ? null : read(given[field], `${at}.${field}`)
+
+  // Defaults that draw on the random source come after every check above, in a fixed order.
+  let provider_name: string
+  let tag: string
+  if (has('provider_name')) {
+    provider_name = str('provider_name')
+    tag = has('tag') ? str('tag') : provider_name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+  } else {
+    const free = PROVIDERS.filter((p) => !usedTags.has(p.tag))
+    const provider = ctx.random.pick(free.length > 0 ? free : PROVIDERS)
+    provider_name = provider.name
+    tag = has('tag') ? str('tag') : provider.tag
+  }
+  usedTags.add(tag)
+  const endpoint: Endpoint = {
+    name: has('name') ? str('name') : `${provider_name}: ${model.name}`,
+    model_id: has('model_id') ? str('model_id') : model.id,
+    model_name: has('model_name') ? str('model_name') : model.name,
+    context_length,
+    pricing: has('pricing') ? structuredClone(given['pricing'] as Pricing) : { ...ctx.random.pick(DEFAULT_PRICES) },
+    provider_name,
+    tag,
+    quantization: nullable('quantization', (v, a) => check.oneOf(v, QUANTIZATIONS, a), () => ctx.random.pick([null, 'fp8', 'bf16', 'fp16'] as const)),
+    max_completion_tokens: nullable('max_completion_tokens', (v, a) => checkNullableInteger(check, v, a), () => Math.min(16384, context_length)),
+    max_prompt_tokens: nullable('max_prompt_tokens', (v, a) => checkNullableInteger(check, v, a), () => null),
+    supported_parameters,
+    supports_implicit_caching: has('supports_implicit_caching') ? check.boolean(given['supports_implicit_caching'], `${at}.supports_implicit_caching`) : false,
+    supports_tool_choice,
+    uptime_last_5m: nullable('uptime_last_5m', (v, a) => checkUptime(check, v, a), () => rounded(97 + ctx.random.float() * 3, 2)),
+    uptime_last_30m: nullable('uptime_last_30m', (v, a) => checkUptime(check, v, a), () => rounded(98 + ctx.random.float() * 2, 2)),
+    uptime_last_1d: nullable('uptime_last_1d', (v, a) => checkUptime(check, v, a), () => rounded(99 + ctx.random.float(), 2)),
+    latency_last_30m: nullable('latency_last_30m', (v, a) => checkPercentiles(check, v, a), () => percentiles(ctx, 250 + ctx.random.float() * 900)),
+    throughput_last_30m: nullable('throughput_last_30m', (v, a) => checkPercentiles(check, v, a), () => percentiles(ctx, 20 + ctx.random.float() * 180)),
+    status: has('status') ? check.oneOf(given['status'], ENDPOINT_STATUSES, `${at}.status`) : 0,
+  }
+  if (has('supports_voice_cloning')) endpoint.supports_voice_cloning = check.boolean(given['supports_voice_cloning'], `${at}.supports_voice_cloning`)
+  if (has('perf_last_30m_by_workload')) {
+    endpoint.perf_last_30m_by_workload = structuredClone(check.object(given['perf_last_30m_by_workload'], `${at}.perf_last_30m_by_workload`)) as Endpoint['perf_last_30m_by_workload'] & object
+  }
+  return endpoint
+}
+
+/** What an anonymous caller sees: no performance figures. */
+export function anonymousView(model: ModelWithEndpoints): ModelWithEndpoints {
+  return {
+    ...model,
+    endpoints: model.endpoints.map(({ perf_last_30m_by_workload: _dropped, ...endpoint }) => ({
+      ...endpoint,
+      latency_last_30m: null,
+      throughput_last_30m: null,
+    })),
+  }
+}
+
+export function createModelCollection(ctx: StoreContext): ModelCollection {
+  const operation = 'create model'
+  return {
+    create: (options) =>
+      atomically(ctx, () => {
+        const check: ArgumentChecker = new ArgumentChecker(operation)
+        check.object(options, 'options')
+        const id = check.string(options.id, 'id', MODEL_ID, '"author/slug" with an optional ":variant"')
+        if (ctx.data.models.has(id)) {
+          throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: a model with id "${id}" already exists.`, { argument: 'id' })
+        }
+        const name = options.name === undefined ? nameFromId(id) : check.string(options.name, 'name')
+        const description = options.description === undefined ? `${name}, served by the model-access simulator.` : check.string(options.description, 'description')
+        const created = options.created === undefined ? ctx.clock.nowMs() : toEpochMs(options.created, operation, 'created')
+        const architecture = buildArchitecture(check, options.architecture)
+        const inputs: unknown = options.endpoints ?? [{}]
+        if (!Array.isArray(inputs)) check.fail('endpoints', `must be an array of endpoint objects, got ${describe(inputs)}`)
+        const usedTags = new Set<string>()
+        const endpoints = inputs.map((input, i) => buildEndpoint(ctx, check, input, `endpoints[${i}]`, { id, name }, usedTags))
+        const model: ModelWithEndpoints = { id, name, created: toUnixSeconds(created), description, architecture, endpoints }
+        ctx.data.models.set(id, model)
+        return structuredClone(model)
+      }),
+    list: () => [...ctx.data.models.values()].map((m) => structuredClone(m)),
+    get: (id) => {
+      const model = ctx.data.models.get(id)
+      return model && structuredClone(model)
+    },
+  }
+}

@@ -1,0 +1,68 @@
+import { SimulatorError, SimulatorErrorCode } from '../errors.js'
+import { type InstantInput, toEpochMs } from '../time.js'
+import { ArgumentChecker } from './check.js'
+import { type StoreContext, atomically } from './context.js'
+import { DEFAULT_WORKSPACE } from './defaults.js'
+import type { UserState } from './state.js'
+import { buildWorkspace, insertWorkspace } from './workspaces.js'
+
+export interface CreateUserOptions {
+  /** Display name of the organisation. */
+  name?: string
+  /** An id such as `user_2dHFtVWx2n56w6HkM0000000000`; generated when absent. */
+  id?: string
+  createdAt?: InstantInput
+}
+
+/** An organisation (tenant): it owns workspaces, keys and files. */
+export interface User {
+  id: string
+  name: string
+  /** The workspace that `GET /keys` and file downloads use when no `workspace_id` is given. */
+  defaultWorkspaceId: string
+  createdAt: string
+}
+
+export interface UserCollection {
+  /** Creates an organisation together with its default workspace (slug `default`). */
+  create(options?: CreateUserOptions): User
+  list(): User[]
+  get(id: string): User | undefined
+}
+
+const USER_ID = /^user_[A-Za-z0-9]{1,64}$/
+
+function toUser(state: UserState): User {
+  return { id: state.id, name: state.name, defaultWorkspaceId: state.defaultWorkspaceId, createdAt: new Date(state.createdAt).toISOString() }
+}
+
+export function createUserCollection(ctx: StoreContext): UserCollection {
+  return {
+    create: (options = {}) =>
+      atomically(ctx, () => {
+        const check: ArgumentChecker = new ArgumentChecker('create user')
+        check.object(options, 'options')
+        const name = options.name === undefined ? 'Acme Inc.' : check.string(options.name, 'name')
+        const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, 'create user', 'createdAt')
+        let id: string
+        if (options.id !== undefined) {
+          id = check.string(options.id, 'id', USER_ID, '"user_" followed by letters and digits')
+          if (ctx.data.users.has(id)) {
+            throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to create user: id "${id}" is already taken.`, { argument: 'id' })
+          }
+        } else {
+          id = `user_${ctx.random.alphanumeric(27)}`
+        }
+        const workspace = buildWorkspace(ctx, { userId: id, ...DEFAULT_WORKSPACE, createdAt }, 'create user')
+        const state: UserState = { id, name, defaultWorkspaceId: workspace.record.id, createdAt }
+        ctx.data.users.set(id, state)
+        insertWorkspace(ctx, workspace)
+        return toUser(state)
+      }),
+    list: () => [...ctx.data.users.values()].map(toUser),
+    get: (id) => {
+      const state = ctx.data.users.get(id)
+      return state && toUser(state)
+    },
+  }
+}

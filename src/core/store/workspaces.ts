@@ -1,0 +1,168 @@
+import { SimulatorError, SimulatorErrorCode } from '../errors.js'
+import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
+import type { Workspace } from '../types.js'
+import { ArgumentChecker, UUID } from './check.js'
+import { type StoreContext, atomically } from './context.js'
+import type { UserState, WorkspaceState } from './state.js'
+
+export interface CreateWorkspaceOptions {
+  /** The organisation that owns the workspace. */
+  userId: string
+  name: string
+  /** Lower-case words joined by `-`; derived from `name` when absent. Unique within the organisation. */
+  slug?: string
+  /** A UUID; generated when absent. */
+  id?: string
+  description?: string | null
+  defaultTextModel?: string | null
+  defaultImageModel?: string | null
+  defaultProviderSort?: string | null
+  createdAt?: InstantInput
+}
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+export interface WorkspaceCollection {
+  /** Creates a workspace in an organisation and returns its wire record. */
+  create(options: CreateWorkspaceOptions): Workspace
+  /** Every workspace, as `GET /workspaces/{id}` shows it. */
+  list(): Workspace[]
+  /** One workspace by UUID, or undefined. */
+  get(id: string): Workspace | undefined
+}
+
+function slugify(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '')
+  return slug || 'workspace'
+}
+
+/**
+ * Validates and builds a workspace without writing it; `insertWorkspace` commits it. The owner's
+ * existence is the caller's to check: `users.create` builds the default workspace of a user that
+ * does not exist yet.
+ */
+export function buildWorkspace(ctx: StoreContext, options: CreateWorkspaceOptions, operation = 'create workspace'): WorkspaceState {
+  const check: ArgumentChecker = new ArgumentChecker(operation)
+  check.object(options, 'options')
+  const userId = check.string(options.userId, 'userId')
+  const name = check.string(options.name, 'name')
+  const taken = ctx.indices.workspaceIdBySlug.get(userId)
+  let slug: string
+  if (options.slug !== undefined) {
+    slug = check.string(options.slug, 'slug', SLUG, 'lower-case words joined by "-" (such as "production")')
+    if (UUID.test(slug)) check.fail('slug', 'must not look like a UUID, or GET /workspaces/{id} could not tell them apart')
+    if (taken?.has(slug)) {
+      throw new SimulatorError(
+        SimulatorErrorCode.DuplicateSlug,
+        `Failed to create workspace: slug "${slug}" is already used by another workspace of user "${userId}".`,
+        { argument: 'slug' },
+      )
+    }
+  } else {
+    const base = slugify(name)
+    slug = base
+    for (let n = 2; taken?.has(slug); n++) slug = `${base}-${n}`
+  }
+  let id: string
+  if (options.id !== undefined) {
+    id = check.string(options.id, 'id', UUID, 'a UUID such as "550e8400-e29b-41d4-a716-446655440000"').toLowerCase()
+    if (ctx.data.workspaces.has(id)) {
+      throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to create workspace: id "${id}" is already taken.`, { argument: 'id' })
+    }
+  } else {
+    id = ctx.random.uuid()
+  }
+  const nullableString = (value: unknown, argument: string): string | null =>
+    value === undefined || value === null ? null : check.string(value, argument)
+  const description = nullableString(options.description, 'description')
+  const defaultTextModel = nullableString(options.defaultTextModel, 'defaultTextModel')
+  const defaultImageModel = nullableString(options.defaultImageModel, 'defaultImageModel')
+  const defaultProviderSort = nullableString(options.defaultProviderSort, 'defaultProviderSort')
+  const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, operation, 'createdAt')
+  return {
+    userId,
+    record: {
+      id,
+      name,
+      slug,
+      description,
+      created_at: formatTimestamp(createdAt),
+      updated_at: null,
+      created_by: userId,
+      default_guardrail_id: ctx.random.uuid(),
+      default_image_model: defaultImageModel,
+      default_text_model: defaultTextModel,
+      default_provider_sort: defaultProviderSort,
+      include_byok_in_budgets: false,
+      io_logging_api_key_ids: null,
+      io_logging_sampling_rate: 1,
+      is_data_discount_logging_enabled: true,
+      is_observability_broadcast_enabled: false,
+      is_observability_io_logging_enabled: false,
+    },
+  }
+}
+
+export function insertWorkspace(ctx: StoreContext, state: WorkspaceState): void {
+  ctx.data.workspaces.set(state.record.id, state)
+  ctx.indices.addWorkspace(state)
+}
+
+/** A workspace of `userId` by UUID (any case) or slug; another organisation's is not found. */
+export function findWorkspace(ctx: StoreContext, userId: string, idOrSlug: string): WorkspaceState | undefined {
+  const byId = UUID.test(idOrSlug) ? ctx.data.workspaces.get(idOrSlug.toLowerCase()) : undefined
+  if (byId) return byId.userId === userId ? byId : undefined
+  const id = ctx.indices.workspaceIdBySlug.get(userId)?.get(idOrSlug)
+  return id === undefined ? undefined : ctx.data.workspaces.get(id)
+}
+
+export function createWorkspaceCollection(ctx: StoreContext): WorkspaceCollection {
+  return {
+    create: (options) =>
+      atomically(ctx, () => {
+        requireUser(ctx, options?.userId, 'create workspace')
+        const state = buildWorkspace(ctx, options)
+        insertWorkspace(ctx, state)
+        return structuredClone(state.record)
+      }),
+    list: () => [...ctx.data.workspaces.values()].map((w) => structuredClone(w.record)),
+    get: (id) => {
+      const state = ctx.data.workspaces.get(id.toLowerCase())
+      return state && structuredClone(state.record)
+    },
+  }
+}
+
+/** Throws UNKNOWN_USER unless `userId` names an organisation of this simulator. */
+export function requireUser(ctx: StoreContext, userId: unknown, operation: string): string {
+  const id = new ArgumentChecker(operation).string(userId, 'userId')
+  if (!ctx.data.users.has(id)) {
+    throw new SimulatorError(
+      SimulatorErrorCode.UnknownUser,
+      `Failed to ${operation}: unknown user "${id}". Create it with sim.users.create() first.`,
+      { argument: 'userId' },
+    )
+  }
+  return id
+}
+
+/** The workspace a create targets: `workspaceId` if it is one of the user's, else the user's default. */
+export function resolveWorkspaceId(ctx: StoreContext, userId: string, workspaceId: unknown, operation: string): string {
+  const user = ctx.data.users.get(userId) as UserState
+  if (workspaceId === undefined) return user.defaultWorkspaceId
+  const wanted = new ArgumentChecker(operation).string(workspaceId, 'workspaceId').toLowerCase()
+  const workspace = ctx.data.workspaces.get(wanted)
+  if (!workspace || workspace.userId !== userId) {
+    throw new SimulatorError(
+      SimulatorErrorCode.UnknownWorkspace,
+      `Failed to ${operation}: "workspaceId" ${JSON.stringify(workspaceId)} is not a workspace of user "${userId}".`,
+      { argument: 'workspaceId' },
+    )
+  }
+  return wanted
+}

@@ -1,0 +1,353 @@
+/**
+ * Wire types of the model-access service, with the exact JSON field names.
+ *
+ * Nullability follows what the official SDK (`@openrouter/sdk` 1.3.19) demands: a field typed
+ * `T | null` is always present; a field marked `?` may be absent but is never `null`.
+ */
+
+/** How often a key's spending limit resets; `null` means never. */
+export type LimitReset = 'daily' | 'weekly' | 'monthly'
+
+/** An API key as `GET /keys` and `GET /keys/{hash}` return it (SPEC.md section 2.1). */
+export interface ApiKey {
+  hash: string
+  name: string
+  label: string
+  disabled: boolean
+  limit: number | null
+  limit_remaining: number | null
+  limit_reset: LimitReset | null
+  include_byok_in_limit: boolean
+  usage: number
+  usage_daily: number
+  usage_weekly: number
+  usage_monthly: number
+  byok_usage: number
+  byok_usage_daily: number
+  byok_usage_weekly: number
+  byok_usage_monthly: number
+  created_at: string
+  updated_at: string | null
+  expires_at: string | null
+  creator_user_id: string | null
+  workspace_id: string
+  external_user: null
+}
+
+/** A workspace as `GET /workspaces/{id}` returns it (SPEC.md section 2.2). */
+export interface Workspace {
+  id: string
+  name: string
+  slug: string
+  description: string | null
+  created_at: string
+  updated_at: string | null
+  created_by: string | null
+  default_guardrail_id: string
+  default_image_model: string | null
+  default_text_model: string | null
+  default_provider_sort: string | null
+  include_byok_in_budgets: boolean
+  io_logging_api_key_ids: number[] | null
+  io_logging_sampling_rate: number
+  is_data_discount_logging_enabled: boolean
+  is_observability_broadcast_enabled: boolean
+  is_observability_io_logging_enabled: boolean
+}
+
+export const INPUT_MODALITIES = ['text', 'image', 'file', 'audio', 'video'] as const
+export type InputModality = (typeof INPUT_MODALITIES)[number]
+
+export const OUTPUT_MODALITIES = [
+  'text',
+  'image',
+  'embeddings',
+  'audio',
+  'video',
+  'rerank',
+  'speech',
+  'transcription',
+  'decisions',
+] as const
+export type OutputModality = (typeof OUTPUT_MODALITIES)[number]
+
+export const TOKENIZERS = [
+  'Router',
+  'Media',
+  'Other',
+  'GPT',
+  'Claude',
+  'Gemini',
+  'Gemma',
+  'Grok',
+  'Cohere',
+  'Nova',
+  'Qwen',
+  'Yi',
+  'DeepSeek',
+  'Mistral',
+  'Llama2',
+  'Llama3',
+  'Llama4',
+  'PaLM',
+  'RWKV',
+  'Qwen3',
+] as const
+export type Tokenizer = (typeof TOKENIZERS)[number]
+
+export const INSTRUCT_TYPES = [
+  'none',
+  'alpaca',
+  'alpaca-modif',
+  'chatml',
+  'neural',
+  'vicuna',
+  'zephyr',
+  'rwkv',
+  'phi3',
+  'openchat',
+  'airoboros',
+  'nemotron',
+  'qwq',
+  'qwen3',
+  'deepseek-r1',
+  'deepseek-v3.1',
+  'code-llama',
+  'llama2',
+  'llama3',
+  'mistral',
+  'gemma',
+  'claude',
+] as const
+export type InstructType = (typeof INSTRUCT_TYPES)[number]
+
+export const QUANTIZATIONS = [
+  'int4',
+  'int8',
+  'fp4',
+  'mxfp4',
+  'nvfp4',
+  'fp6',
+  'fp8',
+  'mxfp8',
+  'fp16',
+  'bf16',
+  'fp32',
+  'unknown',
+] as const
+export type Quantization = (typeof QUANTIZATIONS)[number]
+
+export const ENDPOINT_STATUSES = [0, -1, -2, -3, -5, -10] as const
+export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number]
+
+export const SUPPORTED_PARAMETERS = [
+  'temperature',
+  'top_p',
+  'top_k',
+  'min_p',
+  'top_a',
+  'frequency_penalty',
+  'presence_penalty',
+  'repetition_penalty',
+  'max_tokens',
+  'max_completion_tokens',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'prediction',
+  'seed',
+  'response_format',
+  'structured_outputs',
+  'stop',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'include_reasoning',
+  'reasoning',
+  'reasoning_effort',
+  'web_search_options',
+  'verbosity',
+] as const
+export type SupportedParameter = (typeof SUPPORTED_PARAMETERS)[number]
+
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
+export type Weekday = (typeof WEEKDAYS)[number]
+
+/** The model's architecture block; all five fields are always present. */
+export interface Architecture {
+  tokenizer: Tokenizer | null
+  instruct_type: InstructType | null
+  modality: string | null
+  input_modalities: InputModality[]
+  output_modalities: OutputModality[]
+}
+
+/** Percentiles of latency (ms to first token) or throughput (output tokens per second). */
+export interface PercentileStats {
+  p50: number
+  p75: number
+  p90: number
+  p99: number
+}
+
+/** Performance of one workload class over the last 30 minutes. */
+export interface WorkloadPerformance {
+  latency: PercentileStats | null
+  throughput: PercentileStats | null
+  request_count: number | null
+}
+
+/** Which `tool_choice` values passed testing on an endpoint. */
+export interface SupportsToolChoice {
+  none: boolean
+  auto: boolean
+  required: boolean
+  function: boolean
+}
+
+/** Price keys an override may set. */
+export const OVERRIDABLE_PRICE_KEYS = [
+  'prompt',
+  'completion',
+  'audio',
+  'input_audio_cache',
+  'input_cache_read',
+  'input_cache_write',
+  'input_cache_write_1h',
+] as const
+export type OverridablePriceKey = (typeof OVERRIDABLE_PRICE_KEYS)[number]
+
+/** Every price key of a pricing object (decimal strings, USD per unit). */
+export const PRICE_KEYS = [
+  'prompt',
+  'completion',
+  'request',
+  'image',
+  'image_output',
+  'image_token',
+  'audio',
+  'audio_output',
+  'input_audio_cache',
+  'input_cache_read',
+  'input_cache_write',
+  'input_cache_write_1h',
+  'internal_reasoning',
+  'web_search',
+] as const
+export type PriceKey = (typeof PRICE_KEYS)[number]
+
+/** A conditional price override (SPEC.md section 2.4). */
+export interface PricingOverride {
+  prompt?: string
+  completion?: string
+  audio?: string
+  input_audio_cache?: string
+  input_cache_read?: string
+  input_cache_write?: string
+  input_cache_write_1h?: string
+  min_prompt_tokens?: number
+  utc_start?: number
+  utc_end?: number
+  utc_days?: Weekday[]
+}
+
+/** Endpoint pricing: `prompt` and `completion` are required; prices are decimal strings. */
+export interface Pricing {
+  prompt: string
+  completion: string
+  request?: string
+  image?: string
+  image_output?: string
+  image_token?: string
+  audio?: string
+  audio_output?: string
+  input_audio_cache?: string
+  input_cache_read?: string
+  input_cache_write?: string
+  input_cache_write_1h?: string
+  internal_reasoning?: string
+  web_search?: string
+  discount?: number
+  overrides?: PricingOverride[]
+}
+
+/** One provider endpoint of a model (SPEC.md section 2.4). */
+export interface Endpoint {
+  name: string
+  model_id: string
+  model_name: string
+  context_length: number
+  pricing: Pricing
+  provider_name: string
+  tag: string
+  quantization: Quantization | null
+  max_completion_tokens: number | null
+  max_prompt_tokens: number | null
+  supported_parameters: SupportedParameter[]
+  supports_implicit_caching: boolean
+  supports_tool_choice: SupportsToolChoice
+  uptime_last_5m: number | null
+  uptime_last_30m: number | null
+  uptime_last_1d: number | null
+  latency_last_30m: PercentileStats | null
+  throughput_last_30m: PercentileStats | null
+  status?: EndpointStatus
+  supports_voice_cloning?: boolean
+  perf_last_30m_by_workload?: Record<string, WorkloadPerformance>
+}
+
+/** The `data` of `GET /models/{author}/{slug}/endpoints`. */
+export interface ModelWithEndpoints {
+  id: string
+  name: string
+  created: number
+  description: string
+  architecture: Architecture
+  endpoints: Endpoint[]
+}
+
+export const VIDEO_RESOLUTIONS = ['360p', '480p', '720p', '768p', '1080p', '1K', '2K', '4K'] as const
+export type VideoResolution = (typeof VIDEO_RESOLUTIONS)[number]
+
+export const VIDEO_ASPECT_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '3:2', '2:3', '21:9', '9:21'] as const
+export type VideoAspectRatio = (typeof VIDEO_ASPECT_RATIOS)[number]
+
+export const VIDEO_FRAME_IMAGES = ['first_frame', 'last_frame'] as const
+export type VideoFrameImage = (typeof VIDEO_FRAME_IMAGES)[number]
+
+/** A video generation model as `GET /videos/models` lists it (SPEC.md section 2.5). */
+export interface VideoModel {
+  id: string
+  canonical_slug: string
+  name: string
+  created: number
+  description?: string
+  generate_audio: boolean | null
+  allowed_passthrough_parameters: string[]
+  pricing_skus?: Record<string, string> | null
+  seed: boolean | null
+  supported_aspect_ratios: VideoAspectRatio[] | null
+  supported_durations: number[] | null
+  supported_frame_images: VideoFrameImage[] | null
+  supported_resolutions: VideoResolution[] | null
+  supported_sizes: string[] | null
+  creativity: number[] | null
+  upscale_factor: { min?: number | null; max?: number | null } | null
+  hugging_face_id?: string | null
+}
+
+/** The error body every failing operation returns (SPEC.md section 7). */
+export interface ErrorEnvelope {
+  error: {
+    code: number
+    message: string
+    metadata?: Record<string, unknown> | null
+  }
+  user_id?: string | null
+  openrouter_metadata?: Record<string, unknown> | null
+}
+
+/** `{ data }` wrapper of every JSON success body. */
+export interface DataEnvelope<T> {
+  data: T
+}

@@ -1,0 +1,39 @@
+// model-access-sim: the root entry point. It imports no msw, faker or fast-check.
+
+export { createSimulator, DEFAULT_NOW, DEFAULT_SEED } from './core/simulator.js'
+export { handleRequest, OPERATIONS } from './core/api.js'
+export { ApiError, AUTH_MESSAGES, ERROR_MESSAGES, errorEnvelope, SimulatorError, SimulatorErrorCode } from './core/errors.js'
+export { formatTimestamp } from './core/time.js'
+export { maskSecret } from './core/store/keys.js'
+export {
+  ENDPOINT_STATUSES,
+  INPUT_MODALITIES,
+  INSTRUCT_TYPES,
+  OUTPUT_MODALITIES,
+  OVERRIDABLE_PRICE_KEYS,
+  PRICE_KEYS,
+  QUANTIZATIONS,
+  SUPPORTED_PARAMETERS,
+  TOKENIZERS,
+  VIDEO_ASPECT_RATIOS,
+  VIDEO_FRAME_IMAGES,
+  VIDEO_RESOLUTIONS,
+  WEEKDAYS,
+} from './core/types.js'
+
+// Types
+export type { EmptyWorld, Simulator, SimulatorOptions } from './core/simulator.js'
+export type { DefaultWorld } from './core/worlds/default.js'
+export type { OperationName, SimRequest, SimResponse } from './core/api.js'
+export type { AuthFailure, ErrorStatus } from './core/errors.js'
+export type { SimulatorClock } from './core/clock.js'
+export type { InstantInput } from './core/time.js'
+export type { SimulatorSnapshot, FileOrigin, FileProvider } from './core/store/state.js'
+export type { CreateUserOptions, User, UserCollection } from './core/store/users.js'
+export type { CreateWorkspaceOptions, WorkspaceCollection } from './core/store/workspaces.js'
+export type { CreateKeyOptions, CreatedKey, KeyCollection, KeyUsageInput } from './core/store/keys.js'
+export type { CreateFileOptions, FileCollection, StoredFile } from './core/store/files.js'
+export type { CreateModelOptions, ModelCollection } from './core/store/models.js'
+export type { CreateVideoModelOptions, VideoModelCollection } from './core/store/video-models.js'
+export type { PricingIssue } from './core/pricing/validate.js'
+export type * from './core/types.js'

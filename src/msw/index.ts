@@ -1,0 +1,58 @@
+import { http, HttpResponse, type HttpHandler, type JsonBodyType } from 'msw'
+import type { SimResponse } from '../core/api.js'
+import type { Simulator } from '../core/simulator.js'
+
+/** The service's production base URL, which the official SDK uses by default. */
+export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1'
+
+export interface CreateHandlersOptions {
+  /** Absolute base URL to intercept, ending in the version segment. Default `https://openrouter.ai/api/v1`. */
+  baseUrl?: string
+}
+
+/** Turns a core response into the Response MSW sends. */
+export function toResponse(response: SimResponse): Response {
+  const init = { status: response.status, headers: response.headers }
+  return response.type === 'json' ? HttpResponse.json(response.body as JsonBodyType, init) : new HttpResponse(response.body, init)
+}
+
+/**
+ * MSW handlers that serve every request under `baseUrl` from the simulator: the six operations,
+ * and an error envelope (404 naming it) for anything else, so nothing leaks to the real network.
+ *
+ * @example
+ * import { setupServer } from 'msw/node'
+ * import { createSimulator } from 'model-access-sim'
+ * import { createHandlers } from 'model-access-sim/msw'
+ *
+ * const sim = createSimulator()
+ * const server = setupServer(...createHandlers(sim))
+ * server.listen()
+ * const res = await fetch('https://openrouter.ai/api/v1/videos/models')
+ * console.log(res.status)
+ * //=> 200
+ * server.close()
+ */
+export function createHandlers(sim: Pick<Simulator<unknown>, 'handle'>, options: CreateHandlersOptions = {}): HttpHandler[] {
+  const raw = options.baseUrl ?? DEFAULT_BASE_URL
+  let base: URL
+  try {
+    base = new URL(raw)
+  } catch {
+    throw new TypeError(`Failed to create handlers: "baseUrl" must be an absolute URL such as "${DEFAULT_BASE_URL}", got ${JSON.stringify(raw)}.`)
+  }
+  const basePath = base.pathname.replace(/\/+$/, '')
+  const prefix = `${base.origin}${basePath}`
+  const handle = ({ request }: { request: Request }): Response => {
+    const url = new URL(request.url)
+    return toResponse(
+      sim.handle({
+        method: request.method,
+        path: url.pathname.slice(basePath.length) || '/',
+        query: url.searchParams,
+        authorization: request.headers.get('authorization'),
+      }),
+    )
+  }
+  return [http.all(prefix, handle), http.all(`${prefix}/*`, handle)]
+}
