@@ -54,5 +54,9 @@ export function createHandlers(sim: Pick<Simulator<unknown>, 'handle'>, options:
       }),
     )
   }
-  return [http.all(prefix, handle), http.all(`${prefix}/*`, handle)]
+  // A RegExp without capturing groups: MSW's string patterns decode wildcard params with
+  // decodeURIComponent and answer a malformed escape (`/files/%zz/content`) with their own 500
+  // before the simulator sees it. Decoding, and its 400, belong to the core router.
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return [http.all(new RegExp(`^${escaped}(?:/.*)?$`), handle)]
 }

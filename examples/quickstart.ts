@@ -1,0 +1,109 @@
+// `npm start`: the default world served through MSW, read with the official SDK.
+import { OpenRouter } from '@openrouter/sdk'
+import { setupServer } from 'msw/node'
+import { createSimulator } from '../src/index.js'
+import { createHandlers } from '../src/msw/index.js'
+
+const sim = createSimulator() // the embedded default world, seed 42, clock at 2026-03-02T10:00:00Z
+const server = setupServer(...createHandlers(sim)) // intercepts https://openrouter.ai/api/v1
+server.listen({ onUnhandledRequest: 'error' })
+
+const sdk = new OpenRouter({
+  apiKey: sim.world.managementKey,
+  serverURL: 'https://openrouter.ai/api/v1',
+  retryConfig: { strategy: 'none' },
+})
+const anonymous = new OpenRouter({ serverURL: 'https://openrouter.ai/api/v1', retryConfig: { strategy: 'none' } })
+
+function table(title: string, rows: Record<string, unknown>[]): void {
+  console.log(`\n${title}`)
+  if (rows.length === 0) {
+    console.log('  (none)')
+    return
+  }
+  const columns = Object.keys(rows[0] as object)
+  const cell = (value: unknown): string => (value === null || value === undefined ? '-' : String(value))
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)))
+  const line = (values: string[]): string => `  ${values.map((v, i) => v.padEnd(widths[i] as number)).join('  ')}`.trimEnd()
+  console.log(line(columns))
+  console.log(line(widths.map((w) => '-'.repeat(w))))
+  for (const row of rows) console.log(line(columns.map((c) => cell(row[c]))))
+}
+
+try {
+  console.log(`model-access-sim quickstart: simulated clock at ${sim.clock.now().toISOString()}`)
+  console.log(`management key ${sim.world.managementKey.slice(0, 14)}... (sim.world.managementKey)`)
+
+  // 1. GET /keys: the default workspace, newest first, disabled keys included.
+  const keys = await sdk.apiKeys.list({ includeDisabled: true })
+  table(
+    `GET /keys?include_disabled=true  (${keys.data.length} keys in the default workspace)`,
+    keys.data.slice(0, 8).map((k) => ({
+      name: k.name,
+      label: k.label,
+      disabled: k.disabled,
+      'limit $': k.limit,
+      'remaining $': k.limitRemaining,
+      reset: k.limitReset,
+      'usage $': k.usage,
+      created: k.createdAt.slice(0, 10),
+    })),
+  )
+
+  // 2. GET /keys/{hash}
+  const key = await sdk.apiKeys.get({ hash: sim.world.apiKeyHash })
+  table('GET /keys/{hash}', [
+    { hash: `${key.data.hash.slice(0, 12)}...`, name: key.data.name, 'usage today $': key.data.usageDaily, 'this month $': key.data.usageMonthly, workspace: key.data.workspaceId },
+  ])
+
+  // 3. GET /models/{author}/{slug}/endpoints, anonymously: no latency or throughput.
+  const model = await anonymous.endpoints.list({ author: 'deepseek', slug: 'deepseek-chat-v3.1' })
+  table(
+    `GET /models/deepseek/deepseek-chat-v3.1/endpoints  (anonymous: latency hidden)`,
+    model.data.endpoints.map((e) => ({
+      provider: e.providerName,
+      quantization: e.quantization,
+      context: e.contextLength,
+      'prompt $/tok': e.pricing.prompt,
+      'completion $/tok': e.pricing.completion,
+      overrides: (e.pricing.overrides ?? []).map((o) => `${String(o.utcStart ?? 0).padStart(4, '0')}-${String(o.utcEnd ?? 2400).padStart(4, '0')} ${o.prompt ?? ''}`).join(', '),
+      'latency p50': e.latencyLast30m?.p50,
+    })),
+  )
+  const authed = await sdk.endpoints.list({ author: 'meta-llama', slug: 'llama-3.3-70b-instruct' })
+  table(
+    'GET /models/meta-llama/llama-3.3-70b-instruct/endpoints  (with a key: latency shown)',
+    authed.data.endpoints.map((e) => ({ provider: e.providerName, 'uptime 30m %': e.uptimeLast30m, 'latency p50 ms': e.latencyLast30m?.p50, 'tok/s p50': e.throughputLast30m?.p50 })),
+  )
+
+  // 4. GET /files/{file_id}/content: the exact bytes, as a stream.
+  const stream = await sdk.files.download({ fileId: sim.world.files.report })
+  const text = await new Response(stream).text()
+  table(`GET /files/${sim.world.files.report}/content`, text.trim().split('\n').map((line, i) => ({ line: i + 1, content: line })))
+
+  // 5. GET /workspaces/{id}, by slug.
+  const workspace = await sdk.workspaces.get({ id: 'production' })
+  table('GET /workspaces/production', [
+    { id: workspace.data.id, name: workspace.data.name, slug: workspace.data.slug, 'default model': workspace.data.defaultTextModel, sort: workspace.data.defaultProviderSort },
+  ])
+
+  // 6. GET /videos/models
+  const videos = await anonymous.videoGeneration.listVideosModels()
+  table(
+    'GET /videos/models',
+    videos.data.map((v) => ({
+      id: v.id,
+      resolutions: (v.supportedResolutions ?? []).join(' '),
+      durations: (v.supportedDurations ?? []).join('/'),
+      audio: v.generateAudio,
+      pricing: Object.entries(v.pricingSkus ?? {}).map(([sku, price]) => `${sku}=${price}`).join(' '),
+    })),
+  )
+
+  // And what a regular key gets on a management operation:
+  const regular = new OpenRouter({ apiKey: sim.world.apiKey, serverURL: 'https://openrouter.ai/api/v1', retryConfig: { strategy: 'none' } })
+  const denied = await regular.apiKeys.list().catch((error: unknown) => error as Error)
+  console.log(`\nGET /keys with a regular key -> ${denied instanceof Error ? `${denied.constructor.name}: ${denied.message.split('\n')[0]}` : 'unexpectedly succeeded'}`)
+} finally {
+  server.close()
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Consumer-project check: build, pack, install the tarball into a fresh ESM project next to msw,
+# the official SDK and tsx from the registry, run the README's example, and load both entry
+# points from CJS (require) and ESM (import).
+#
+#   bash test/pack/run.sh [README path]      (default: ./README.md of the repository)
+#
+# The README must hold exactly one fenced block that opens with the line ```ts and whose first
+# line is `// readme-example`; that block's body becomes example.ts in the consumer project.
+# Exits non-zero if anything fails, including the example throwing.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+README_ARG="${1:-$ROOT/README.md}"
+EXAMPLE_TIMEOUT="${EXAMPLE_TIMEOUT:-120}"
+
+step() { printf '\n==> %s\n' "$*"; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+
+[[ -f "$README_ARG" ]] || fail "README not found: $README_ARG"
+README="$(cd "$(dirname "$README_ARG")" && pwd)/$(basename "$README_ARG")"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/model-access-sim-pack.XXXXXX")"
+cleanup() { rm -rf "$WORK"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- 1. The README example -------------------------------------------------------------------
+step "Extracting the README example from $README"
+EXAMPLE="$WORK/example.ts"
+# Blocks: a line that is exactly ```ts, then a first line that is exactly // readme-example,
+# up to the closing ``` line. CRLF line ends and trailing blanks are tolerated.
+awk -v out="$EXAMPLE" '
+  { sub(/\r$/, ""); line = $0; sub(/[ \t]+$/, "", line) }
+  state == 0 && line == "```ts"            { state = 1; next }
+  state == 0 && line ~ /^```/              { state = 3; next }   # some other fenced block
+  state == 3                               { if (line == "```") state = 0; next }
+  state == 1 && line == "// readme-example" { found++; state = 2; print $0 > out; next }
+  state == 1                               { state = (line == "```") ? 0 : 3; next }
+  state == 2 && line == "```"              { state = 0; closed++; next }
+  state == 2                               { print $0 > out; next }
+  END {
+    if (found != 1) { printf "expected exactly one ```ts block starting with // readme-example, found %d\n", found > "/dev/stderr"; exit 2 }
+    if (closed != 1) { print "the // readme-example block is not closed by a ``` line" > "/dev/stderr"; exit 2 }
+  }
+' "$README" || fail "could not extract the example from $README"
+echo "example.ts: $(wc -l < "$EXAMPLE") lines"
+
+# --- 2. Build ---------------------------------------------------------------------------------
+step "npm run build"
+(cd "$ROOT" && npm run build)
+missing=()
+for f in index.js index.cjs index.d.ts index.d.cts msw/index.js msw/index.cjs msw/index.d.ts msw/index.d.cts; do
+  [[ -f "$ROOT/dist/$f" ]] || missing+=("dist/$f")
+done
+((${#missing[@]} == 0)) || fail "the build did not produce: ${missing[*]}"
+echo "dist: all eight entry files present"
+
+# --- 3. Pack ----------------------------------------------------------------------------------
+step "npm pack"
+mkdir -p "$WORK/pack"
+(cd "$ROOT" && npm pack --silent --pack-destination "$WORK/pack" >/dev/null)
+shopt -s nullglob
+tarballs=("$WORK/pack"/*.tgz)
+shopt -u nullglob
+((${#tarballs[@]} == 1)) || fail "expected one tarball, found ${#tarballs[@]}"
+TARBALL="${tarballs[0]}"
+echo "$(basename "$TARBALL"): $(tar -tzf "$TARBALL" | wc -l) files"
+tar -tzf "$TARBALL" | sed 's/^/  /'
+tar -tzf "$TARBALL" | grep -qx 'package/README.md' || echo "warning: the tarball has no README.md" >&2
+
+# --- 4. Consumer project ----------------------------------------------------------------------
+step "Creating the consumer project"
+CONSUMER="$WORK/consumer"
+mkdir -p "$CONSUMER"
+cat > "$CONSUMER/package.json" <<'JSON'
+{ "name": "model-access-sim-consumer", "version": "0.0.0", "private": true, "type": "module" }
+JSON
+TSX_VERSION="$(cd "$ROOT" && node -p "require('./package.json').devDependencies.tsx")"
+(cd "$CONSUMER" && npm install --no-audit --no-fund --loglevel=error \
+  "$TARBALL" "msw@2" "@openrouter/sdk@1.3.19" "tsx@$TSX_VERSION")
+(cd "$CONSUMER" && npm ls --depth=0)
+cp "$EXAMPLE" "$CONSUMER/example.ts"
+
+# --- 5. Run the README example ----------------------------------------------------------------
+step "Running the README example with tsx"
+(cd "$CONSUMER" && timeout "$EXAMPLE_TIMEOUT" ./node_modules/.bin/tsx example.ts) ||
+  fail "the README example failed (exit $?)"
+
+# --- 6. CJS and ESM entry points --------------------------------------------------------------
+step "require() from CJS"
+(cd "$CONSUMER" && node -e '
+  const assert = require("node:assert/strict")
+  const root = require("model-access-sim")
+  const { createHandlers } = require("model-access-sim/msw")
+  assert.equal(typeof root.createSimulator, "function", "createSimulator")
+  assert.equal(typeof createHandlers, "function", "createHandlers")
+  const sim = root.createSimulator()
+  const res = sim.handle({ method: "GET", path: "/keys", authorization: "Bearer " + sim.world.managementKey })
+  assert.equal(res.status, 200)
+  assert.ok(createHandlers(sim).length > 0)
+  console.log("CJS ok: require(\"model-access-sim\") and require(\"model-access-sim/msw\"); GET /keys ->", res.status, "with", res.body.data.length, "keys")
+')
+
+step "import() from ESM"
+(cd "$CONSUMER" && node --input-type=module -e '
+  import assert from "node:assert/strict"
+  const root = await import("model-access-sim")
+  const msw = await import("model-access-sim/msw")
+  assert.equal(typeof root.createSimulator, "function", "createSimulator")
+  assert.equal(typeof msw.createHandlers, "function", "createHandlers")
+  const sim = root.createSimulator()
+  const res = sim.handle({ method: "GET", path: "/videos/models" })
+  assert.equal(res.status, 200)
+  console.log("ESM ok: import(\"model-access-sim\") and import(\"model-access-sim/msw\"); GET /videos/models ->", res.status)
+')
+
+step "Consumer-project check passed"

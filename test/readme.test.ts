@@ -1,0 +1,36 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const root = resolve(import.meta.dirname, '..')
+const scratch = join(root, 'test', '.readme-examples')
+
+/** The README's runnable examples: ```ts blocks whose first line is `// readme-example` or `// example: name`. */
+function examples(): { name: string; code: string }[] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  return [...readme.matchAll(/```ts\n(\/\/ (readme-example|example: [^\n]+)\n[\s\S]*?)```/g)].map((m) => ({
+    name: (m[2] as string).replace(/^example: /, ''),
+    code: (m[1] as string)
+      .replaceAll("from 'model-access-sim/msw'", `from '${join(root, 'src/msw/index.ts')}'`)
+      .replaceAll("from 'model-access-sim'", `from '${join(root, 'src/index.ts')}'`),
+  }))
+}
+
+describe('README examples', () => {
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+  it('has runnable examples, one of them the packed-tarball example', () => {
+    const names = examples().map((e) => e.name)
+    expect(names.filter((n) => n === 'readme-example')).toHaveLength(1)
+    expect(names.length).toBeGreaterThanOrEqual(4)
+  })
+
+  it.each(examples().map((e) => [e.name, e.code]))('runs the %s example as written', async (name, code) => {
+    mkdirSync(scratch, { recursive: true })
+    const file = join(scratch, `${name.replace(/\W+/g, '-')}.ts`)
+    writeFileSync(file, `${code}\nexport {}\n`)
+    // Each example asserts with node:assert; importing it runs it, and a failed assertion rejects.
+    await expect(import(pathToFileURL(file).href)).resolves.toBeDefined()
+  })
+})

@@ -1,0 +1,636 @@
+// Conformance with the official client: every success the simulator produces must parse through
+// `@openrouter/sdk`, and every error status the SDK declares for an operation must arrive as that
+// operation's typed error class, built from the simulator's own envelope.
+import { OpenRouter } from '@openrouter/sdk'
+import {
+  BadGatewayResponseError,
+  BadRequestResponseError,
+  ForbiddenResponseError,
+  InternalServerResponseError,
+  NotFoundResponseError,
+  OpenRouterDefaultError,
+  OpenRouterError,
+  ServiceUnavailableResponseError,
+  TooManyRequestsResponseError,
+  UnauthorizedResponseError,
+} from '@openrouter/sdk/models/errors'
+import { unrecognized } from '@openrouter/sdk/types'
+import { http } from 'msw'
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  AUTH_MESSAGES,
+  ERROR_MESSAGES,
+  createSimulator,
+  errorEnvelope,
+  maskSecret,
+  type ApiKey,
+  type ErrorStatus,
+  type ModelWithEndpoints,
+  type OperationName,
+  type WorkloadPerformance,
+} from '../src/index.js'
+import { DEFAULT_BASE_URL, createHandlers, toResponse } from '../src/msw/index.js'
+
+const sim = createSimulator()
+const server = setupServer(...createHandlers(sim))
+const world = sim.world
+
+beforeAll(() => {
+  // The SDK falls back to OPENROUTER_API_KEY when no apiKey is given; anonymous calls must stay anonymous.
+  vi.stubEnv('OPENROUTER_API_KEY', undefined)
+  vi.stubEnv('OPENROUTER_BASE_URL', undefined)
+  server.listen({ onUnhandledRequest: 'error' })
+})
+beforeEach(() => sim.reset())
+afterEach(() => server.resetHandlers())
+afterAll(() => {
+  server.close()
+  vi.unstubAllEnvs()
+})
+
+/** An SDK client against the simulator; no secret means no Authorization header at all. */
+function client(secret?: string): OpenRouter {
+  return new OpenRouter({
+    serverURL: DEFAULT_BASE_URL,
+    retryConfig: { strategy: 'none' },
+    ...(secret === undefined ? {} : { apiKey: secret }),
+  })
+}
+
+const management = (): OpenRouter => client(world.managementKey)
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(stream).arrayBuffer())
+}
+
+async function failureOf(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call
+  } catch (error) {
+    return error
+  }
+  throw new Error('Expected the SDK call to fail, but it resolved')
+}
+
+/** The wire's snake_case keys as the SDK hands them back (`input_cache_write_1h` -> `inputCacheWrite1h`). */
+function camelCase(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelCase)
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
+      // SKU names are data, not field names: the SDK keeps them verbatim.
+      key === 'pricing_skus' ? structuredClone(inner) : camelCase(inner),
+    ]),
+  )
+}
+
+/** What the SDK returns for a key record: camelCase, and `expires_at` parsed into a Date. */
+function expectedKey(key: ApiKey): unknown {
+  return { ...(camelCase(key) as object), expiresAt: key.expires_at === null ? null : new Date(key.expires_at) }
+}
+
+const acmeWorkspaceIds = new Set(Object.values(world.workspaces))
+const managementLabels = new Set([maskSecret(world.managementKey), maskSecret(world.otherTenant.managementKey)])
+
+/** GET /keys as DESIGN.md section 3 defines it, computed from the store: newest first, then hash ascending. */
+function listedKeys(workspaceId: string, includeDisabled: boolean): ApiKey[] {
+  return sim.keys
+    .list()
+    .filter((key) => key.workspace_id === workspaceId && !managementLabels.has(key.label) && (includeDisabled || !key.disabled))
+    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0))
+}
+
+/** Workload classes the SDK's `perf_last_30m_by_workload` schema knows; it strips any other key. */
+const SDK_WORKLOADS = ['decisions', 'embeddings', 'image_generation', 'rerank', 'stt', 'text_generation', 'tts', 'unknown', 'video_generation']
+
+function expectedModel(model: ModelWithEndpoints, anonymous: boolean): unknown {
+  return {
+    ...(camelCase({ ...model, endpoints: [] }) as object),
+    endpoints: model.endpoints.map(({ perf_last_30m_by_workload: perf, ...endpoint }) => {
+      const known: Record<string, WorkloadPerformance> = {}
+      for (const [workload, figures] of Object.entries(perf ?? {})) if (SDK_WORKLOADS.includes(workload)) known[workload] = figures
+      return {
+        ...(camelCase(endpoint) as object),
+        supportsVoiceCloning: endpoint.supports_voice_cloning ?? false,
+        ...(anonymous
+          ? { latencyLast30m: null, throughputLast30m: null }
+          : perf === undefined
+            ? {}
+            : { perfLast30mByWorkload: camelCase(known) }),
+      }
+    }),
+  }
+}
+
+function splitModelId(id: string): { author: string; slug: string } {
+  const slash = id.indexOf('/')
+  return { author: id.slice(0, slash), slug: id.slice(slash + 1) }
+}
+
+const MODEL_IDS = sim.models.list().map((model) => model.id)
+const ACME_KEYS = sim.keys.list().filter((key) => key.creator_user_id === world.userId)
+const GLOBEX_KEY = sim.keys.list().find((key) => key.creator_user_id === world.otherTenant.userId && !managementLabels.has(key.label))
+const GLOBEX_FILE = sim.files.list().find((file) => file.userId === world.otherTenant.userId)
+const DOWNLOADABLE_FILES = sim.files.list().filter((file) => file.userId === world.userId && file.origin === 'server')
+const WORKSPACE_SLUGS = Object.keys(world.workspaces) as (keyof typeof world.workspaces)[]
+
+describe('successful answers parse through the SDK', () => {
+  describe('sdk.apiKeys.list', () => {
+    it('lists the enabled keys of the default workspace, newest first, when no parameter is given', async () => {
+      const { data } = await management().apiKeys.list()
+
+      const expected = listedKeys(world.workspaces.default, false)
+      expect(expected.length).toBeGreaterThan(0)
+      expect(data.map((key) => key.hash)).toEqual(expected.map((key) => key.hash))
+      expect(data).toEqual(expected.map(expectedKey))
+      expect(data.every((key) => !key.disabled)).toBe(true)
+    })
+
+    it('includes disabled keys when includeDisabled is true and leaves them out when it is false', async () => {
+      const sdk = management()
+      const withDisabled = await sdk.apiKeys.list({ includeDisabled: true })
+      const withoutDisabled = await sdk.apiKeys.list({ includeDisabled: false })
+
+      const all = listedKeys(world.workspaces.default, true)
+      expect(all.some((key) => key.disabled)).toBe(true)
+      expect(withDisabled.data).toEqual(all.map(expectedKey))
+      expect(withoutDisabled.data).toEqual(listedKeys(world.workspaces.default, false).map(expectedKey))
+    })
+
+    it('skips the first records when an offset is given', async () => {
+      const { data } = await management().apiKeys.list({ offset: 3 })
+
+      expect(data.map((key) => key.hash)).toEqual(listedKeys(world.workspaces.default, false).slice(3).map((key) => key.hash))
+    })
+
+    it.each(WORKSPACE_SLUGS)('lists the keys of the %s workspace when its workspaceId is given', async (slug) => {
+      const workspaceId = world.workspaces[slug]
+      const { data } = await management().apiKeys.list({ workspaceId })
+
+      expect(data).toEqual(listedKeys(workspaceId, false).map(expectedKey))
+      expect(data.every((key) => key.workspaceId === workspaceId)).toBe(true)
+    })
+
+    it('combines includeDisabled, offset and workspaceId', async () => {
+      const workspaceId = world.workspaces.production
+      const { data } = await management().apiKeys.list({ includeDisabled: true, offset: 1, workspaceId })
+
+      const expected = listedKeys(workspaceId, true).slice(1)
+      expect(expected.some((key) => key.disabled)).toBe(true)
+      expect(data).toEqual(expected.map(expectedKey))
+    })
+
+    it('pages 100 keys at a time and lists the next keys after offset 100', async () => {
+      for (let i = 0; i < 130; i++) sim.keys.create({ userId: world.userId, workspaceId: world.workspaces.staging, name: `Bulk ${i}` })
+      const sdk = management()
+
+      const first = await sdk.apiKeys.list({ workspaceId: world.workspaces.staging })
+      const second = await sdk.apiKeys.list({ workspaceId: world.workspaces.staging, offset: 100 })
+
+      const expected = listedKeys(world.workspaces.staging, false)
+      expect(expected.length).toBeGreaterThan(130)
+      expect(first.data.map((key) => key.hash)).toEqual(expected.slice(0, 100).map((key) => key.hash))
+      expect(second.data.map((key) => key.hash)).toEqual(expected.slice(100, 200).map((key) => key.hash))
+    })
+
+    it('never lists a management key', async () => {
+      const sdk = management()
+      for (const workspaceId of acmeWorkspaceIds) {
+        const { data } = await sdk.apiKeys.list({ workspaceId, includeDisabled: true })
+        expect(data.some((key) => managementLabels.has(key.label))).toBe(false)
+      }
+    })
+  })
+
+  describe('sdk.apiKeys.get', () => {
+    it('reads the documented regular key by its hash', async () => {
+      const { data } = await management().apiKeys.get({ hash: world.apiKeyHash })
+
+      expect(data.hash).toBe(world.apiKeyHash)
+      expect(data.name).toBe('Production backend')
+      expect(data).toEqual(expectedKey(sim.keys.get(world.apiKeyHash) as ApiKey))
+    })
+
+    it.each(ACME_KEYS.map((key) => [key.name, key] as const))('reads the key "%s", in whatever workspace and state, by its hash', async (_, key) => {
+      const { data } = await management().apiKeys.get({ hash: key.hash })
+
+      expect(data).toEqual(expectedKey(key))
+    })
+
+    it('parses a future expires_at into a Date', async () => {
+      const key = ACME_KEYS.find((k) => k.expires_at !== null && Date.parse(k.expires_at) > sim.clock.nowMs())
+      expect(key).toBeDefined()
+      const { data } = await management().apiKeys.get({ hash: (key as ApiKey).hash })
+
+      expect(data.expiresAt).toBeInstanceOf(Date)
+      expect(data.expiresAt?.getTime()).toBe(Date.parse((key as ApiKey).expires_at as string))
+    })
+  })
+
+  describe('sdk.endpoints.list', () => {
+    it.each(MODEL_IDS)('lists the endpoints of %s to an anonymous caller, without performance figures', async (id) => {
+      const { data } = await client().endpoints.list(splitModelId(id))
+
+      const model = sim.models.get(id) as ModelWithEndpoints
+      expect(data.id).toBe(id)
+      expect(data.endpoints).toHaveLength(model.endpoints.length)
+      for (const endpoint of data.endpoints) {
+        expect(endpoint.latencyLast30m).toBeNull()
+        expect(endpoint.throughputLast30m).toBeNull()
+        expect(endpoint.perfLast30mByWorkload).toBeUndefined()
+      }
+      expect(data).toEqual(expectedModel(model, true))
+    })
+
+    it.each(MODEL_IDS)('lists the endpoints of %s with latency and throughput to a caller with a regular key', async (id) => {
+      const { data } = await client(world.apiKey).endpoints.list(splitModelId(id))
+
+      const model = sim.models.get(id) as ModelWithEndpoints
+      expect(data.endpoints.some((endpoint) => endpoint.latencyLast30m !== null)).toBe(true)
+      expect(data.endpoints.some((endpoint) => endpoint.throughputLast30m !== null)).toBe(true)
+      data.endpoints.forEach((endpoint, i) => {
+        expect(endpoint.latencyLast30m).toEqual(model.endpoints[i]?.latency_last_30m)
+        expect(endpoint.throughputLast30m).toEqual(model.endpoints[i]?.throughput_last_30m)
+      })
+      expect(data).toEqual(expectedModel(model, false))
+    })
+
+    it('shows performance figures to a management key too', async () => {
+      const { data } = await management().endpoints.list({ author: 'openai', slug: 'gpt-4o' })
+
+      expect(data).toEqual(expectedModel(sim.models.get('openai/gpt-4o') as ModelWithEndpoints, false))
+      expect(data.endpoints[0]?.latencyLast30m).not.toBeNull()
+    })
+
+    it('sends a :free variant percent-encoded and the simulator resolves it', async () => {
+      const urls: string[] = []
+      const record = ({ request }: { request: Request }): void => void urls.push(request.url)
+      server.events.on('request:start', record)
+      try {
+        const { data } = await client().endpoints.list({ author: 'meta-llama', slug: 'llama-3.3-70b-instruct:free' })
+
+        expect(data.id).toBe('meta-llama/llama-3.3-70b-instruct:free')
+        expect(urls).toEqual([`${DEFAULT_BASE_URL}/models/meta-llama/llama-3.3-70b-instruct%3Afree/endpoints`])
+      } finally {
+        server.events.removeListener('request:start', record)
+      }
+    })
+  })
+
+  describe('sdk.files.download', () => {
+    it.each(DOWNLOADABLE_FILES.map((file) => [file.id, file.provider ?? 'own storage', file] as const))(
+      'downloads the exact bytes of %s (%s) in its scope',
+      async (_, __, file) => {
+        const stream = await management().files.download({
+          fileId: file.id,
+          ...(file.workspaceId === world.workspaces.default ? {} : { workspaceId: file.workspaceId }),
+          ...(file.provider === null ? {} : { provider: file.provider }),
+        })
+
+        const bytes = await readAll(stream)
+        expect(bytes).toEqual(file.bytes)
+        expect(bytes.byteLength).toBe(file.size)
+      },
+    )
+
+    it('downloads from the default workspace when its workspaceId is given explicitly', async () => {
+      const report = DOWNLOADABLE_FILES.find((file) => file.id === world.files.report)
+      const stream = await management().files.download({ fileId: world.files.report, workspaceId: world.workspaces.default })
+
+      expect(await readAll(stream)).toEqual(report?.bytes)
+    })
+
+    it('keeps non-UTF-8 bytes intact', async () => {
+      const png = DOWNLOADABLE_FILES.find((file) => file.id === 'file_thumbnail_png')
+      expect(png).toBeDefined()
+      const stream = await management().files.download({ fileId: 'file_thumbnail_png', provider: 'anthropic' })
+
+      const bytes = await readAll(stream)
+      expect(Array.from(bytes)).toEqual(Array.from(png?.bytes ?? []))
+      expect(bytes.at(-2)).toBe(0x00)
+      expect(bytes.at(-3)).toBe(0xff)
+    })
+  })
+
+  describe('sdk.workspaces.get', () => {
+    it.each(WORKSPACE_SLUGS)('reads the %s workspace by its UUID', async (slug) => {
+      const { data } = await management().workspaces.get({ id: world.workspaces[slug] })
+
+      expect(data.id).toBe(world.workspaces[slug])
+      expect(data.slug).toBe(slug)
+      expect(data).toEqual(camelCase(sim.workspaces.get(world.workspaces[slug])))
+    })
+
+    it.each(WORKSPACE_SLUGS)('reads the %s workspace by its slug', async (slug) => {
+      const { data } = await management().workspaces.get({ id: slug })
+
+      expect(data.id).toBe(world.workspaces[slug])
+      expect(data).toEqual(camelCase(sim.workspaces.get(world.workspaces[slug])))
+    })
+
+    it('reads a workspace by its UUID written in upper case', async () => {
+      const { data } = await management().workspaces.get({ id: world.workspaces.research.toUpperCase() })
+
+      expect(data.id).toBe(world.workspaces.research)
+    })
+  })
+
+  describe('sdk.videoGeneration.listVideosModels', () => {
+    it('lists every video model to an anonymous caller', async () => {
+      const { data } = await client().videoGeneration.listVideosModels()
+
+      const expected = sim.videoModels.list()
+      expect(data).toHaveLength(expected.length)
+      expect(data.map((model) => model.id)).toEqual(expected.map((model) => model.id))
+      expect(data).toEqual(camelCase(expected))
+    })
+
+    it('lists the same video models to a caller with a key', async () => {
+      const { data } = await client(world.apiKey).videoGeneration.listVideosModels()
+
+      expect(data).toEqual(camelCase(sim.videoModels.list()))
+    })
+  })
+})
+
+type Sdk = OpenRouter
+type ErrorClass = abstract new (...args: never[]) => OpenRouterError
+type DeclaredStatus = Extract<ErrorStatus, 400 | 401 | 403 | 404 | 429 | 500 | 502 | 503>
+
+const ERROR_CLASSES: Record<DeclaredStatus, { type: ErrorClass; name: string }> = {
+  400: { type: BadRequestResponseError, name: 'BadRequestResponseError' },
+  401: { type: UnauthorizedResponseError, name: 'UnauthorizedResponseError' },
+  403: { type: ForbiddenResponseError, name: 'ForbiddenResponseError' },
+  404: { type: NotFoundResponseError, name: 'NotFoundResponseError' },
+  429: { type: TooManyRequestsResponseError, name: 'TooManyRequestsResponseError' },
+  500: { type: InternalServerResponseError, name: 'InternalServerResponseError' },
+  502: { type: BadGatewayResponseError, name: 'BadGatewayResponseError' },
+  503: { type: ServiceUnavailableResponseError, name: 'ServiceUnavailableResponseError' },
+}
+
+/** The statuses the SDK declares a typed error for, per operation (its funcs/*.js matchers). */
+const DECLARED: Record<OperationName, readonly DeclaredStatus[]> = {
+  listKeys: [400, 401, 429, 500],
+  getKey: [401, 404, 429, 500],
+  listEndpoints: [403, 404, 500],
+  getFileContent: [400, 401, 403, 404, 429, 500, 502, 503],
+  getWorkspace: [401, 404, 500],
+  listVideoModels: [400, 500],
+}
+
+const SDK_METHOD: Record<OperationName, string> = {
+  listKeys: 'sdk.apiKeys.list',
+  getKey: 'sdk.apiKeys.get',
+  listEndpoints: 'sdk.endpoints.list',
+  getFileContent: 'sdk.files.download',
+  getWorkspace: 'sdk.workspaces.get',
+  listVideoModels: 'sdk.videoGeneration.listVideosModels',
+}
+
+/** MSW path patterns of each operation, for one-off overrides. */
+const ROUTE: Record<OperationName, string> = {
+  listKeys: `${DEFAULT_BASE_URL}/keys`,
+  getKey: `${DEFAULT_BASE_URL}/keys/:hash`,
+  listEndpoints: `${DEFAULT_BASE_URL}/models/:author/:slug/endpoints`,
+  getFileContent: `${DEFAULT_BASE_URL}/files/:fileId/content`,
+  getWorkspace: `${DEFAULT_BASE_URL}/workspaces/:id`,
+  listVideoModels: `${DEFAULT_BASE_URL}/videos/models`,
+}
+
+/** One valid request per operation, made with the management key, for the overridden statuses. */
+const VALID_CALL: Record<OperationName, (sdk: Sdk) => Promise<unknown>> = {
+  listKeys: (sdk) => sdk.apiKeys.list(),
+  getKey: (sdk) => sdk.apiKeys.get({ hash: world.apiKeyHash }),
+  listEndpoints: (sdk) => sdk.endpoints.list({ author: 'openai', slug: 'gpt-4o' }),
+  getFileContent: (sdk) => sdk.files.download({ fileId: world.files.report }),
+  getWorkspace: (sdk) => sdk.workspaces.get({ id: world.workspaces.production }),
+  listVideoModels: (sdk) => sdk.videoGeneration.listVideosModels(),
+}
+
+const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
+
+interface ErrorCase {
+  name: string
+  operation: OperationName
+  status: DeclaredStatus
+  /** The bearer secret to call with; undefined: no credentials. Runs after the reset, so it may create keys. */
+  secret: () => string | undefined
+  call: (sdk: Sdk) => Promise<unknown>
+  /** Set when the simulator has no rule for this status yet: the answer comes from a one-off override. */
+  overridden: boolean
+  message: string
+  metadata?: Record<string, unknown>
+  /** Whether the envelope names the calling organisation in `user_id`. */
+  identifiesCaller: boolean
+}
+
+/** A status the simulator produces by its own rules, through a real request. */
+function produced(
+  operation: OperationName,
+  status: DeclaredStatus,
+  when: string,
+  secret: () => string | undefined,
+  call: (sdk: Sdk) => Promise<unknown>,
+  extra: { message?: string; metadata?: Record<string, unknown>; identifiesCaller?: boolean } = {},
+): ErrorCase {
+  return {
+    name: `${SDK_METHOD[operation]} answers ${status} as ${ERROR_CLASSES[status].name} when ${when}`,
+    operation,
+    status,
+    secret,
+    call,
+    overridden: false,
+    message: extra.message ?? ERROR_MESSAGES[status],
+    ...(extra.metadata === undefined ? {} : { metadata: extra.metadata }),
+    identifiesCaller: extra.identifiesCaller ?? true,
+  }
+}
+
+/** A status the simulator has no rule for: its own envelope builder, served by a one-off handler. */
+function overridden(operation: OperationName, status: DeclaredStatus): ErrorCase {
+  return {
+    name: `${SDK_METHOD[operation]} surfaces a ${status} envelope from errorEnvelope as ${ERROR_CLASSES[status].name}`,
+    operation,
+    status,
+    secret: () => world.managementKey,
+    call: VALID_CALL[operation],
+    overridden: true,
+    message: ERROR_MESSAGES[status],
+    identifiesCaller: false,
+  }
+}
+
+const asManagement = (): string => world.managementKey
+const asRegular = (): string => world.apiKey
+const anonymous = (): undefined => undefined
+const withUnknownKey = (): string => UNKNOWN_SECRET
+const withDisabledKey = (): string => sim.keys.create({ userId: world.userId, disabled: true }).key
+const withExpiredKey = (): string => sim.keys.create({ userId: world.userId, expiresAt: sim.clock.nowMs() - 60_000 }).key
+const notCaller = { identifiesCaller: false }
+
+/** 401 for no credentials and for an unknown secret, on one management operation. */
+function unauthorized(operation: OperationName, call: (sdk: Sdk) => Promise<unknown>): ErrorCase[] {
+  return [
+    produced(operation, 401, 'the SDK is constructed without an apiKey', anonymous, call, { message: AUTH_MESSAGES.missing, ...notCaller }),
+    produced(operation, 401, 'the bearer secret matches no key', withUnknownKey, call, { message: AUTH_MESSAGES.unknown, metadata: { reason: 'unknown' }, ...notCaller }),
+  ]
+}
+
+const ERROR_CASES: ErrorCase[] = [
+  // GET /keys
+  produced('listKeys', 400, 'workspaceId is not a UUID', asManagement, (sdk) => sdk.apiKeys.list({ workspaceId: 'production' }), {
+    metadata: { parameter: 'workspace_id', reason: 'must be a UUID', value: 'production' },
+  }),
+  produced('listKeys', 400, "workspaceId is another organisation's workspace", asManagement, (sdk) => sdk.apiKeys.list({ workspaceId: world.otherTenant.workspaceId }), {
+    metadata: { parameter: 'workspace_id', reason: 'is not a workspace of the caller', value: world.otherTenant.workspaceId },
+  }),
+  produced('listKeys', 400, 'offset is negative', asManagement, (sdk) => sdk.apiKeys.list({ offset: -1 }), {
+    metadata: { parameter: 'offset', reason: 'must be a non-negative integer', value: '-1' },
+  }),
+  ...unauthorized('listKeys', (sdk) => sdk.apiKeys.list()),
+  produced('listKeys', 401, "the Authorization header is not 'Bearer <key>'", () => 'Bearer two words', (sdk) => sdk.apiKeys.list(), {
+    message: AUTH_MESSAGES.malformed, metadata: { reason: 'malformed' }, ...notCaller,
+  }),
+  produced('listKeys', 401, 'the key is disabled', withDisabledKey, (sdk) => sdk.apiKeys.list(), {
+    message: AUTH_MESSAGES.disabled, metadata: { reason: 'disabled' }, ...notCaller,
+  }),
+  produced('listKeys', 401, 'the key has expired', withExpiredKey, (sdk) => sdk.apiKeys.list(), {
+    message: AUTH_MESSAGES.expired, metadata: { reason: 'expired' }, ...notCaller,
+  }),
+  overridden('listKeys', 429),
+  overridden('listKeys', 500),
+
+  // GET /keys/{hash}
+  ...unauthorized('getKey', (sdk) => sdk.apiKeys.get({ hash: world.apiKeyHash })),
+  produced('getKey', 404, 'no key has the hash', asManagement, (sdk) => sdk.apiKeys.get({ hash: 'f'.repeat(64) }), { metadata: { resource: 'key' } }),
+  produced('getKey', 404, "the hash is another organisation's key", asManagement, (sdk) => sdk.apiKeys.get({ hash: GLOBEX_KEY?.hash ?? '' }), {
+    metadata: { resource: 'key' },
+  }),
+  overridden('getKey', 429),
+  overridden('getKey', 500),
+
+  // GET /models/{author}/{slug}/endpoints
+  overridden('listEndpoints', 403),
+  produced('listEndpoints', 404, 'no model has the id', anonymous, (sdk) => sdk.endpoints.list({ author: 'openai', slug: 'gpt-does-not-exist' }), {
+    metadata: { resource: 'model', model: 'openai/gpt-does-not-exist' }, ...notCaller,
+  }),
+  produced('listEndpoints', 404, 'a known model is asked for with a variant it does not have', asRegular, (sdk) => sdk.endpoints.list({ author: 'openai', slug: 'gpt-4o:free' }), {
+    metadata: { resource: 'model', model: 'openai/gpt-4o:free' },
+  }),
+  overridden('listEndpoints', 500),
+
+  // GET /files/{file_id}/content
+  produced('getFileContent', 400, 'the file was uploaded, not created by the service', asManagement, (sdk) => sdk.files.download({ fileId: world.files.upload }), {
+    metadata: { parameter: 'file_id', reason: 'the file was uploaded; only server-created files can be downloaded', value: world.files.upload },
+  }),
+  produced('getFileContent', 400, 'the file id has characters outside [A-Za-z0-9_-]', asManagement, (sdk) => sdk.files.download({ fileId: 'report.final' }), {
+    metadata: { parameter: 'file_id', reason: 'must be 1 to 256 characters of [A-Za-z0-9_-]', value: 'report.final' },
+  }),
+  produced('getFileContent', 400, 'workspaceId is not a UUID', asManagement, (sdk) => sdk.files.download({ fileId: world.files.report, workspaceId: 'default' }), {
+    metadata: { parameter: 'workspace_id', reason: 'must be a UUID', value: 'default' },
+  }),
+  produced('getFileContent', 400, 'the provider is neither openai nor anthropic', asManagement, (sdk) => sdk.files.download({ fileId: world.files.report, provider: unrecognized('azure') }), {
+    metadata: { parameter: 'provider', reason: 'must be one of openai, anthropic', value: 'azure' },
+  }),
+  ...unauthorized('getFileContent', (sdk) => sdk.files.download({ fileId: world.files.report })),
+  produced('getFileContent', 403, 'the key is a regular key', asRegular, (sdk) => sdk.files.download({ fileId: world.files.report })),
+  produced('getFileContent', 404, 'no file has the id', asManagement, (sdk) => sdk.files.download({ fileId: 'file_does_not_exist' }), { metadata: { resource: 'file' } }),
+  produced('getFileContent', 404, 'the file lives in another workspace than the one asked', asManagement, (sdk) => sdk.files.download({ fileId: 'file_eval_report_q1' }), {
+    metadata: { resource: 'file' },
+  }),
+  produced('getFileContent', 404, 'the file is kept by a provider but none is asked for', asManagement, (sdk) => sdk.files.download({ fileId: 'file_openai_batch_output' }), {
+    metadata: { resource: 'file' },
+  }),
+  produced('getFileContent', 404, "the file is another organisation's, even named with its workspace", asManagement, (sdk) => sdk.files.download({ fileId: GLOBEX_FILE?.id ?? '', workspaceId: GLOBEX_FILE?.workspaceId ?? '' }), {
+    metadata: { resource: 'file' },
+  }),
+  overridden('getFileContent', 429),
+  overridden('getFileContent', 500),
+  overridden('getFileContent', 502),
+  overridden('getFileContent', 503),
+
+  // GET /workspaces/{id}
+  ...unauthorized('getWorkspace', (sdk) => sdk.workspaces.get({ id: world.workspaces.production })),
+  produced('getWorkspace', 404, 'no workspace has the UUID', asManagement, (sdk) => sdk.workspaces.get({ id: '00000000-0000-4000-8000-000000000000' }), { metadata: { resource: 'workspace' } }),
+  produced('getWorkspace', 404, 'no workspace has the slug', asManagement, (sdk) => sdk.workspaces.get({ id: 'marketing' }), { metadata: { resource: 'workspace' } }),
+  produced('getWorkspace', 404, "the UUID is another organisation's workspace", asManagement, (sdk) => sdk.workspaces.get({ id: world.otherTenant.workspaceId }), {
+    metadata: { resource: 'workspace' },
+  }),
+  overridden('getWorkspace', 500),
+
+  // GET /videos/models
+  overridden('listVideoModels', 400),
+  overridden('listVideoModels', 500),
+]
+
+describe('declared error statuses arrive as the SDK typed errors', () => {
+  it('covers every (operation, status) pair the SDK declares a typed error for', () => {
+    const covered = new Set(ERROR_CASES.map((c) => `${c.operation} ${c.status}`))
+    const declared = Object.entries(DECLARED).flatMap(([operation, statuses]) => statuses.map((status) => `${operation} ${status}`))
+
+    expect([...covered].sort()).toEqual([...declared].sort())
+  })
+
+  it.each(ERROR_CASES)('$name', async (errorCase) => {
+    const { operation, status } = errorCase
+    if (errorCase.overridden) {
+      server.use(
+        http.get(ROUTE[operation], () =>
+          toResponse({
+            status,
+            headers: { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '7' } : {}) },
+            type: 'json',
+            body: errorEnvelope(status),
+          }),
+        ),
+      )
+    }
+
+    const error = await failureOf(errorCase.call(client(errorCase.secret())))
+
+    expect(error).toBeInstanceOf(ERROR_CLASSES[status].type)
+    expect(error).toBeInstanceOf(OpenRouterError)
+    const typed = error as OpenRouterError & {
+      data$: { error: { code: number; message: string; metadata?: Record<string, unknown> | null }; userId?: string | null }
+    }
+    expect(typed.name).toBe(ERROR_CLASSES[status].name)
+    expect(typed.statusCode).toBe(status)
+    expect(typed.message).toBe(errorCase.message)
+    expect(typed.data$.error.code).toBe(status)
+    expect(typed.data$.error.message).toBe(errorCase.message)
+    if (errorCase.metadata !== undefined) expect(typed.data$.error.metadata).toEqual(errorCase.metadata)
+    expect(typed.data$.userId).toBe(errorCase.identifiesCaller ? world.userId : undefined)
+    expect(typed.contentType).toBe('application/json')
+    if (status === 429) expect(typed.headers.get('retry-after')).toBe('7')
+  })
+
+  it('surfaces the 403 of a regular key on a file download with the canonical message and the caller', async () => {
+    const error = await failureOf(client(world.apiKey).files.download({ fileId: world.files.report }))
+
+    expect(error).toBeInstanceOf(ForbiddenResponseError)
+    const { data$ } = error as ForbiddenResponseError
+    expect(data$.error).toEqual({ code: 403, message: 'Only management keys can perform this operation' })
+    expect(data$.userId).toBe(world.userId)
+  })
+})
+
+describe('statuses the SDK declares no class for still reach the caller', () => {
+  const undeclared: { name: string; status: number; secret: () => string | undefined; call: (sdk: Sdk) => Promise<unknown>; message: string }[] = [
+    { name: 'sdk.apiKeys.list answers 403 to a regular key', status: 403, secret: asRegular, call: (sdk) => sdk.apiKeys.list(), message: ERROR_MESSAGES[403] },
+    { name: 'sdk.apiKeys.get answers 403 to a regular key', status: 403, secret: asRegular, call: (sdk) => sdk.apiKeys.get({ hash: world.apiKeyHash }), message: ERROR_MESSAGES[403] },
+    { name: 'sdk.workspaces.get answers 403 to a regular key', status: 403, secret: asRegular, call: (sdk) => sdk.workspaces.get({ id: 'default' }), message: ERROR_MESSAGES[403] },
+    { name: 'sdk.endpoints.list answers 401 to an unknown key', status: 401, secret: withUnknownKey, call: (sdk) => sdk.endpoints.list({ author: 'openai', slug: 'gpt-4o' }), message: AUTH_MESSAGES.unknown },
+    { name: 'sdk.videoGeneration.listVideosModels answers 401 to a disabled key', status: 401, secret: withDisabledKey, call: (sdk) => sdk.videoGeneration.listVideosModels(), message: AUTH_MESSAGES.disabled },
+  ]
+
+  it.each(undeclared)('$name as OpenRouterDefaultError carrying the envelope', async ({ status, secret, call, message }) => {
+    const error = await failureOf(call(client(secret())))
+
+    expect(error).toBeInstanceOf(OpenRouterDefaultError)
+    const fallback = error as OpenRouterDefaultError
+    expect(fallback.statusCode).toBe(status)
+    expect(JSON.parse(fallback.body)).toMatchObject({ error: { code: status, message } })
+  })
+})

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { createSimulator } from '../../src/index.js'
+import { call, callJson, useSimulatorServer } from '../support/server.js'
+
+const harness = useSimulatorServer()
+
+describe('anything else under the base URL', () => {
+  it.each([
+    ['POST', '/chat/completions'],
+    ['GET', '/credits'],
+    ['GET', ''],
+    ['GET', '/'],
+    ['GET', '/models/openai/gpt-4o'],
+    ['POST', '/keys'],
+    ['DELETE', '/keys/abc'],
+    ['PATCH', '/workspaces/default'],
+  ])('answers %s %j with a 404 envelope naming what is not simulated', async (method, path) => {
+    const sim = createSimulator()
+    harness.serve(sim)
+    const { status, body, res } = await callJson(path, { method, key: sim.world.managementKey })
+    expect(status).toBe(404)
+    expect(res.headers.get('content-type')).toBe('application/json')
+    expect(body.error.code).toBe(404)
+    expect(body.error.message).toContain(`${method} ${path || '/'} is not simulated`)
+    expect(body.error.metadata).toEqual({ reason: 'not_simulated', method, path: path || '/' })
+  })
+
+  it('serves a custom base URL and only that one', async () => {
+    const sim = createSimulator()
+    harness.serve(sim, 'http://sim.test/api/v1/')
+    expect((await call('/videos/models', { base: 'http://sim.test/api/v1' })).status).toBe(200)
+    // The default base is not mounted now: MSW's onUnhandledRequest: 'error' makes fetch reject.
+    await expect(call('/videos/models')).rejects.toThrow()
+  })
+
+  it('does not intercept a sibling path that merely starts with the base URL', async () => {
+    harness.serve(createSimulator())
+    await expect(call('/videos/models', { base: 'https://openrouter.ai/api/v10' })).rejects.toThrow()
+  })
+
+  it('refuses a base URL that is not absolute', async () => {
+    const { createHandlers } = await import('../../src/msw/index.js')
+    expect(() => createHandlers(createSimulator(), { baseUrl: '/api/v1' })).toThrow(/"baseUrl" must be an absolute URL/)
+  })
+})
