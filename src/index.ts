@@ -1,8 +1,7 @@
 // model-access-sim: the root entry point. It imports no msw, faker or fast-check.
 
 export { createSimulator, DEFAULT_NOW, DEFAULT_SEED } from './core/simulator.js'
-export { handleRequest, OPERATIONS } from './core/api.js'
-export { ApiError, AUTH_MESSAGES, ERROR_MESSAGES, errorEnvelope, SimulatorError, SimulatorErrorCode } from './core/errors.js'
+export { AUTH_MESSAGES, ERROR_MESSAGES, errorEnvelope, SimulatorError, SimulatorErrorCode } from './core/errors.js'
 export { formatTimestamp } from './core/time.js'
 export { maskSecret } from './core/store/keys.js'
 export {
@@ -19,6 +18,7 @@ export {
   VIDEO_FRAME_IMAGES,
   VIDEO_RESOLUTIONS,
   WEEKDAYS,
+  WORKLOADS,
 } from './core/types.js'
 
 // Types

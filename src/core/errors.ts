@@ -1,6 +1,13 @@
 import type { ErrorEnvelope } from './types.js'
 
-/** Canonical message of each error status (SPEC.md section 7, DESIGN.md section 3). */
+/**
+ * Canonical message of each error status (SPEC.md section 7, DESIGN.md section 3).
+ *
+ * @example
+ * import { ERROR_MESSAGES } from 'model-access-sim'
+ * console.log(ERROR_MESSAGES[403])
+ * //=> Only management keys can perform this operation
+ */
 export const ERROR_MESSAGES = {
   400: 'Invalid request parameters',
   401: 'Missing Authentication header',
@@ -14,7 +21,15 @@ export const ERROR_MESSAGES = {
 
 export type ErrorStatus = keyof typeof ERROR_MESSAGES
 
-/** The 401 messages: one per way a credential can fail, so a test can tell them apart. */
+/**
+ * The 401 messages: one per way a credential can fail, so a test can tell them apart. The envelope's
+ * `metadata.reason` carries the key (`'disabled'`, ...).
+ *
+ * @example
+ * import { AUTH_MESSAGES } from 'model-access-sim'
+ * console.log(AUTH_MESSAGES.expired)
+ * //=> API key has expired
+ */
 export const AUTH_MESSAGES = {
   missing: ERROR_MESSAGES[401],
   malformed: "Malformed Authentication header: expected 'Bearer <API key>'",
@@ -60,8 +75,11 @@ export class ApiError extends Error {
  * is some, `user_id` only when the caller is known.
  *
  * @example
- * errorEnvelope(404)
- * //=> { error: { code: 404, message: 'Resource not found' } }
+ * import { errorEnvelope } from 'model-access-sim'
+ * console.log(errorEnvelope(404))
+ * //=> {"error":{"code":404,"message":"Resource not found"}}
+ * console.log(errorEnvelope(400, { metadata: { parameter: 'offset' }, userId: 'user_1' }))
+ * //=> {"error":{"code":400,"message":"Invalid request parameters","metadata":{"parameter":"offset"}},"user_id":"user_1"}
  */
 export function errorEnvelope(
   status: number,
@@ -75,7 +93,14 @@ export function errorEnvelope(
   return envelope
 }
 
-/** Codes of {@link SimulatorError}, one per way the programmatic API refuses input. */
+/**
+ * Codes of {@link SimulatorError}, one per way the programmatic API refuses input.
+ *
+ * @example
+ * import { SimulatorErrorCode } from 'model-access-sim'
+ * console.log(SimulatorErrorCode.DuplicateSlug)
+ * //=> DUPLICATE_SLUG
+ */
 export const SimulatorErrorCode = {
   InvalidArgument: 'INVALID_ARGUMENT',
   UnknownUser: 'UNKNOWN_USER',

@@ -19,9 +19,23 @@ import { type WorkspaceCollection, createWorkspaceCollection } from './store/wor
 import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, loadDefaultWorld } from './worlds/default.js'
 
-/** Default seed: the one the embedded default world is documented with. */
+/**
+ * Default seed: the one the embedded default world is documented with.
+ *
+ * @example
+ * import { createSimulator, DEFAULT_SEED } from 'model-access-sim'
+ * console.log(createSimulator().seed === DEFAULT_SEED)
+ * //=> true
+ */
 export const DEFAULT_SEED = 42
-/** Default start of the simulator clock: a Monday morning, UTC. */
+/**
+ * Default start of the simulator clock: a Monday morning, UTC.
+ *
+ * @example
+ * import { createSimulator, DEFAULT_NOW } from 'model-access-sim'
+ * console.log(createSimulator({ world: 'empty' }).clock.now().toISOString() === DEFAULT_NOW)
+ * //=> true
+ */
 export const DEFAULT_NOW = '2026-03-02T10:00:00.000Z'
 
 export interface SimulatorOptions {

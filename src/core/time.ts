@@ -32,6 +32,11 @@ export function toEpochMs(value: InstantInput, operation: string, argument: stri
 /**
  * Formats epoch milliseconds the way the service writes timestamps:
  * `2025-02-19T20:52:27.363000+00:00` (microseconds, explicit UTC offset).
+ *
+ * @example
+ * import { formatTimestamp } from 'model-access-sim'
+ * console.log(formatTimestamp(Date.UTC(2026, 2, 2, 10, 0, 0, 5)))
+ * //=> 2026-03-02T10:00:00.005000+00:00
  */
 export function formatTimestamp(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, -1)}000+00:00`

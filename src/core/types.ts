@@ -55,9 +55,25 @@ export interface Workspace {
   is_observability_io_logging_enabled: boolean
 }
 
+/**
+ * Every value the wire allows here (input modalities).
+ *
+ * @example
+ * import { INPUT_MODALITIES } from 'model-access-sim'
+ * console.log(INPUT_MODALITIES.slice(0, 2))
+ * //=> ["text","image"]
+ */
 export const INPUT_MODALITIES = ['text', 'image', 'file', 'audio', 'video'] as const
 export type InputModality = (typeof INPUT_MODALITIES)[number]
 
+/**
+ * Every value the wire allows here (output modalities).
+ *
+ * @example
+ * import { OUTPUT_MODALITIES } from 'model-access-sim'
+ * console.log(OUTPUT_MODALITIES.slice(0, 2))
+ * //=> ["text","image"]
+ */
 export const OUTPUT_MODALITIES = [
   'text',
   'image',
@@ -71,6 +87,14 @@ export const OUTPUT_MODALITIES = [
 ] as const
 export type OutputModality = (typeof OUTPUT_MODALITIES)[number]
 
+/**
+ * Every value the wire allows here (tokenizers).
+ *
+ * @example
+ * import { TOKENIZERS } from 'model-access-sim'
+ * console.log(TOKENIZERS.slice(0, 2))
+ * //=> ["Router","Media"]
+ */
 export const TOKENIZERS = [
   'Router',
   'Media',
@@ -95,6 +119,14 @@ export const TOKENIZERS = [
 ] as const
 export type Tokenizer = (typeof TOKENIZERS)[number]
 
+/**
+ * Every value the wire allows here (instruct types).
+ *
+ * @example
+ * import { INSTRUCT_TYPES } from 'model-access-sim'
+ * console.log(INSTRUCT_TYPES.slice(0, 2))
+ * //=> ["none","alpaca"]
+ */
 export const INSTRUCT_TYPES = [
   'none',
   'alpaca',
@@ -121,6 +153,14 @@ export const INSTRUCT_TYPES = [
 ] as const
 export type InstructType = (typeof INSTRUCT_TYPES)[number]
 
+/**
+ * Every value the wire allows here (quantizations).
+ *
+ * @example
+ * import { QUANTIZATIONS } from 'model-access-sim'
+ * console.log(QUANTIZATIONS.slice(0, 2))
+ * //=> ["int4","int8"]
+ */
 export const QUANTIZATIONS = [
   'int4',
   'int8',
@@ -137,9 +177,25 @@ export const QUANTIZATIONS = [
 ] as const
 export type Quantization = (typeof QUANTIZATIONS)[number]
 
+/**
+ * Every value the wire allows here (endpoint statuses).
+ *
+ * @example
+ * import { ENDPOINT_STATUSES } from 'model-access-sim'
+ * console.log(ENDPOINT_STATUSES.slice(0, 2))
+ * //=> [0,-1]
+ */
 export const ENDPOINT_STATUSES = [0, -1, -2, -3, -5, -10] as const
 export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number]
 
+/**
+ * Every value the wire allows here (supported parameters).
+ *
+ * @example
+ * import { SUPPORTED_PARAMETERS } from 'model-access-sim'
+ * console.log(SUPPORTED_PARAMETERS.slice(0, 2))
+ * //=> ["temperature","top_p"]
+ */
 export const SUPPORTED_PARAMETERS = [
   'temperature',
   'top_p',
@@ -170,6 +226,14 @@ export const SUPPORTED_PARAMETERS = [
 ] as const
 export type SupportedParameter = (typeof SUPPORTED_PARAMETERS)[number]
 
+/**
+ * Every value the wire allows here (weekdays).
+ *
+ * @example
+ * import { WEEKDAYS } from 'model-access-sim'
+ * console.log(WEEKDAYS.slice(0, 2))
+ * //=> ["monday","tuesday"]
+ */
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
 
@@ -190,6 +254,27 @@ export interface PercentileStats {
   p99: number
 }
 
+/**
+ * Workload classes the SDK knows; it silently drops any other key of `perf_last_30m_by_workload`.
+ *
+ * @example
+ * import { WORKLOADS } from 'model-access-sim'
+ * console.log(WORKLOADS.slice(0, 2))
+ * //=> ["text_generation","image_generation"]
+ */
+export const WORKLOADS = [
+  'text_generation',
+  'image_generation',
+  'video_generation',
+  'embeddings',
+  'rerank',
+  'stt',
+  'tts',
+  'decisions',
+  'unknown',
+] as const
+export type Workload = (typeof WORKLOADS)[number]
+
 /** Performance of one workload class over the last 30 minutes. */
 export interface WorkloadPerformance {
   latency: PercentileStats | null
@@ -205,7 +290,14 @@ export interface SupportsToolChoice {
   function: boolean
 }
 
-/** Price keys an override may set. */
+/**
+ * Price keys an override may set.
+ *
+ * @example
+ * import { OVERRIDABLE_PRICE_KEYS } from 'model-access-sim'
+ * console.log(OVERRIDABLE_PRICE_KEYS.slice(0, 2))
+ * //=> ["prompt","completion"]
+ */
 export const OVERRIDABLE_PRICE_KEYS = [
   'prompt',
   'completion',
@@ -217,7 +309,14 @@ export const OVERRIDABLE_PRICE_KEYS = [
 ] as const
 export type OverridablePriceKey = (typeof OVERRIDABLE_PRICE_KEYS)[number]
 
-/** Every price key of a pricing object (decimal strings, USD per unit). */
+/**
+ * Every price key of a pricing object (decimal strings, USD per unit).
+ *
+ * @example
+ * import { PRICE_KEYS } from 'model-access-sim'
+ * console.log(PRICE_KEYS.slice(0, 2))
+ * //=> ["prompt","completion"]
+ */
 export const PRICE_KEYS = [
   'prompt',
   'completion',
@@ -293,7 +392,7 @@ export interface Endpoint {
   throughput_last_30m: PercentileStats | null
   status?: EndpointStatus
   supports_voice_cloning?: boolean
-  perf_last_30m_by_workload?: Record<string, WorkloadPerformance>
+  perf_last_30m_by_workload?: Partial<Record<Workload, WorkloadPerformance>>
 }
 
 /** The `data` of `GET /models/{author}/{slug}/endpoints`. */
@@ -306,12 +405,36 @@ export interface ModelWithEndpoints {
   endpoints: Endpoint[]
 }
 
+/**
+ * Every value the wire allows here (video resolutions).
+ *
+ * @example
+ * import { VIDEO_RESOLUTIONS } from 'model-access-sim'
+ * console.log(VIDEO_RESOLUTIONS.slice(0, 2))
+ * //=> ["360p","480p"]
+ */
 export const VIDEO_RESOLUTIONS = ['360p', '480p', '720p', '768p', '1080p', '1K', '2K', '4K'] as const
 export type VideoResolution = (typeof VIDEO_RESOLUTIONS)[number]
 
+/**
+ * Every value the wire allows here (video aspect ratios).
+ *
+ * @example
+ * import { VIDEO_ASPECT_RATIOS } from 'model-access-sim'
+ * console.log(VIDEO_ASPECT_RATIOS.slice(0, 2))
+ * //=> ["16:9","9:16"]
+ */
 export const VIDEO_ASPECT_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '3:2', '2:3', '21:9', '9:21'] as const
 export type VideoAspectRatio = (typeof VIDEO_ASPECT_RATIOS)[number]
 
+/**
+ * Every value the wire allows here (video frame images).
+ *
+ * @example
+ * import { VIDEO_FRAME_IMAGES } from 'model-access-sim'
+ * console.log(VIDEO_FRAME_IMAGES.slice(0, 2))
+ * //=> ["first_frame","last_frame"]
+ */
 export const VIDEO_FRAME_IMAGES = ['first_frame', 'last_frame'] as const
 export type VideoFrameImage = (typeof VIDEO_FRAME_IMAGES)[number]
 

@@ -2,7 +2,14 @@ import { http, HttpResponse, type HttpHandler, type JsonBodyType } from 'msw'
 import type { SimResponse } from '../core/api.js'
 import type { Simulator } from '../core/simulator.js'
 
-/** The service's production base URL, which the official SDK uses by default. */
+/**
+ * The service's production base URL, which the official SDK uses by default.
+ *
+ * @example
+ * import { DEFAULT_BASE_URL } from 'model-access-sim/msw'
+ * console.log(DEFAULT_BASE_URL)
+ * //=> https://openrouter.ai/api/v1
+ */
 export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1'
 
 export interface CreateHandlersOptions {
@@ -10,7 +17,17 @@ export interface CreateHandlersOptions {
   baseUrl?: string
 }
 
-/** Turns a core response into the Response MSW sends. */
+/**
+ * Turns a simulator response into the `Response` MSW sends: what a custom handler uses to answer
+ * with the simulator's own envelope.
+ *
+ * @example
+ * import { createSimulator, errorEnvelope } from 'model-access-sim'
+ * import { toResponse } from 'model-access-sim/msw'
+ * const res = toResponse({ status: 503, headers: { 'retry-after': '5' }, type: 'json', body: errorEnvelope(503) })
+ * console.log(res.status, res.headers.get('retry-after'))
+ * //=> 503 5
+ */
 export function toResponse(response: SimResponse): Response {
   const init = { status: response.status, headers: response.headers }
   return response.type === 'json' ? HttpResponse.json(response.body as JsonBodyType, init) : new HttpResponse(response.body, init)

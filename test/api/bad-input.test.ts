@@ -33,6 +33,7 @@ const cases: [string, (sim: Sim) => unknown, SimulatorErrorCode, string, RegExp?
   ['a model whose endpoint has a fractional context length', (s) => s.models.create({ id: 'a/b', endpoints: [{ context_length: 8192.5 }] }), 'INVALID_ARGUMENT', 'endpoints[0].context_length'],
   ['a model with an unknown quantization', (s) => s.models.create({ id: 'a/b', endpoints: [{ quantization: 'q4' as never }] }), 'INVALID_ARGUMENT', 'endpoints[0].quantization'],
   ['a model with uptime above 100', (s) => s.models.create({ id: 'a/b', endpoints: [{ uptime_last_1d: 100.5 }] }), 'INVALID_ARGUMENT', 'endpoints[0].uptime_last_1d'],
+  ['a model with a workload name the SDK would drop', (s) => s.models.create({ id: 'a/b', endpoints: [{ perf_last_30m_by_workload: { chat: { latency: null, throughput: null, request_count: 1 } } as never }] }), 'INVALID_ARGUMENT', 'endpoints[0].perf_last_30m_by_workload key'],
   ['a model with an unknown tokenizer', (s) => s.models.create({ id: 'a/b', architecture: { tokenizer: 'BPE' as never } }), 'INVALID_ARGUMENT', 'architecture.tokenizer'],
   ['a video model with an unknown aspect ratio', (s) => s.videoModels.create({ id: 'a/v', supported_aspect_ratios: ['5:4' as never] }), 'INVALID_ARGUMENT', 'supported_aspect_ratios[0]'],
   ['a video model with a numeric SKU price', (s) => s.videoModels.create({ id: 'a/v', pricing_skus: { 'per-video-second': 0.5 as never } }), 'INVALID_ARGUMENT', 'pricing_skus.per-video-second'],

@@ -30,7 +30,7 @@ describe('GET /models/{author}/{slug}/endpoints', () => {
     expect(openai.latency_last_30m).toEqual(sim.models.get('openai/gpt-4o')?.endpoints[0]?.latency_last_30m)
     expect(openai.latency_last_30m.p50).toBeGreaterThan(0)
     expect(openai.throughput_last_30m.p99).toBeGreaterThan(0)
-    expect(openai.perf_last_30m_by_workload.chat.request_count).toBe(18234)
+    expect(openai.perf_last_30m_by_workload.text_generation.request_count).toBe(18234)
   })
 
   it('serves a variant slug such as :free, percent-encoded or not', async () => {

@@ -91,11 +91,10 @@ function checkOverride(override: unknown, path: string, issues: PricingIssue[]):
  * problem found (an empty list when the pricing is valid). It never throws.
  *
  * @example
- * validatePricing({ prompt: '0.000001', completion: '1e-6', overrides: [{ utc_start: 2200, utc_end: 2200 }] })
- * //=> [
- * //   { path: 'completion', message: 'must be plain decimal notation without an exponent, got "1e-6"' },
- * //   { path: 'overrides[0].utc_end', message: 'must differ from utc_start (2200); an empty window never applies' },
- * // ]
+ * import { validatePricing } from './validate.js'
+ * const issues = validatePricing({ prompt: '0.000001', completion: '1e-6', overrides: [{ utc_start: 2200, utc_end: 2200 }] })
+ * console.log(issues.map((issue) => issue.path))
+ * //=> ["completion","overrides[0].utc_end"]
  */
 export function validatePricing(pricing: unknown): PricingIssue[] {
   const issues: PricingIssue[] = []

@@ -56,7 +56,14 @@ export interface KeyCollection {
 const SECRET = /^\S{8,512}$/
 const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
 
-/** Masks a secret the way the service labels keys: `sk-or-v1-0e6...1c96`. */
+/**
+ * Masks a secret the way the service labels keys.
+ *
+ * @example
+ * import { maskSecret } from 'model-access-sim'
+ * console.log(maskSecret('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'))
+ * //=> sk-or-v1-0e6...1c96
+ */
 export function maskSecret(secret: string): string {
   const prefix = secret.startsWith('sk-or-v1-') ? 'sk-or-v1-' : ''
   const body = secret.slice(prefix.length)

@@ -14,6 +14,7 @@ import {
   QUANTIZATIONS,
   SUPPORTED_PARAMETERS,
   TOKENIZERS,
+  WORKLOADS,
 } from '../types.js'
 import { ArgumentChecker, describe } from './check.js'
 import { type StoreContext, atomically } from './context.js'
@@ -200,7 +201,21 @@ function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown
   }
   if (has('supports_voice_cloning')) endpoint.supports_voice_cloning = check.boolean(given['supports_voice_cloning'], `${at}.supports_voice_cloning`)
   if (has('perf_last_30m_by_workload')) {
-    endpoint.perf_last_30m_by_workload = structuredClone(check.object(given['perf_last_30m_by_workload'], `${at}.perf_last_30m_by_workload`)) as Endpoint['perf_last_30m_by_workload'] & object
+    const field = `${at}.perf_last_30m_by_workload`
+    const byWorkload = check.object(given['perf_last_30m_by_workload'], field)
+    const perf: NonNullable<Endpoint['perf_last_30m_by_workload']> = {}
+    for (const [workload, value] of Object.entries(byWorkload)) {
+      // The SDK strips workload names it does not know without a word: refuse them here instead.
+      const name = check.oneOf(workload, WORKLOADS, `${field} key`)
+      const entry = check.object(value, `${field}.${name}`)
+      const count = entry['request_count']
+      perf[name] = {
+        latency: checkPercentiles(check, entry['latency'] ?? null, `${field}.${name}.latency`),
+        throughput: checkPercentiles(check, entry['throughput'] ?? null, `${field}.${name}.throughput`),
+        request_count: count === null || count === undefined ? null : check.nonNegative(count, `${field}.${name}.request_count`),
+      }
+    }
+    endpoint.perf_last_30m_by_workload = perf
   }
   return endpoint
 }

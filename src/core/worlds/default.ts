@@ -183,7 +183,7 @@ function loadModels(sim: Collections, ago: (days: number) => number): void {
     endpoints: [
       endpoint('OpenAI', 'openai', { context_length: 128000, max_completion_tokens: 16384, quantization: 'unknown', supported_parameters: CHAT_PARAMETERS,
         supports_implicit_caching: true, pricing: { prompt: '0.0000025', completion: '0.00001', input_cache_read: '0.00000125', web_search: '0.01' },
-        perf_last_30m_by_workload: { chat: { latency: { p50: 410, p75: 520, p90: 700, p99: 1400 }, throughput: { p50: 88, p75: 74, p90: 61, p99: 40 }, request_count: 18234 } } }),
+        perf_last_30m_by_workload: { text_generation: { latency: { p50: 410, p75: 520, p90: 700, p99: 1400 }, throughput: { p50: 88, p75: 74, p90: 61, p99: 40 }, request_count: 18234 } } }),
       endpoint('Azure', 'azure', { context_length: 128000, max_completion_tokens: 16384, quantization: null, supported_parameters: CHAT_PARAMETERS,
         pricing: { prompt: '0.0000025', completion: '0.00001' } }),
     ],
