@@ -80,14 +80,14 @@ describe('authentication', () => {
     expect((await call('/videos/models', { key: key.key })).status).toBe(401)
   })
 
-  it('accepts a key created already expired only until... never', async () => {
+  it('refuses a key that was created already expired', async () => {
     const key = sim.keys.create({ userId: sim.world.userId, management: true, expiresAt: '2020-01-01T00:00:00Z' })
     expect(key.record.expires_at).toBe('2020-01-01T00:00:00.000000+00:00')
     expect((await call('/keys', { key: key.key })).status).toBe(401)
   })
 
   it('never puts a secret in any response', async () => {
-    const secrets = sim.keys.list().length > 0 ? [sim.world.managementKey, sim.world.apiKey, sim.world.otherTenant.managementKey] : []
+    const secrets = [sim.world.managementKey, sim.world.apiKey, sim.world.otherTenant.managementKey]
     const paths = [
       '/keys?include_disabled=true',
       ...Object.values(sim.world.workspaces).map((id) => `/keys?include_disabled=true&workspace_id=${id}`),
