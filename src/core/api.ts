@@ -7,7 +7,7 @@ import { FILE_ID } from './store/files.js'
 import { keyToWire } from './store/keys.js'
 import { anonymousView } from './store/models.js'
 import { type FileProvider, fileScopeKey } from './store/state.js'
-import { findWorkspace } from './store/workspaces.js'
+import { defaultWorkspaceId, findWorkspace } from './store/workspaces.js'
 
 /** A request as an adapter hands it to the core, relative to the base URL. */
 export interface SimRequest {
@@ -27,20 +27,23 @@ export type SimResponse =
 /** Names of the simulated operations, as faults, journals and errors refer to them. */
 export type OperationName = 'listKeys' | 'getKey' | 'listEndpoints' | 'getFileContent' | 'getWorkspace' | 'listVideoModels'
 
-interface Call {
+interface Call<Caller> {
   ctx: StoreContext
   params: Record<string, string>
   query: URLSearchParams
-  principal: Principal | null
+  principal: Caller
 }
 
-interface Operation {
+interface OperationBase {
   name: OperationName
-  /** Path template segments; `{name}` captures one segment. */
+  /** Path template; `{name}` captures one segment. */
   template: string
-  management: boolean
-  run(call: Call): SimResponse
 }
+
+/** A management operation runs only for a management key, so it is handed the principal itself. */
+type Operation =
+  | (OperationBase & { management: true; run(call: Call<Principal>): SimResponse })
+  | (OperationBase & { management: false; run(call: Call<Principal | null>): SimResponse })
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const
 
@@ -64,12 +67,12 @@ export const OPERATIONS: readonly Operation[] = [
     template: '/keys',
     management: true,
     run({ ctx, query, principal }) {
-      const userId = (principal as Principal).userId
+      const userId = principal.userId
       const includeDisabled = booleanParam(query, 'include_disabled') ?? false
       const offset = offsetParam(query, 'offset') ?? 0
       let workspaceId = uuidParam(query, 'workspace_id')
       if (workspaceId === undefined) {
-        workspaceId = (ctx.data.users.get(userId) as { defaultWorkspaceId: string }).defaultWorkspaceId
+        workspaceId = defaultWorkspaceId(ctx, userId)
       } else if (ctx.data.workspaces.get(workspaceId)?.userId !== userId) {
         throw ApiError.badParameter('workspace_id', 'is not a workspace of the caller', workspaceId)
       }
@@ -84,7 +87,7 @@ export const OPERATIONS: readonly Operation[] = [
     run({ ctx, params, principal }) {
       const key = ctx.data.keys.get(params['hash'] as string)
       // Another organisation's key is as absent as a key that never existed.
-      if (!key || key.userId !== (principal as Principal).userId) throw ApiError.notFound({ resource: 'key' })
+      if (!key || key.userId !== principal.userId) throw ApiError.notFound({ resource: 'key' })
       return json({ data: keyToWire(key) })
     },
   },
@@ -104,11 +107,10 @@ export const OPERATIONS: readonly Operation[] = [
     template: '/files/{file_id}/content',
     management: true,
     run({ ctx, params, query, principal }) {
-      const userId = (principal as Principal).userId
+      const userId = principal.userId
       const fileId = params['file_id'] as string
       if (!FILE_ID.test(fileId)) throw ApiError.badParameter('file_id', 'must be 1 to 256 characters of [A-Za-z0-9_-]', fileId)
-      const workspaceId =
-        uuidParam(query, 'workspace_id') ?? (ctx.data.users.get(userId) as { defaultWorkspaceId: string }).defaultWorkspaceId
+      const workspaceId = uuidParam(query, 'workspace_id') ?? defaultWorkspaceId(ctx, userId)
       const provider = enumParam(query, 'provider', FILE_PROVIDERS) ?? null
       const file = ctx.data.files.get(fileScopeKey(workspaceId, provider, fileId))
       if (!file || file.userId !== userId) throw ApiError.notFound({ resource: 'file' })
@@ -132,7 +134,7 @@ export const OPERATIONS: readonly Operation[] = [
     template: '/workspaces/{id}',
     management: true,
     run({ ctx, params, principal }) {
-      const workspace = findWorkspace(ctx, (principal as Principal).userId, params['id'] as string)
+      const workspace = findWorkspace(ctx, principal.userId, params['id'] as string)
       if (!workspace) throw ApiError.notFound({ resource: 'workspace' })
       return json({ data: structuredClone(workspace.record) })
     },
@@ -148,6 +150,7 @@ export const OPERATIONS: readonly Operation[] = [
 ]
 
 const ROUTES = OPERATIONS.map((operation) => ({ operation, segments: operation.template.split('/').slice(1) }))
+const SIMULATED = OPERATIONS.map((o) => `GET ${o.template}`).join(', ')
 
 function match(path: string): { operation: Operation; params: Record<string, string> } | undefined {
   const segments = path.split('/').slice(1)
@@ -188,17 +191,17 @@ export function handleRequest(ctx: StoreContext, request: SimRequest): SimRespon
     const matched = method === 'GET' ? match(path) : undefined
     if (!matched) {
       throw new ApiError(404, {
-        message: `${method} ${path} is not simulated by model-access-sim; it simulates ${OPERATIONS.map((o) => `GET ${o.template}`).join(', ')}`,
+        message: `${method} ${path} is not simulated by model-access-sim; it simulates ${SIMULATED}`,
         metadata: { reason: 'not_simulated', method, path },
       })
     }
     const { operation } = matched
     principal = authenticate(ctx, request.authorization)
-    if (operation.management) requireManagement(principal)
+    const caller = operation.management ? requireManagement(principal) : principal
     const params: Record<string, string> = {}
     for (const [name, raw] of Object.entries(matched.params)) params[name] = decodeSegment(raw, name)
     const query = request.query instanceof URLSearchParams ? request.query : new URLSearchParams(request.query ?? '')
-    return operation.run({ ctx, params, query, principal })
+    return operation.management ? operation.run({ ctx, params, query, principal: caller as Principal }) : operation.run({ ctx, params, query, principal: caller })
   } catch (error) {
     if (error instanceof ApiError) return errorResponse(error, principal)
     return errorResponse(new ApiError(500, { metadata: { reason: error instanceof Error ? error.message : String(error) } }), principal)

@@ -56,7 +56,7 @@ const DEFAULT_PRICES: readonly Pick<Pricing, 'prompt' | 'completion'>[] = [
   { prompt: '0.000003', completion: '0.000015' },
 ]
 
-function titleCase(slug: string): string {
+export function titleCase(slug: string): string {
   return slug
     .split(/[-_.]/)
     .filter(Boolean)

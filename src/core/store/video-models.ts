@@ -3,7 +3,7 @@ import { type InstantInput, toEpochMs, toUnixSeconds } from '../time.js'
 import { VIDEO_ASPECT_RATIOS, VIDEO_FRAME_IMAGES, VIDEO_RESOLUTIONS, type VideoModel } from '../types.js'
 import { ArgumentChecker, describe } from './check.js'
 import { type StoreContext, atomically } from './context.js'
-import { MODEL_ID } from './models.js'
+import { MODEL_ID, titleCase } from './models.js'
 
 export type CreateVideoModelOptions = { id: string; created?: InstantInput } & Partial<Omit<VideoModel, 'id' | 'created'>>
 
@@ -54,7 +54,7 @@ export function createVideoModelCollection(ctx: StoreContext): VideoModelCollect
           }
         }
         const slug = id.split('/')[1] ?? id
-        const name = has('name') ? check.string(given['name'], 'name') : slug.split(/[-_]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ')
+        const name = has('name') ? check.string(given['name'], 'name') : titleCase(slug)
         const created = has('created') ? toEpochMs(given['created'] as InstantInput, operation, 'created') : ctx.clock.nowMs()
         const model: VideoModel = {
           id,
@@ -63,9 +63,9 @@ export function createVideoModelCollection(ctx: StoreContext): VideoModelCollect
           created: toUnixSeconds(created),
           description: has('description') ? check.string(given['description'], 'description') : `${name} video generation.`,
           generate_audio: nullableBoolean('generate_audio', false),
-          allowed_passthrough_parameters: has('allowed_passthrough_parameters')
-            ? (nullableList('allowed_passthrough_parameters', (item, a) => check.string(item, a), []) ?? check.fail('allowed_passthrough_parameters', 'must be an array, never null'))
-            : [],
+          allowed_passthrough_parameters:
+            nullableList('allowed_passthrough_parameters', (item, a) => check.string(item, a), []) ??
+            check.fail('allowed_passthrough_parameters', 'must be an array, never null'),
           pricing_skus,
           seed: nullableBoolean('seed', null),
           supported_aspect_ratios: nullableList('supported_aspect_ratios', (item, a) => check.oneOf(item, VIDEO_ASPECT_RATIOS, a), ['16:9', '9:16']),

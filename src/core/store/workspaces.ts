@@ -151,10 +151,14 @@ export function requireUser(ctx: StoreContext, userId: unknown, operation: strin
   return id
 }
 
+/** The default workspace of a user the caller has already found (every user has one). */
+export function defaultWorkspaceId(ctx: StoreContext, userId: string): string {
+  return (ctx.data.users.get(userId) as UserState).defaultWorkspaceId
+}
+
 /** The workspace a create targets: `workspaceId` if it is one of the user's, else the user's default. */
 export function resolveWorkspaceId(ctx: StoreContext, userId: string, workspaceId: unknown, operation: string): string {
-  const user = ctx.data.users.get(userId) as UserState
-  if (workspaceId === undefined) return user.defaultWorkspaceId
+  if (workspaceId === undefined) return defaultWorkspaceId(ctx, userId)
   const wanted = new ArgumentChecker(operation).string(workspaceId, 'workspaceId').toLowerCase()
   const workspace = ctx.data.workspaces.get(wanted)
   if (!workspace || workspace.userId !== userId) {
