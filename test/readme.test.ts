@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { root, toSourceImports } from './support/source-imports.js'
 
-const root = resolve(import.meta.dirname, '..')
 const scratch = join(root, 'test', '.readme-examples')
 
 /** The README's runnable examples: ```ts blocks whose first line is `// readme-example` or `// example: name`. */
@@ -11,9 +11,7 @@ function examples(): { name: string; code: string }[] {
   const readme = readFileSync(join(root, 'README.md'), 'utf8')
   return [...readme.matchAll(/```ts\n(\/\/ (readme-example|example: [^\n]+)\n[\s\S]*?)```/g)].map((m) => ({
     name: (m[2] as string).replace(/^example: /, ''),
-    code: (m[1] as string)
-      .replaceAll("from 'model-access-sim/msw'", `from '${join(root, 'src/msw/index.ts')}'`)
-      .replaceAll("from 'model-access-sim'", `from '${join(root, 'src/index.ts')}'`),
+    code: toSourceImports(m[1] as string),
   }))
 }
 
