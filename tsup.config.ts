@@ -4,11 +4,15 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'msw/index': 'src/msw/index.ts',
+    'pricing/index': 'src/pricing/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
   sourcemap: true,
+  // Shared chunks in CJS too, so that every entry point shares one copy of the core: a PricingError
+  // from model-access-sim/pricing is then the class the root exports (instanceof holds across them).
+  splitting: true,
   target: 'es2022',
   // Peer dependencies stay external so the consumer's copy of msw is the one that intercepts.
   external: ['msw'],

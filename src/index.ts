@@ -4,6 +4,7 @@ export { createSimulator, DEFAULT_NOW, DEFAULT_SEED } from './core/simulator.js'
 export { AUTH_MESSAGES, ERROR_MESSAGES, errorEnvelope, SimulatorError, SimulatorErrorCode } from './core/errors.js'
 export { formatTimestamp } from './core/time.js'
 export { maskSecret } from './core/store/keys.js'
+export { compilePricing, estimateCost, explainPricing, PricingError, resolvePricing, validatePricing } from './pricing/index.js'
 export {
   ENDPOINT_STATUSES,
   INPUT_MODALITIES,
@@ -35,5 +36,17 @@ export type { CreateKeyOptions, CreatedKey, KeyCollection, KeyUsageInput } from 
 export type { CreateFileOptions, FileCollection, StoredFile } from './core/store/files.js'
 export type { CreateModelOptions, ModelCollection } from './core/store/models.js'
 export type { CreateVideoModelOptions, VideoModelCollection } from './core/store/video-models.js'
-export type { PricingIssue } from './core/pricing/validate.js'
+export type {
+  CompiledPricing,
+  ConditionExplanation,
+  CostRequest,
+  CostUsage,
+  OverrideExplanation,
+  PriceExplanation,
+  PricingArgument,
+  PricingExplanation,
+  PricingIssue,
+  PricingRequest,
+  ResolvedPricing,
+} from './pricing/index.js'
 export type * from './core/types.js'

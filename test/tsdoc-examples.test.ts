@@ -3,8 +3,8 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { format } from 'node:util'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import { entryPointFiles, root, toSourceImports } from './support/source-imports.js'
 
-const root = resolve(import.meta.dirname, '..')
 const scratch = join(root, 'test', '.tsdoc-examples')
 
 function sourceFiles(dir: string): string[] {
@@ -19,13 +19,12 @@ function sourceFiles(dir: string): string[] {
 function examples(): { name: string; file: string; code: string; expected: string[] }[] {
   return sourceFiles(join(root, 'src')).flatMap((file) =>
     [...readFileSync(file, 'utf8').matchAll(/@example\n([\s\S]*?)(?=\n \*\/| \* @)/g)].map((m, i) => {
-      const code = (m[1] as string)
-        .split('\n')
-        .map((line) => line.replace(/^ \* ?/, ''))
-        .join('\n')
-        .replaceAll("from 'model-access-sim/msw'", `from '${join(root, 'src/msw/index.ts')}'`)
-        .replaceAll("from 'model-access-sim'", `from '${join(root, 'src/index.ts')}'`)
-        .replace(/from '(\.{1,2}\/[^']+)'/g, (_, rel: string) => `from '${resolve(dirname(file), rel).replace(/\.js$/, '.ts')}'`)
+      const code = toSourceImports(
+        (m[1] as string)
+          .split('\n')
+          .map((line) => line.replace(/^ \* ?/, ''))
+          .join('\n'),
+      ).replace(/from '(\.{1,2}\/[^']+)'/g, (_, rel: string) => `from '${resolve(dirname(file), rel).replace(/\.js$/, '.ts')}'`)
       const expected = [...code.matchAll(/^\s*\/\/=> (.*)$/gm)].map((e) => e[1] as string)
       return { name: `${relative(root, file)} #${i + 1}`, file, code, expected }
     }),
@@ -42,7 +41,7 @@ describe('TSDoc examples', () => {
 
   it('documents every runtime export of the public entry points with an example', async () => {
     const documented = new Set(examples().flatMap((e) => [...e.code.matchAll(/import \{([^}]+)\}/g)].flatMap((m) => (m[1] as string).split(',').map((n) => n.trim()))))
-    for (const entry of ['src/index.ts', 'src/msw/index.ts']) {
+    for (const entry of entryPointFiles) {
       const exports = Object.keys(await import(join(root, entry)))
       expect(exports.filter((name) => !documented.has(name)), entry).toEqual([])
     }
@@ -53,7 +52,7 @@ describe('TSDoc examples', () => {
     const path = join(scratch, `${example.name.replace(/\W+/g, '-')}.ts`)
     writeFileSync(path, `${example.code}\nexport {}\n`)
     const lines: string[] = []
-    const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(printed(args)))
+    const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(...printed(args).split('\n')))
     try {
       await import(pathToFileURL(path).href)
     } finally {

@@ -50,11 +50,11 @@ echo "example.ts: $(wc -l < "$EXAMPLE") lines"
 step "npm run build"
 (cd "$ROOT" && npm run build)
 missing=()
-for f in index.js index.cjs index.d.ts index.d.cts msw/index.js msw/index.cjs msw/index.d.ts msw/index.d.cts; do
+for f in index.js index.cjs index.d.ts index.d.cts msw/index.js msw/index.cjs msw/index.d.ts msw/index.d.cts pricing/index.js pricing/index.cjs pricing/index.d.ts pricing/index.d.cts; do
   [[ -f "$ROOT/dist/$f" ]] || missing+=("dist/$f")
 done
 ((${#missing[@]} == 0)) || fail "the build did not produce: ${missing[*]}"
-echo "dist: all eight entry files present"
+echo "dist: all twelve entry files present"
 
 # --- 3. Pack ----------------------------------------------------------------------------------
 step "npm pack"
@@ -93,13 +93,17 @@ step "require() from CJS"
   const assert = require("node:assert/strict")
   const root = require("model-access-sim")
   const { createHandlers } = require("model-access-sim/msw")
+  const pricing = require("model-access-sim/pricing")
+  assert.equal(pricing.estimateCost({ prompt: "0.1", completion: "0", discount: 0.1 }, { promptTokens: 3 }, { at: 0 }), "0.27")
+  assert.equal(root.resolvePricing, pricing.resolvePricing, "the root re-exports the pricing functions")
+  assert.equal(root.PricingError, pricing.PricingError, "one PricingError class for both entry points")
   assert.equal(typeof root.createSimulator, "function", "createSimulator")
   assert.equal(typeof createHandlers, "function", "createHandlers")
   const sim = root.createSimulator()
   const res = sim.handle({ method: "GET", path: "/keys", authorization: "Bearer " + sim.world.managementKey })
   assert.equal(res.status, 200)
   assert.ok(createHandlers(sim).length > 0)
-  console.log("CJS ok: require(\"model-access-sim\") and require(\"model-access-sim/msw\"); GET /keys ->", res.status, "with", res.body.data.length, "keys")
+  console.log("CJS ok: require(\"model-access-sim\"), require(\"model-access-sim/msw\") and require(\"model-access-sim/pricing\"); GET /keys ->", res.status, "with", res.body.data.length, "keys")
 ')
 
 step "import() from ESM"
@@ -107,12 +111,14 @@ step "import() from ESM"
   import assert from "node:assert/strict"
   const root = await import("model-access-sim")
   const msw = await import("model-access-sim/msw")
+  const pricing = await import("model-access-sim/pricing")
+  assert.equal(pricing.compilePricing({ prompt: "0.000001", completion: "0", overrides: [{ min_prompt_tokens: 10, prompt: "0.000002" }] }).resolve({ promptTokens: 11, at: 0 }).prompt, "0.000002")
   assert.equal(typeof root.createSimulator, "function", "createSimulator")
   assert.equal(typeof msw.createHandlers, "function", "createHandlers")
   const sim = root.createSimulator()
   const res = sim.handle({ method: "GET", path: "/videos/models" })
   assert.equal(res.status, 200)
-  console.log("ESM ok: import(\"model-access-sim\") and import(\"model-access-sim/msw\"); GET /videos/models ->", res.status)
+  console.log("ESM ok: import(\"model-access-sim\"), import(\"model-access-sim/msw\") and import(\"model-access-sim/pricing\"); GET /videos/models ->", res.status)
 ')
 
 step "Consumer-project check passed"

@@ -91,7 +91,7 @@ function checkOverride(override: unknown, path: string, issues: PricingIssue[]):
  * problem found (an empty list when the pricing is valid). It never throws.
  *
  * @example
- * import { validatePricing } from './validate.js'
+ * import { validatePricing } from 'model-access-sim/pricing'
  * const issues = validatePricing({ prompt: '0.000001', completion: '1e-6', overrides: [{ utc_start: 2200, utc_end: 2200 }] })
  * console.log(issues.map((issue) => issue.path))
  * //=> ["completion","overrides[0].utc_end"]

@@ -1,0 +1,286 @@
+import { OVERRIDABLE_PRICE_KEYS, PRICE_KEYS } from '../types.js'
+import type { OverridablePriceKey, PriceKey, Pricing, PricingOverride, Weekday } from '../types.js'
+import { buildRates, costAt } from './cost.js'
+import type { CostUsage, Rates } from './cost.js'
+import { parseDecimal, parseDiscount } from './decimal.js'
+import type { ScaledDecimal } from './decimal.js'
+import { PricingError } from './errors.js'
+import { explain } from './explain.js'
+import type { PricingExplanation } from './explain.js'
+import { hhmmToMinutes, instantOf, utcMinuteOfDay, utcWeekday, UTC_DAY_NAMES } from './instant.js'
+import { validatePricing } from './validate.js'
+
+/** The request a price depends on: its total prompt tokens and the instant it is made. */
+export interface PricingRequest {
+  /** Total prompt tokens, cached and cache-write tokens included (DESIGN.md section 4 rule 2). */
+  promptTokens: number
+  /** When the request is made: a Date or epoch milliseconds. Windows and days are read in UTC. */
+  at: Date | number
+}
+
+/** When a costed request is made; its prompt tokens come from the usage. */
+export interface CostRequest {
+  at: Date | number
+}
+
+/**
+ * The effective pricing of one request: every price key after overrides (each string identical to
+ * the source string that won) and the discount, if the pricing has one. Frozen, and shared between
+ * the calls to which the same set of overrides applies.
+ */
+export type ResolvedPricing = Readonly<Omit<Pricing, 'overrides'>>
+
+/** A pricing validated once and prepared for hot paths. Its functions may be called unbound. */
+export interface CompiledPricing {
+  /** The effective prices for a request, as `resolvePricing` returns them. */
+  resolve(request: PricingRequest): ResolvedPricing
+  /** Why each override applied or not and which entry won each price key, as `explainPricing` says. */
+  explain(request: PricingRequest): PricingExplanation
+  /** The exact cost of a request's usage, as `estimateCost` returns it. */
+  cost(usage: CostUsage, request: CostRequest): string
+}
+
+/** One override, with its conditions turned into numbers the hot path compares. */
+export interface Rule {
+  index: number
+  /** `min_prompt_tokens`, or -Infinity when the override has none. */
+  threshold: number
+  /** Window bounds in minutes after midnight, [start, end); 0 and 1440 without a window. */
+  start: number
+  end: number
+  hasWindow: boolean
+  wraps: boolean
+  /** Weekdays as bits indexed like getUTCDay (0 = Sunday); all seven without `utc_days`. */
+  dayBits: number
+  source: Readonly<PricingOverride>
+  prices: readonly (readonly [OverridablePriceKey, string])[]
+}
+
+/** The prices, and lazily the cost rates, for one set of applicable overrides. */
+export interface Tier {
+  prices: ResolvedPricing
+  /** For each price key, the override index that set it, or -1 for the base. */
+  winners: Readonly<Partial<Record<PriceKey, number>>>
+  rates: Rates | undefined
+}
+
+const ALL_DAYS = 0x7f
+/** Above this many overrides a mask no longer fits a small integer; tiers are then keyed by string. */
+const MAX_MASKED_RULES = 30
+const ARRAY_CACHE_RULES = 10
+
+function toRule(override: PricingOverride, index: number): Rule {
+  const hasWindow = override.utc_start !== undefined || override.utc_end !== undefined
+  const start = hhmmToMinutes(override.utc_start ?? 0)
+  const end = hhmmToMinutes(override.utc_end ?? 2400)
+  let dayBits = ALL_DAYS
+  if (override.utc_days !== undefined) {
+    dayBits = 0
+    for (const day of override.utc_days) dayBits |= 1 << UTC_DAY_NAMES.indexOf(day)
+  }
+  const prices: (readonly [OverridablePriceKey, string])[] = []
+  for (const key of OVERRIDABLE_PRICE_KEYS) {
+    const value = override[key]
+    if (value !== undefined) prices.push([key, value])
+  }
+  return {
+    index,
+    threshold: override.min_prompt_tokens ?? Number.NEGATIVE_INFINITY,
+    start,
+    end,
+    hasWindow,
+    wraps: start > end,
+    dayBits,
+    source: Object.freeze({ ...override, ...(override.utc_days && { utc_days: Object.freeze([...override.utc_days]) as Weekday[] }) }),
+    prices,
+  }
+}
+
+/** Whether a minute of the UTC day is inside a rule's window, [start, end), wrapping when start > end. */
+export function inWindow(rule: Rule, minute: number): boolean {
+  return rule.wraps ? minute >= rule.start || minute < rule.end : minute >= rule.start && minute < rule.end
+}
+
+/** Whether a rule applies to a request at this minute of the UTC day and weekday. */
+function ruleApplies(rule: Rule, promptTokens: number, minute: number, weekday: number): boolean {
+  return promptTokens > rule.threshold && ((rule.dayBits >> weekday) & 1) === 1 && inWindow(rule, minute)
+}
+
+/** Throws naming `promptTokens` unless it is a non-negative safe integer. */
+function checkPromptTokens(value: unknown, operation: string): void {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return
+  throw new PricingError(operation, 'request', [{ path: 'promptTokens', message: `must be a non-negative integer, got ${JSON.stringify(value) ?? 'nothing'}` }])
+}
+
+function checkRequest(request: unknown, operation: string): asserts request is object {
+  if (typeof request !== 'object' || request === null) {
+    throw new PricingError(operation, 'request', [{ path: '', message: `must be an object such as { promptTokens, at }, got ${request === null ? 'null' : typeof request}` }])
+  }
+}
+
+/** The compiled form of one valid pricing. */
+export class PricingEngine {
+  readonly rules: readonly Rule[]
+  readonly base: Readonly<Partial<Record<PriceKey, string>>>
+  readonly discount: number | undefined
+  /** The largest number of decimal places among all prices, base and overrides. */
+  readonly scale: number
+  readonly discountDecimal: ScaledDecimal
+  private readonly tiers: (Tier | undefined)[] | Map<number, Tier>
+  private readonly wideTiers = new Map<string, Tier>()
+
+  constructor(pricing: Pricing) {
+    const base: Partial<Record<PriceKey, string>> = {}
+    let scale = 0
+    const widen = (value: string): void => {
+      scale = Math.max(scale, parseDecimal(value).scale)
+    }
+    for (const key of PRICE_KEYS) {
+      const value = pricing[key]
+      if (value !== undefined) {
+        base[key] = value
+        widen(value)
+      }
+    }
+    this.rules = (pricing.overrides ?? []).map(toRule)
+    for (const rule of this.rules) for (const [, value] of rule.prices) widen(value)
+    this.base = Object.freeze(base)
+    this.discount = pricing.discount
+    this.discountDecimal = parseDiscount(pricing.discount ?? 0)
+    this.scale = scale
+    this.tiers = this.rules.length <= ARRAY_CACHE_RULES ? new Array<Tier | undefined>(1 << this.rules.length).fill(undefined) : new Map()
+  }
+
+  /** Bit i is set when override i applies. Only meaningful with at most MAX_MASKED_RULES rules. */
+  maskAt(promptTokens: number, ms: number): number {
+    // utcMinuteOfDay and utcWeekday, inlined: this is the hot path of every resolution.
+    const minutes = Math.floor(ms / 60_000)
+    const day = Math.floor(minutes / 1440)
+    const minute = minutes - day * 1440
+    let weekday = (day + 4) % 7
+    if (weekday < 0) weekday += 7
+    const rules = this.rules
+    let mask = 0
+    for (let i = 0; i < rules.length; i++) {
+      if (ruleApplies(rules[i] as Rule, promptTokens, minute, weekday)) mask |= 1 << i
+    }
+    return mask
+  }
+
+  /** The tier for the overrides that apply to this request, built once per set of them. */
+  tierAt(promptTokens: number, ms: number): Tier {
+    if (this.rules.length > MAX_MASKED_RULES) return this.wideTierAt(promptTokens, ms)
+    const mask = this.maskAt(promptTokens, ms)
+    const tiers = this.tiers
+    if (Array.isArray(tiers)) {
+      const hit = tiers[mask]
+      if (hit !== undefined) return hit
+      const tier = this.buildTier(this.rules.filter((rule) => (mask >> rule.index) & 1))
+      tiers[mask] = tier
+      return tier
+    }
+    const hit = tiers.get(mask)
+    if (hit !== undefined) return hit
+    const tier = this.buildTier(this.rules.filter((rule) => (mask >> rule.index) & 1))
+    tiers.set(mask, tier)
+    return tier
+  }
+
+  /** As tierAt, for pricings with too many overrides for a bit mask: the set is keyed by its indices. */
+  private wideTierAt(promptTokens: number, ms: number): Tier {
+    const minute = utcMinuteOfDay(ms)
+    const weekday = utcWeekday(ms)
+    const applicable = this.rules.filter((rule) => ruleApplies(rule, promptTokens, minute, weekday))
+    const key = applicable.map((rule) => rule.index).join(',')
+    const hit = this.wideTiers.get(key)
+    if (hit !== undefined) return hit
+    const tier = this.buildTier(applicable)
+    this.wideTiers.set(key, tier)
+    return tier
+  }
+
+  private buildTier(applicable: readonly Rule[]): Tier {
+    const values: Partial<Record<PriceKey, string>> = { ...this.base }
+    const winners: Partial<Record<PriceKey, number>> = {}
+    for (const key of Object.keys(this.base) as PriceKey[]) winners[key] = -1
+    for (const rule of applicable) {
+      for (const [key, value] of rule.prices) {
+        values[key] = value
+        winners[key] = rule.index
+      }
+    }
+    // Key order is PRICE_KEYS order whichever entry set a key, then the discount.
+    const prices: Record<string, string | number> = {}
+    for (const key of PRICE_KEYS) {
+      const value = values[key]
+      if (value !== undefined) prices[key] = value
+    }
+    if (this.discount !== undefined) prices['discount'] = this.discount
+    return { prices: Object.freeze(prices) as unknown as ResolvedPricing, winners: Object.freeze(winners), rates: undefined }
+  }
+
+  resolve(request: PricingRequest, operation: string): ResolvedPricing {
+    checkRequest(request, operation)
+    const tokens = request.promptTokens
+    checkPromptTokens(tokens, operation)
+    return this.tierAt(tokens, instantOf(request.at, operation)).prices
+  }
+
+  explain(request: PricingRequest, operation: string): PricingExplanation {
+    checkRequest(request, operation)
+    checkPromptTokens(request.promptTokens, operation)
+    const ms = instantOf(request.at, operation)
+    return explain(this, request.promptTokens, ms, this.tierAt(request.promptTokens, ms))
+  }
+
+  cost(usage: CostUsage, request: CostRequest, operation: string): string {
+    checkRequest(request, operation)
+    const ms = instantOf(request.at, operation)
+    return costAt(this, usage, ms, operation)
+  }
+
+  /** The cost rates of a tier, built on first use. */
+  ratesOf(tier: Tier): Rates {
+    return (tier.rates ??= buildRates(tier.prices, this.scale, this.discountDecimal))
+  }
+}
+
+/** Validates a pricing and builds its engine, or throws a PricingError listing every problem. */
+export function buildEngine(pricing: unknown, operation: string): PricingEngine {
+  const issues = validatePricing(pricing)
+  if (issues.length > 0) throw new PricingError(operation, 'pricing', issues)
+  return new PricingEngine(pricing as Pricing)
+}
+
+/** Wraps an engine in the public, unbound-callable interface. */
+export function compiledFrom(engine: PricingEngine): CompiledPricing {
+  return Object.freeze({
+    resolve: (request: PricingRequest) => engine.resolve(request, 'compiled.resolve'),
+    explain: (request: PricingRequest) => engine.explain(request, 'compiled.explain'),
+    cost: (usage: CostUsage, request: CostRequest) => engine.cost(usage, request, 'compiled.cost'),
+  })
+}
+
+/**
+ * Validates a pricing once and returns `{ resolve, explain, cost }` for hot paths. The compiled form
+ * keeps its own copy of every value, so later changes to `pricing` do not affect it. Throws a
+ * `PricingError` listing every problem when the pricing is invalid.
+ *
+ * @example
+ * import { compilePricing } from 'model-access-sim/pricing'
+ * const pricing = compilePricing({
+ *   prompt: '0.000003',
+ *   completion: '0.000015',
+ *   overrides: [{ min_prompt_tokens: 200000, prompt: '0.000006', completion: '0.0000225' }],
+ * })
+ * const at = Date.UTC(2026, 2, 2, 10, 0)
+ * console.log(pricing.resolve({ promptTokens: 200000, at }).prompt)
+ * console.log(pricing.resolve({ promptTokens: 200001, at }).prompt)
+ * console.log(pricing.cost({ promptTokens: 250000, completionTokens: 1000 }, { at }))
+ * //=> 0.000003
+ * //=> 0.000006
+ * //=> 1.5225
+ */
+export function compilePricing(pricing: Pricing): CompiledPricing {
+  return compiledFrom(buildEngine(pricing, 'compilePricing'))
+}
