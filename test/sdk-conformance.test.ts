@@ -31,6 +31,7 @@ import {
   type WorkloadPerformance,
 } from '../src/index.js'
 import { DEFAULT_BASE_URL, createHandlers, toResponse } from '../src/msw/index.js'
+import { failureOf } from './support/server.js'
 
 const sim = createSimulator()
 const server = setupServer(...createHandlers(sim))
@@ -64,14 +65,6 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
   return new Uint8Array(await new Response(stream).arrayBuffer())
 }
 
-async function failureOf(call: Promise<unknown>): Promise<unknown> {
-  try {
-    await call
-  } catch (error) {
-    return error
-  }
-  throw new Error('Expected the SDK call to fail, but it resolved')
-}
 
 /** The wire's snake_case keys as the SDK hands them back (`input_cache_write_1h` -> `inputCacheWrite1h`). */
 function camelCase(value: unknown): unknown {

@@ -1,10 +1,13 @@
 import { type Principal, authenticate, requireManagement } from './auth.js'
+import { type Controls, faultError, takeToken } from './controls.js'
 import { ApiError, errorEnvelope } from './errors.js'
+import type { JournalStore } from './journal.js'
 import { pageOf } from './pagination.js'
 import { booleanParam, decodeSegment, enumParam, offsetParam, uuidParam } from './params.js'
 import type { StoreContext } from './store/context.js'
 import { FILE_ID } from './store/files.js'
 import { keyToWire } from './store/keys.js'
+import { windowsAt } from './usage.js'
 import { anonymousView } from './store/models.js'
 import { type FileProvider, fileScopeKey } from './store/state.js'
 import { defaultWorkspaceId, findWorkspace } from './store/workspaces.js'
@@ -19,10 +22,24 @@ export interface SimRequest {
   authorization?: string | null
 }
 
-/** A response as the core produces it; adapters only translate it. */
-export type SimResponse =
-  | { status: number; headers: Record<string, string>; type: 'json'; body: unknown }
-  | { status: number; headers: Record<string, string>; type: 'bytes'; body: Uint8Array }
+/** Simulated latency on a response: the adapters wait `delayMs` for real only when `realDelay` is set. */
+interface Timing {
+  /** Milliseconds of simulated latency, already passed on the simulator clock. Absent when 0. */
+  delayMs?: number
+  /** The latency rule asked for a real wait too. */
+  realDelay?: true
+}
+
+/**
+ * A response as the core produces it; adapters only translate it. A fault may make it a network
+ * error (`type: 'network-error'`, status 0) or a request never answered (`type: 'never'`).
+ */
+export type SimResponse = Timing &
+  (
+    | { status: number; headers: Record<string, string>; type: 'json'; body: unknown }
+    | { status: number; headers: Record<string, string>; type: 'bytes'; body: Uint8Array }
+    | { status: 0; headers: Record<string, string>; type: 'network-error' | 'never'; body: null }
+  )
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */
 export type OperationName = 'listKeys' | 'getKey' | 'listEndpoints' | 'getFileContent' | 'getWorkspace' | 'listVideoModels'
@@ -77,7 +94,8 @@ export const OPERATIONS: readonly Operation[] = [
         throw ApiError.badParameter('workspace_id', 'is not a workspace of the caller', workspaceId)
       }
       const index = ctx.indices.listableKeys.get(workspaceId)
-      return json({ data: pageOf(includeDisabled ? index?.all : index?.enabled, offset).map(keyToWire) })
+      const windows = windowsAt(ctx.clock.nowMs())
+      return json({ data: pageOf(includeDisabled ? index?.all : index?.enabled, offset).map((key) => keyToWire(key, windows)) })
     },
   },
   {
@@ -88,7 +106,7 @@ export const OPERATIONS: readonly Operation[] = [
       const key = ctx.data.keys.get(params['hash'] as string)
       // Another organisation's key is as absent as a key that never existed.
       if (!key || key.userId !== principal.userId) throw ApiError.notFound({ resource: 'key' })
-      return json({ data: keyToWire(key) })
+      return json({ data: keyToWire(key, windowsAt(ctx.clock.nowMs())) })
     },
   },
   {
@@ -179,16 +197,40 @@ function errorResponse(error: ApiError, principal: Principal | null): SimRespons
   }
 }
 
-/**
- * The router: one request in, one response out, never a throw. An internal failure becomes a
- * 500 envelope; anything not simulated becomes a 404 envelope naming it.
- */
-export function handleRequest(ctx: StoreContext, request: SimRequest): SimResponse {
+/** The caller's key hash if the bearer names a known key, whatever its state; never throws. */
+function bearerKeyHash(ctx: StoreContext, authorization: string | null | undefined): string | null {
+  const match = /^Bearer +(\S+) *$/i.exec(authorization?.trim() ?? '')
+  return (match && ctx.indices.keyHashBySecret.get(match[1] as string)) ?? null
+}
+
+function principalOf(ctx: StoreContext, authorization: string | null | undefined): Principal | null {
+  try {
+    return authenticate(ctx, authorization)
+  } catch {
+    return null
+  }
+}
+
+/** The query as the journal shows it; a request whose query cannot be read shows none. */
+function queryText(request: SimRequest): string {
+  try {
+    return request.query instanceof URLSearchParams ? request.query.toString() : String(request.query ?? '').replace(/^\?/, '')
+  } catch {
+    return ''
+  }
+}
+
+/** The operation a request names (any method but GET, or an unknown path, names none). */
+function routeOf(request: SimRequest): { method: string; path: string; matched: ReturnType<typeof match> } {
+  const method = request.method.toUpperCase()
+  const path = request.path.startsWith('/') ? request.path : `/${request.path}`
+  return { method, path, matched: method === 'GET' ? match(path) : undefined }
+}
+
+/** The six operations and the catch-all, after faults and rate limits have let the request through. */
+function serve(ctx: StoreContext, request: SimRequest, method: string, path: string, matched: ReturnType<typeof match>): SimResponse {
   let principal: Principal | null = null
   try {
-    const method = request.method.toUpperCase()
-    const path = request.path.startsWith('/') ? request.path : `/${request.path}`
-    const matched = method === 'GET' ? match(path) : undefined
     if (!matched) {
       throw new ApiError(404, {
         message: `${method} ${path} is not simulated by model-access-sim; it simulates ${SIMULATED}`,
@@ -206,4 +248,67 @@ export function handleRequest(ctx: StoreContext, request: SimRequest): SimRespon
     if (error instanceof ApiError) return errorResponse(error, principal)
     return errorResponse(new ApiError(500, { metadata: { reason: error instanceof Error ? error.message : String(error) } }), principal)
   }
+}
+
+/** What the router needs besides the store: the controls and the journal of one simulator. */
+export interface RouterContext {
+  controls: Controls
+  journal: JournalStore
+}
+
+/**
+ * The router: one request in, one response out, never a throw. In order: faults, then the rate
+ * limiter, then the operation (auth, validation, lookup), then latency; every request is journaled.
+ * An internal failure becomes a 500 envelope; anything not simulated becomes a 404 envelope naming it.
+ */
+export function handleRequest(ctx: StoreContext, router: RouterContext, request: SimRequest): SimResponse {
+  const arrivedMs = ctx.clock.nowMs()
+  let response: SimResponse
+  let operation: OperationName | null = null
+  let fault: string | null = null
+  let rateLimited = false
+  let principal: Principal | null = null
+  try {
+    const { method, path, matched } = routeOf(request)
+    operation = matched?.operation.name ?? null
+    const keyHash = bearerKeyHash(ctx, request.authorization)
+    principal = principalOf(ctx, request.authorization)
+    const picked = router.controls.pickFault({ operation, path, keyHash })
+    const retryAfter = picked === null ? takeToken(ctx, keyHash, router.controls.defaultRateLimit) : null
+    if (picked !== null) {
+      fault = picked.name
+      response =
+        picked.respond === 'network-error' || picked.respond === 'never'
+          ? { status: 0, headers: {}, type: picked.respond, body: null }
+          : errorResponse(faultError(picked.respond), principal)
+    } else if (retryAfter !== null) {
+      rateLimited = true
+      response = errorResponse(new ApiError(429, { headers: { 'retry-after': String(retryAfter) } }), principal)
+    } else {
+      response = serve(ctx, request, method, path, matched)
+    }
+  } catch (error) {
+    response = errorResponse(new ApiError(500, { metadata: { reason: error instanceof Error ? error.message : String(error) } }), principal)
+  }
+  const delay = router.controls.delayFor(operation)
+  if (delay.ms > 0) {
+    // The router never throws: at the very end of the Date range the clock stays where it is.
+    if (ctx.clock.nowMs() + delay.ms <= 8.64e15) ctx.clock.advance(delay.ms)
+    response = { ...response, delayMs: delay.ms, ...(delay.real && { realDelay: true }) }
+  }
+  router.journal.add({
+    at: new Date(arrivedMs).toISOString(),
+    method: request.method.toUpperCase(),
+    path: request.path,
+    query: queryText(request),
+    operation,
+    status: response.status,
+    outcome: response.type === 'network-error' || response.type === 'never' ? response.type : 'response',
+    principal,
+    fault,
+    rateLimited,
+    delayMs: delay.ms,
+    response,
+  })
+  return response
 }

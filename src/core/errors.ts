@@ -105,6 +105,7 @@ export const SimulatorErrorCode = {
   InvalidArgument: 'INVALID_ARGUMENT',
   UnknownUser: 'UNKNOWN_USER',
   UnknownWorkspace: 'UNKNOWN_WORKSPACE',
+  UnknownKey: 'UNKNOWN_KEY',
   DuplicateId: 'DUPLICATE_ID',
   DuplicateSlug: 'DUPLICATE_SLUG',
   DuplicateFileId: 'DUPLICATE_FILE_ID',

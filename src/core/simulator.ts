@@ -1,6 +1,8 @@
 import { type SimRequest, type SimResponse, handleRequest } from './api.js'
 import { type SimulatorClock, createClock } from './clock.js'
+import { Controls, type FaultControls, type LatencyControls, type RateLimit, checkRateLimit } from './controls.js'
 import { invalidArgument } from './errors.js'
+import { type Journal, JournalStore } from './journal.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
 import { type FileCollection, createFileCollection } from './store/files.js'
@@ -13,6 +15,7 @@ import {
   emptyStoreData,
   takeSnapshot,
 } from './store/state.js'
+import { type UsageCollection, createUsageCollection } from './store/usage.js'
 import { type UserCollection, createUserCollection } from './store/users.js'
 import { type VideoModelCollection, createVideoModelCollection } from './store/video-models.js'
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
@@ -45,6 +48,13 @@ export interface SimulatorOptions {
   now?: InstantInput
   /** `'default'` (the embedded realistic world) or `'empty'`. Default `'default'`. */
   world?: 'default' | 'empty'
+  /**
+   * A token bucket per key (and one shared by anonymous callers), on the simulator clock: over it,
+   * 429 "Rate limit exceeded" with `Retry-After` in seconds. Keys may have their own. Default: none.
+   */
+  rateLimit?: RateLimit | null
+  /** How many of the latest requests `sim.journal` keeps (0: none). Default 10,000. */
+  journalLimit?: number
 }
 
 /** What an empty world documents: nothing. */
@@ -62,11 +72,19 @@ export interface Simulator<World = DefaultWorld> {
   readonly files: FileCollection
   readonly models: ModelCollection
   readonly videoModels: VideoModelCollection
-  /** A copy of the whole state: store, clock and random state. */
+  /** Usage accrual: `sim.usage.record({ keyHash, cost, byok?, at? })`. */
+  readonly usage: UsageCollection
+  /** Fault rules: errors, network errors or silence for the requests they match. */
+  readonly faults: FaultControls
+  /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
+  readonly latency: LatencyControls
+  /** Every request and its response, in order. */
+  readonly journal: Journal
+  /** A copy of the whole service state: store (usage included), clock, random state and rate-limit buckets. Faults, latency and the journal are not in it. */
   snapshot(): SimulatorSnapshot
   /** Puts the state back exactly as a snapshot of this or another simulator held it. */
   restore(snapshot: SimulatorSnapshot): void
-  /** Back to the state right after creation: the seeded world at the initial clock. */
+  /** Back to the state right after creation: the seeded world at the initial clock, no faults, no latency, an empty journal. */
   reset(): void
   /** The core router: what the MSW and HTTP adapters call. Never throws. */
   handle(request: SimRequest): SimResponse
@@ -99,6 +117,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<Defau
     throw invalidArgument('create simulator', 'world', `must be "default" or "empty", got ${JSON.stringify(worldName)}`)
   }
   const clockState = { ms: toEpochMs(options.now ?? DEFAULT_NOW, 'create simulator', 'now') }
+  const rateLimit = options.rateLimit === undefined || options.rateLimit === null ? null : checkRateLimit(options.rateLimit, 'create simulator', 'rateLimit')
+  const journalLimit = options.journalLimit ?? 10_000
+  if (typeof journalLimit !== 'number' || !Number.isSafeInteger(journalLimit) || journalLimit < 0) {
+    throw invalidArgument('create simulator', 'journalLimit', `must be a non-negative integer, got ${String(journalLimit)}`)
+  }
+  const router = { controls: new Controls(seed, rateLimit), journal: new JournalStore(journalLimit) }
   const data = emptyStoreData()
   const ctx: StoreContext = {
     data,
@@ -113,6 +137,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<Defau
     files: createFileCollection(ctx),
     models: createModelCollection(ctx),
     videoModels: createVideoModelCollection(ctx),
+    usage: createUsageCollection(ctx),
   }
   const world = worldName === 'default' ? loadDefaultWorld({ ...collections, clock: ctx.clock }) : {}
 
@@ -133,7 +158,14 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<Defau
     ...collections,
     snapshot,
     restore,
-    reset: () => restore(baseline),
-    handle: (request) => handleRequest(ctx, request),
+    faults: router.controls.faults,
+    latency: router.controls.latency,
+    journal: router.journal.view,
+    reset: () => {
+      restore(baseline)
+      router.controls.reset()
+      router.journal.reset()
+    },
+    handle: (request) => handleRequest(ctx, router, request),
   }
 }

@@ -1,4 +1,4 @@
-import { http, HttpResponse, type HttpHandler, type JsonBodyType } from 'msw'
+import { delay, http, HttpResponse, type HttpHandler, type JsonBodyType } from 'msw'
 import type { SimResponse } from '../core/api.js'
 import type { Simulator } from '../core/simulator.js'
 
@@ -19,7 +19,8 @@ export interface CreateHandlersOptions {
 
 /**
  * Turns a simulator response into the `Response` MSW sends: what a custom handler uses to answer
- * with the simulator's own envelope.
+ * with the simulator's own envelope. A network-error fault becomes `Response.error()`; a `never`
+ * fault has no Response (the handlers from `createHandlers` wait forever instead).
  *
  * @example
  * import { createSimulator, errorEnvelope } from 'model-access-sim'
@@ -29,6 +30,10 @@ export interface CreateHandlersOptions {
  * //=> 503 5
  */
 export function toResponse(response: SimResponse): Response {
+  if (response.type === 'network-error') return HttpResponse.error()
+  if (response.type === 'never') {
+    throw new TypeError('Failed to convert a response: a "never" fault has no Response; wait forever instead (createHandlers does).')
+  }
   const init = { status: response.status, headers: response.headers }
   return response.type === 'json' ? HttpResponse.json(response.body as JsonBodyType, init) : new HttpResponse(response.body, init)
 }
@@ -60,16 +65,18 @@ export function createHandlers(sim: Pick<Simulator<unknown>, 'handle'>, options:
   }
   const basePath = base.pathname.replace(/\/+$/, '')
   const prefix = `${base.origin}${basePath}`
-  const handle = ({ request }: { request: Request }): Response => {
+  const handle = async ({ request }: { request: Request }): Promise<Response> => {
     const url = new URL(request.url)
-    return toResponse(
-      sim.handle({
-        method: request.method,
-        path: url.pathname.slice(basePath.length) || '/',
-        query: url.searchParams,
-        authorization: request.headers.get('authorization'),
-      }),
-    )
+    const response = sim.handle({
+      method: request.method,
+      path: url.pathname.slice(basePath.length) || '/',
+      query: url.searchParams,
+      authorization: request.headers.get('authorization'),
+    })
+    // Simulated latency has already passed on the simulator clock; wait for real only when asked.
+    if (response.realDelay && response.delayMs !== undefined) await delay(response.delayMs)
+    if (response.type === 'never') await delay('infinite')
+    return toResponse(response)
   }
   // A RegExp without capturing groups: MSW's string patterns decode wildcard params with
   // decodeURIComponent and answer a malformed escape (`/files/%zz/content`) with their own 500

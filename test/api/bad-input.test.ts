@@ -84,8 +84,9 @@ describe('states a test needs are not bad input', () => {
     const userId = sim.world.userId
     expect(sim.keys.create({ userId, disabled: true }).record.disabled).toBe(true)
     expect(sim.keys.create({ userId, expiresAt: '2000-01-01T00:00:00Z' }).record.expires_at).toBe('2000-01-01T00:00:00.000000+00:00')
-    const exhausted = sim.keys.create({ userId, limit: 5, limitReset: 'daily', usage: { total: 900, daily: 50, weekly: 1, monthly: 2 } })
-    expect(exhausted.record).toMatchObject({ limit: 5, limit_remaining: 0, usage: 900, usage_daily: 50, usage_weekly: 1, usage_monthly: 2 })
+    // The clock is on Monday 2 March: this week so far is today, and this month so far is 1-2 March.
+    const exhausted = sim.keys.create({ userId, limit: 5, limitReset: 'daily', usage: { total: 900, daily: 50, weekly: 50, monthly: 60 } })
+    expect(exhausted.record).toMatchObject({ limit: 5, limit_remaining: 0, usage: 900, usage_daily: 50, usage_weekly: 50, usage_monthly: 60 })
     expect(sim.keys.create({ userId, limit: 0 }).record.limit_remaining).toBe(0)
     expect(sim.keys.create({ userId }).record).toMatchObject({ limit: null, limit_remaining: null, limit_reset: null })
   })

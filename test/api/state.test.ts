@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createSimulator, type SimRequest } from '../../src/index.js'
 
@@ -125,5 +126,23 @@ describe('the router never throws', () => {
     const res = sim.handle(hostile)
     expect(res.status).toBe(500)
     expect(res.body).toEqual({ error: { code: 500, message: 'Internal Server Error', metadata: { reason: 'boom' } }, user_id: sim.world.userId })
+  })
+})
+
+describe('the default world at any starting clock', () => {
+  it('loads, and every key’s figures nest: daily within weekly and monthly, both within all-time usage', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1) }), (nowMs) => {
+        const sim = createSimulator({ now: nowMs })
+        for (const key of sim.keys.list()) {
+          expect(key.usage_daily).toBeLessThanOrEqual(key.usage_weekly)
+          expect(key.usage_daily).toBeLessThanOrEqual(key.usage_monthly)
+          expect(Math.max(key.usage_weekly, key.usage_monthly)).toBeLessThanOrEqual(key.usage)
+          expect(key.byok_usage_daily).toBeLessThanOrEqual(Math.min(key.byok_usage_weekly, key.byok_usage_monthly))
+        }
+      }),
+      // fast-check prints the seed and path of a failing run; pass them back as { seed, path } to replay it.
+      { numRuns: 30, verbose: true },
+    )
   })
 })

@@ -1,6 +1,6 @@
 import { setupServer } from 'msw/node'
-import { afterAll, afterEach, beforeAll } from 'vitest'
-import type { Simulator } from '../../src/index.js'
+import { afterAll, afterEach, beforeAll, vi } from 'vitest'
+import { SimulatorError, type Simulator } from '../../src/index.js'
 import { createHandlers } from '../../src/msw/index.js'
 
 export const BASE = 'https://openrouter.ai/api/v1'
@@ -11,9 +11,17 @@ export const BASE = 'https://openrouter.ai/api/v1'
  */
 export function useSimulatorServer(): { serve(sim: Simulator<unknown>, baseUrl?: string): void } {
   const server = setupServer()
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+  beforeAll(() => {
+    // The official SDK falls back to these when an option is absent; tests pass both explicitly.
+    vi.stubEnv('OPENROUTER_API_KEY', undefined)
+    vi.stubEnv('OPENROUTER_BASE_URL', undefined)
+    server.listen({ onUnhandledRequest: 'error' })
+  })
   afterEach(() => server.resetHandlers())
-  afterAll(() => server.close())
+  afterAll(() => {
+    server.close()
+    vi.unstubAllEnvs()
+  })
   return {
     serve(sim, baseUrl) {
       server.resetHandlers(...createHandlers(sim, baseUrl === undefined ? {} : { baseUrl }))
@@ -40,4 +48,25 @@ export async function call(path: string, options: CallOptions = {}): Promise<Res
 export async function callJson<T = any>(path: string, options: CallOptions = {}): Promise<{ status: number; body: T; res: Response }> {
   const res = await call(path, options)
   return { status: res.status, body: (await res.json()) as T, res }
+}
+
+/** The SimulatorError an action throws; fails the test when it throws nothing or something else. */
+export function simulatorErrorOf(action: () => unknown): SimulatorError {
+  try {
+    action()
+  } catch (error) {
+    if (error instanceof SimulatorError) return error
+    throw error
+  }
+  throw new Error('Expected a SimulatorError, but nothing was thrown')
+}
+
+/** What a call that must fail rejected with; fails the test when it resolves. */
+export async function failureOf(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call
+  } catch (error) {
+    return error
+  }
+  throw new Error('Expected the call to fail, but it resolved')
 }

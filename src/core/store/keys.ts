@@ -1,6 +1,8 @@
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
+import { type RateLimit, checkRateLimit } from '../controls.js'
 import type { ApiKey, LimitReset } from '../types.js'
+import { MAX_EXACT_USD, type UsageRecord, type UsageWindows, figuresAt, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
 import { ArgumentChecker } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { KEY_NAMES } from './defaults.js'
@@ -37,6 +39,8 @@ export interface CreateKeyOptions {
   byokUsage?: KeyUsageInput
   /** The bearer secret to accept for this key; default: a fresh `sk-or-v1-` + 64 hex secret. */
   secret?: string
+  /** This key's own rate limit, instead of the simulator's `rateLimit` option. */
+  rateLimit?: RateLimit | null
 }
 
 /** What `sim.keys.create` returns: the bearer secret (shown only here) and the wire record. */
@@ -45,8 +49,22 @@ export interface CreatedKey {
   record: ApiKey
 }
 
+/** What `sim.keys.update` may change; `updated_at` becomes the clock's now (unless a record is dated later). */
+export interface UpdateKeyOptions {
+  name?: string
+  disabled?: boolean
+  limit?: number | null
+  limitReset?: LimitReset | null
+  includeByokInLimit?: boolean
+  expiresAt?: InstantInput | null
+  /** This key's own rate limit; null: back to the simulator's default. */
+  rateLimit?: RateLimit | null
+}
+
 export interface KeyCollection {
   create(options: CreateKeyOptions): CreatedKey
+  /** Changes a key in place (disable it, give it a limit...) and returns its wire record. */
+  update(hash: string, changes: UpdateKeyOptions): ApiKey
   /** Every key, management keys included, as the wire shows them. */
   list(): ApiKey[]
   /** One key by hash, or undefined. */
@@ -55,6 +73,16 @@ export interface KeyCollection {
 
 const SECRET = /^\S{8,512}$/
 const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
+const UPDATABLE: readonly (keyof UpdateKeyOptions)[] = ['name', 'disabled', 'limit', 'limitReset', 'includeByokInLimit', 'expiresAt', 'rateLimit']
+
+/** A key by hash, or a SimulatorError naming `hash`. */
+export function requireKey(ctx: StoreContext, hash: unknown, operation: string, argument = 'hash'): KeyState {
+  const key = typeof hash === 'string' ? ctx.data.keys.get(hash) : undefined
+  if (!key) {
+    throw new SimulatorError(SimulatorErrorCode.UnknownKey, `Failed to ${operation}: "${argument}" is not the hash of a key in this simulator, got ${JSON.stringify(hash) ?? 'nothing'}.`, { argument })
+  }
+  return key
+}
 
 /**
  * Masks a secret the way the service labels keys.
@@ -70,43 +98,26 @@ export function maskSecret(secret: string): string {
   return `${prefix}${body.slice(0, 3)}...${body.slice(-4)}`
 }
 
-// Float sums such as 10 - 2.3 are rounded at a tenth of a nano-dollar so the wire never shows 7.699999999.
-function roundUsd(value: number): number {
-  return Math.round(value * 1e10) / 1e10
-}
-
-/** Limit minus the usage of the current reset period (BYOK included when asked), never below 0. */
-export function limitRemaining(key: KeyState): number | null {
-  if (key.limit === null) return null
-  const [usage, byok] =
-    key.limitReset === 'daily'
-      ? [key.usageDaily, key.byokUsageDaily]
-      : key.limitReset === 'weekly'
-        ? [key.usageWeekly, key.byokUsageWeekly]
-        : key.limitReset === 'monthly'
-          ? [key.usageMonthly, key.byokUsageMonthly]
-          : [key.usage, key.byokUsage]
-  return Math.max(0, roundUsd(key.limit - usage - (key.includeByokInLimit ? byok : 0)))
-}
-
-export function keyToWire(key: KeyState): ApiKey {
+/** The wire record of a key as of an instant: its usage figures are the sums for that instant's windows. */
+export function keyToWire(key: KeyState, windows: UsageWindows): ApiKey {
+  const f = figuresAt(key.usage, windows)
   return {
     hash: key.hash,
     name: key.name,
     label: key.label,
     disabled: key.disabled,
     limit: key.limit,
-    limit_remaining: limitRemaining(key),
+    limit_remaining: limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, f),
     limit_reset: key.limitReset,
     include_byok_in_limit: key.includeByokInLimit,
-    usage: key.usage,
-    usage_daily: key.usageDaily,
-    usage_weekly: key.usageWeekly,
-    usage_monthly: key.usageMonthly,
-    byok_usage: key.byokUsage,
-    byok_usage_daily: key.byokUsageDaily,
-    byok_usage_weekly: key.byokUsageWeekly,
-    byok_usage_monthly: key.byokUsageMonthly,
+    usage: toUsd(f.total),
+    usage_daily: toUsd(f.daily),
+    usage_weekly: toUsd(f.weekly),
+    usage_monthly: toUsd(f.monthly),
+    byok_usage: toUsd(f.byokTotal),
+    byok_usage_daily: toUsd(f.byokDaily),
+    byok_usage_weekly: toUsd(f.byokWeekly),
+    byok_usage_monthly: toUsd(f.byokMonthly),
     created_at: formatTimestamp(key.createdAt),
     updated_at: key.updatedAt === null ? null : formatTimestamp(key.updatedAt),
     expires_at: key.expiresAt === null ? null : formatTimestamp(key.expiresAt),
@@ -116,12 +127,19 @@ export function keyToWire(key: KeyState): ApiKey {
   }
 }
 
-function readUsage(check: ArgumentChecker, input: unknown, argument: string): Required<KeyUsageInput> {
-  if (input === undefined) return { total: 0, daily: 0, weekly: 0, monthly: 0 }
+/** Seeded usage as records that reproduce it at the clock's now; throws naming an impossible figure. */
+function readUsage(check: ArgumentChecker, input: unknown, argument: string, byok: boolean, windows: UsageWindows): UsageRecord[] {
+  if (input === undefined) return []
   const usage = check.object(input, argument)
-  const read = (field: keyof KeyUsageInput): number =>
-    usage[field] === undefined ? 0 : check.nonNegative(usage[field], `${argument}.${field}`)
-  return { total: read('total'), daily: read('daily'), weekly: read('weekly'), monthly: read('monthly') }
+  const figures: KeyUsageInput = {}
+  for (const field of ['total', 'daily', 'weekly', 'monthly'] as const) {
+    if (usage[field] === undefined) continue
+    figures[field] = check.nonNegative(usage[field], `${argument}.${field}`)
+    if (figures[field] > MAX_EXACT_USD) check.fail(`${argument}.${field}`, `must be at most ${MAX_EXACT_USD} USD, the most kept exactly (to 10^-10 USD)`)
+  }
+  const seeded = seedRecords(figures, byok, windows)
+  if (Array.isArray(seeded)) return seeded
+  return check.fail(`${argument}.${seeded.field}`, `${seeded.problem} (the figures are as of the simulator clock's now)`)
 }
 
 export function createKeyCollection(ctx: StoreContext): KeyCollection {
@@ -141,8 +159,8 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
     const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, operation, 'createdAt')
     const updatedAt = options.updatedAt === undefined || options.updatedAt === null ? null : toEpochMs(options.updatedAt, operation, 'updatedAt')
     const expiresAt = options.expiresAt === undefined || options.expiresAt === null ? null : toEpochMs(options.expiresAt, operation, 'expiresAt')
-    const usage = readUsage(check, options.usage, 'usage')
-    const byok = readUsage(check, options.byokUsage, 'byokUsage')
+    const windows = windowsAt(ctx.clock.nowMs())
+    const usage = [...readUsage(check, options.usage, 'usage', false, windows), ...readUsage(check, options.byokUsage, 'byokUsage', true, windows)]
     let secret: string
     if (options.secret !== undefined) {
       secret = check.string(options.secret, 'secret', SECRET, '8 to 512 characters without white space')
@@ -172,14 +190,8 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
       limit,
       limitReset,
       includeByokInLimit,
-      usage: usage.total,
-      usageDaily: usage.daily,
-      usageWeekly: usage.weekly,
-      usageMonthly: usage.monthly,
-      byokUsage: byok.total,
-      byokUsageDaily: byok.daily,
-      byokUsageWeekly: byok.weekly,
-      byokUsageMonthly: byok.monthly,
+      usage,
+      rateLimit: options.rateLimit === undefined || options.rateLimit === null ? null : checkRateLimit(options.rateLimit, operation, 'rateLimit'),
       createdAt,
       updatedAt,
       expiresAt,
@@ -193,12 +205,45 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
         const key = build(options)
         ctx.data.keys.set(key.hash, key)
         ctx.indices.addKey(key)
-        return { key: key.secret, record: keyToWire(key) }
+        return { key: key.secret, record: keyToWire(key, windowsAt(ctx.clock.nowMs())) }
       }),
-    list: () => [...ctx.data.keys.values()].map(keyToWire),
+    update: (hash, changes) => {
+      const operation = 'update API key'
+      const key = requireKey(ctx, hash, operation)
+      const check: ArgumentChecker = new ArgumentChecker(operation)
+      check.object(changes, 'changes')
+      for (const field of Object.keys(changes)) {
+        if (!UPDATABLE.includes(field as keyof UpdateKeyOptions)) check.fail(field, `is not something update can change; it changes ${UPDATABLE.join(', ')}`)
+      }
+      // Read everything before writing anything, so a bad field changes nothing.
+      const next = {
+        name: changes.name === undefined ? key.name : check.string(changes.name, 'name'),
+        disabled: changes.disabled === undefined ? key.disabled : check.boolean(changes.disabled, 'disabled'),
+        limit: changes.limit === undefined ? key.limit : changes.limit === null ? null : check.nonNegative(changes.limit, 'limit'),
+        limitReset:
+          changes.limitReset === undefined ? key.limitReset : changes.limitReset === null ? null : check.oneOf(changes.limitReset, LIMIT_RESETS, 'limitReset'),
+        includeByokInLimit: changes.includeByokInLimit === undefined ? key.includeByokInLimit : check.boolean(changes.includeByokInLimit, 'includeByokInLimit'),
+        expiresAt:
+          changes.expiresAt === undefined ? key.expiresAt : changes.expiresAt === null ? null : toEpochMs(changes.expiresAt, operation, 'expiresAt'),
+        rateLimit:
+          changes.rateLimit === undefined ? key.rateLimit : changes.rateLimit === null ? null : checkRateLimit(changes.rateLimit, operation, 'rateLimit'),
+      }
+      if (next.disabled !== key.disabled && !key.management) {
+        const index = ctx.indices.keyIndex(key.workspaceId).enabled
+        if (next.disabled) index.remove(key)
+        else index.insert(key)
+      }
+      // updated_at is the latest instant anything happened to the key, records included (decisions/0009).
+      Object.assign(key, next, { updatedAt: Math.max(key.updatedAt ?? Number.NEGATIVE_INFINITY, ctx.clock.nowMs()) })
+      return keyToWire(key, windowsAt(ctx.clock.nowMs()))
+    },
+    list: () => {
+      const windows = windowsAt(ctx.clock.nowMs())
+      return [...ctx.data.keys.values()].map((key) => keyToWire(key, windows))
+    },
     get: (hash) => {
       const key = ctx.data.keys.get(hash)
-      return key && keyToWire(key)
+      return key && keyToWire(key, windowsAt(ctx.clock.nowMs()))
     },
   }
 }

@@ -2,6 +2,8 @@ import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import type { Random } from '../random.js'
 import { SortedIndex } from '../sorted-index.js'
 import type { LimitReset, ModelWithEndpoints, VideoModel, Workspace } from '../types.js'
+import type { RateLimit } from '../controls.js'
+import type { UsageRecord } from '../usage.js'
 
 /** An organisation: the tenant that owns workspaces, keys and files. */
 export interface UserState {
@@ -29,14 +31,10 @@ export interface KeyState {
   limit: number | null
   limitReset: LimitReset | null
   includeByokInLimit: boolean
-  usage: number
-  usageDaily: number
-  usageWeekly: number
-  usageMonthly: number
-  byokUsage: number
-  byokUsageDaily: number
-  byokUsageWeekly: number
-  byokUsageMonthly: number
+  /** Every usage record, in the order recorded; the wire figures are sums over them (core/usage.ts). */
+  usage: UsageRecord[]
+  /** This key's own rate limit; null: the simulator's default (if any). */
+  rateLimit: RateLimit | null
   createdAt: number
   updatedAt: number | null
   expiresAt: number | null
@@ -66,6 +64,14 @@ export interface StoreData {
   files: Map<string, FileState>
   models: Map<string, ModelWithEndpoints>
   videoModels: Map<string, VideoModel>
+  /** Token buckets of the rate limiter, by key hash (and one for anonymous callers). */
+  rateBuckets: Map<string, RateBucket>
+}
+
+/** A token bucket's level at the instant it was last updated. */
+export interface RateBucket {
+  tokens: number
+  updatedMs: number
 }
 
 /** Page order of GET /keys is created_at desc, then hash asc; indices hold the reverse and read from the end. */
@@ -126,6 +132,7 @@ export function emptyStoreData(): StoreData {
     files: new Map(),
     models: new Map(),
     videoModels: new Map(),
+    rateBuckets: new Map(),
   }
 }
 
@@ -134,7 +141,7 @@ export function emptyStoreData(): StoreData {
  * (it holds Uint8Arrays), so it can cross a worker boundary; treat it as opaque.
  */
 export interface SimulatorSnapshot {
-  readonly format: 'model-access-sim/snapshot@1'
+  readonly format: 'model-access-sim/snapshot@2'
   readonly seed: number
   readonly clockMs: number
   readonly random: readonly number[]
@@ -144,9 +151,10 @@ export interface SimulatorSnapshot {
   readonly files: readonly FileState[]
   readonly models: readonly ModelWithEndpoints[]
   readonly videoModels: readonly VideoModel[]
+  readonly rateBuckets: readonly (readonly [string, RateBucket])[]
 }
 
-export const SNAPSHOT_FORMAT = 'model-access-sim/snapshot@1'
+export const SNAPSHOT_FORMAT = 'model-access-sim/snapshot@2'
 
 export function takeSnapshot(data: StoreData, clockMs: number, random: Random, seed: number): SimulatorSnapshot {
   return structuredClone({
@@ -160,12 +168,13 @@ export function takeSnapshot(data: StoreData, clockMs: number, random: Random, s
     files: [...data.files.values()],
     models: [...data.models.values()],
     videoModels: [...data.videoModels.values()],
+    rateBuckets: [...data.rateBuckets.entries()],
   })
 }
 
 /** Reads a snapshot back into fresh store data; throws before touching anything if it is not one. */
 export function dataFromSnapshot(snapshot: SimulatorSnapshot): StoreData {
-  const lists = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels'] as const
+  const lists = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'rateBuckets'] as const
   if (
     typeof snapshot !== 'object' ||
     snapshot === null ||
@@ -188,5 +197,6 @@ export function dataFromSnapshot(snapshot: SimulatorSnapshot): StoreData {
     files: new Map(copy.files.map((f) => [fileScopeKey(f.workspaceId, f.provider, f.id), f])),
     models: new Map(copy.models.map((m) => [m.id, m])),
     videoModels: new Map(copy.videoModels.map((v) => [v.id, v])),
+    rateBuckets: new Map(copy.rateBuckets.map(([id, bucket]) => [id, { ...bucket }])),
   }
 }

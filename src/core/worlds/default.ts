@@ -2,6 +2,7 @@ import type { SimulatorClock } from '../clock.js'
 import type { FileCollection } from '../store/files.js'
 import type { KeyCollection } from '../store/keys.js'
 import type { ModelCollection } from '../store/models.js'
+import type { UsageCollection } from '../store/usage.js'
 import type { UserCollection } from '../store/users.js'
 import type { VideoModelCollection } from '../store/video-models.js'
 import type { WorkspaceCollection } from '../store/workspaces.js'
@@ -32,6 +33,7 @@ interface Collections {
   files: FileCollection
   models: ModelCollection
   videoModels: VideoModelCollection
+  usage: UsageCollection
   clock: SimulatorClock
 }
 
@@ -49,12 +51,14 @@ const KEY_NAMES = [
 ]
 const RESETS: readonly (LimitReset | null)[] = [null, 'monthly', 'weekly', 'daily']
 
-/** Usage a key built up over `ageDays`, consistent with a clock on Monday 2 March (week = today, month = 2 days). */
-function usageFor(i: number, ageDays: number): { total: number; daily: number; weekly: number; monthly: number } {
-  const daily = Math.round(((i * 37) % 23) * 0.137 * 100) / 100
-  const monthly = Math.round((daily + ((i * 53) % 17) * 0.41) * 100) / 100
-  const total = Math.round((monthly + ageDays * (((i * 29) % 11) * 0.093)) * 100) / 100
-  return { total, daily, weekly: daily, monthly }
+/** Amounts in USD a key spent today, yesterday, nine days ago and over its life before that. */
+function historyFor(i: number, ageDays: number): { today: number; yesterday: number; lastWeek: number; earlier: number } {
+  return {
+    today: Math.round(((i * 37) % 23) * 0.137 * 100) / 100,
+    yesterday: Math.round(((i * 53) % 17) * 0.41 * 100) / 100,
+    lastWeek: Math.round(((i * 31) % 13) * 0.77 * 100) / 100,
+    earlier: Math.round(ageDays * (((i * 29) % 11) * 0.093) * 100) / 100,
+  }
 }
 
 function endpoint(provider_name: string, tag: string, fields: Partial<Endpoint> & { pricing: Pricing }): Partial<Endpoint> {
@@ -81,6 +85,16 @@ const REASONING_PARAMETERS: Endpoint['supported_parameters'] = [
 export function loadDefaultWorld(sim: Collections): DefaultWorld {
   const now = sim.clock.nowMs()
   const ago = (days: number): number => now - days * DAY
+  /**
+   * Usage as records at instants relative to now, so the day, week and month figures are whatever
+   * the calendar makes of them, for any starting clock. Nothing is dated before the key's creation
+   * or after its expiry.
+   */
+  const spend = (keyHash: string, history: ReturnType<typeof historyFor>, span: { from: number; until: number | null }, byok = false): void => {
+    const clamp = (at: number): number => Math.max(span.from, Math.min(at, (span.until ?? Number.POSITIVE_INFINITY) - 1))
+    const entries: [number, number][] = [[history.earlier, (span.from + now) / 2], [history.lastWeek, ago(9)], [history.yesterday, ago(1)], [history.today, now]]
+    for (const [cost, at] of entries) if (cost > 0) sim.usage.record({ keyHash, cost, byok, at: clamp(Math.floor(at)) })
+  }
 
   const acme = sim.users.create({ name: 'Acme Labs', createdAt: ago(420) })
   const production = sim.workspaces.create({
@@ -95,17 +109,17 @@ export function loadDefaultWorld(sim: Collections): DefaultWorld {
   const workspaceCycle = [acme.defaultWorkspaceId, production.id, acme.defaultWorkspaceId, staging.id, research.id]
 
   const admin = sim.keys.create({ userId: acme.id, management: true, name: 'Provisioning (Terraform)', createdAt: ago(410) })
-  const app = sim.keys.create({
-    userId: acme.id, name: 'Production backend', limit: 500, limitReset: 'monthly', createdAt: ago(390),
-    updatedAt: ago(1), usage: { total: 1843.27, daily: 12.4, weekly: 12.4, monthly: 31.75 },
-    byokUsage: { total: 120.5, daily: 0.8, weekly: 0.8, monthly: 2.1 },
-  })
+  const app = sim.keys.create({ userId: acme.id, name: 'Production backend', limit: 500, limitReset: 'monthly', createdAt: ago(390) })
+  spend(app.record.hash, { today: 12.4, yesterday: 19.35, lastWeek: 84.6, earlier: 1726.92 }, { from: ago(390), until: null })
+  spend(app.record.hash, { today: 0.8, yesterday: 1.3, lastWeek: 6.2, earlier: 112.2 }, { from: ago(390), until: null }, true)
   KEY_NAMES.slice(1).forEach((name, n) => {
     const i = n + 1
     const ageDays = 3 + ((i * 47) % 360)
     const reset = RESETS[i % RESETS.length] as LimitReset | null
     const limited = i % 3 !== 0
-    sim.keys.create({
+    const createdAt = ago(ageDays) + ((i * 7919) % DAY)
+    const expiresAt = i % 9 === 0 ? ago(-30 - i) : i === 13 ? ago(2) : null
+    const key = sim.keys.create({
       userId: acme.id,
       name,
       workspaceId: workspaceCycle[i % workspaceCycle.length] as string,
@@ -113,19 +127,21 @@ export function loadDefaultWorld(sim: Collections): DefaultWorld {
       limit: limited ? [25, 50, 100, 250, 1000][i % 5] as number : null,
       limitReset: limited ? reset : null,
       includeByokInLimit: i % 4 === 0,
-      createdAt: ago(ageDays) + ((i * 7919) % DAY),
+      createdAt,
       updatedAt: i % 5 === 0 ? null : ago(i % 3),
-      expiresAt: i % 9 === 0 ? ago(-30 - i) : i === 13 ? ago(2) : null,
-      usage: usageFor(i, ageDays),
-      byokUsage: i % 4 === 0 ? usageFor(i + 100, ageDays / 4) : {},
+      expiresAt,
     })
+    // One key in five has never been used, so its updated_at stays null.
+    if (i % 5 !== 0) spend(key.record.hash, historyFor(i, ageDays), { from: createdAt, until: expiresAt })
+    if (i % 4 === 0 && i % 5 !== 0) spend(key.record.hash, historyFor(i + 100, ageDays / 4), { from: createdAt, until: expiresAt }, true)
   })
 
   const globex = sim.users.create({ name: 'Globex Corporation', createdAt: ago(300) })
   const globexProduction = sim.workspaces.create({ userId: globex.id, name: 'Production', slug: 'production', createdAt: ago(290) })
   const globexAdmin = sim.keys.create({ userId: globex.id, management: true, name: 'Globex admin', createdAt: ago(295) })
   for (const [i, name] of ['Globex web', 'Globex batch', 'Globex staging'].entries()) {
-    sim.keys.create({ userId: globex.id, name, createdAt: ago(100 - i * 10), usage: usageFor(200 + i, 100 - i * 10) })
+    const key = sim.keys.create({ userId: globex.id, name, createdAt: ago(100 - i * 10) })
+    spend(key.record.hash, historyFor(200 + i, 100 - i * 10), { from: ago(100 - i * 10), until: null })
   }
 
   const report = sim.files.create({

@@ -1,0 +1,357 @@
+// Simulation controls: faults, latency and rate limits (DESIGN.md section 1, faults.ts). All of
+// them run on the simulator clock and a seeded random stream of their own, so a test that uses them
+// replays exactly, and adding a fault never changes the ids the store generates.
+import type { OperationName } from './api.js'
+import { ApiError, type ErrorStatus, ERROR_MESSAGES, invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
+import { Random } from './random.js'
+import type { StoreContext } from './store/context.js'
+import type { RateBucket } from './store/state.js'
+
+/**
+ * The names of the six operations, as fault rules, latency rules and the journal use them.
+ *
+ * @example
+ * import { OPERATION_NAMES } from 'model-access-sim'
+ * console.log(OPERATION_NAMES.join(' '))
+ * //=> listKeys getKey listEndpoints getFileContent getWorkspace listVideoModels
+ */
+export const OPERATION_NAMES: readonly OperationName[] = ['listKeys', 'getKey', 'listEndpoints', 'getFileContent', 'getWorkspace', 'listVideoModels']
+
+const MAX_DELAY_MS = 2 ** 31 - 1
+
+/** A token bucket: `requests` per `intervalMs`, refilled continuously on the simulator clock. */
+export interface RateLimit {
+  requests: number
+  intervalMs: number
+}
+
+/** What a fault answers: an error envelope with this status, a network error, or nothing ever. */
+export type FaultResponse =
+  | { status: number; message?: string; metadata?: Record<string, unknown>; headers?: Record<string, string> }
+  | 'network-error'
+  | 'never'
+
+/** Which requests a fault rule is about. Every given criterion must hold; none given matches all. */
+export interface FaultMatch {
+  /** One operation or several. Requests outside the six operations match only rules without one. */
+  operation?: OperationName | readonly OperationName[]
+  /** The request path below the base URL, as sent (percent-encoded): a RegExp, or a string where `*` stands for any characters. */
+  path?: string | RegExp
+  /** The hash of the key whose secret the request bears. */
+  keyHash?: string
+}
+
+/** When a matching request is answered by the fault. */
+export interface FaultTiming {
+  /** Answer only the first matching request (same as `times: 1`). */
+  once?: boolean
+  /** Answer at most this many matching requests. */
+  times?: number
+  /** Skip matching requests before this one (1-based): `fromCall: 3` answers the third and later. */
+  fromCall?: number
+  /** Answer each eligible request with this probability, drawn from the simulator's seeded stream. */
+  probability?: number
+}
+
+export interface FaultRule extends FaultMatch, FaultTiming {
+  respond: FaultResponse
+  /** A name for journals and `list()`; default `fault-<n>`. */
+  name?: string
+}
+
+/** A fault rule in place: how often it matched and answered, and how to take it out. */
+export interface Fault {
+  readonly name: string
+  /** Matching requests seen so far, answered or not. */
+  readonly matched: number
+  /** Requests this fault answered. */
+  readonly fired: number
+  remove(): void
+}
+
+/**
+ * `sim.faults`: rules that answer matching requests with an error, a network error or silence,
+ * before the rate limiter, authentication and everything else.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * const fault = sim.faults.providerDown({ operation: 'getFileContent', fromCall: 2, once: true })
+ * const download = () =>
+ *   sim.handle({ method: 'GET', path: `/files/${sim.world.files.report}/content`, authorization: `Bearer ${sim.world.managementKey}` }).status
+ * console.log(download(), download(), download(), fault.fired)
+ * //=> 200 502 200 1
+ */
+export interface FaultControls {
+  /** Adds a rule; rules are tried in the order added and the first that fires answers. */
+  add(rule: FaultRule): Fault
+  /** 502 "Provider returned error": the upstream provider is down. */
+  providerDown(options?: FaultMatch & FaultTiming): Fault
+  /** 503 "Service temporarily unavailable" with `Retry-After` (default 30 seconds). */
+  serviceUnavailable(options?: FaultMatch & FaultTiming & { retryAfterSeconds?: number }): Fault
+  /** 500 "Internal Server Error". */
+  internalError(options?: FaultMatch & FaultTiming): Fault
+  list(): Fault[]
+  /** Removes every rule. */
+  clear(): void
+}
+
+/** A delay of `ms` (or drawn uniformly from `[min, max]`), for one operation or for all. */
+export interface LatencyRule {
+  operation?: OperationName
+  ms: number | readonly [number, number]
+  /**
+   * Also wait that long in real time in the adapters (MSW, server). Without it the delay passes on
+   * the simulator clock only, and nothing waits.
+   */
+  real?: boolean
+}
+
+/**
+ * `sim.latency`: simulated delays. They pass on the simulator clock, so nothing waits unless a rule
+ * says `real: true`.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * sim.latency.set({ operation: 'listVideoModels', ms: 1500 })
+ * const res = sim.handle({ method: 'GET', path: '/videos/models' })
+ * console.log(res.delayMs, sim.clock.now().toISOString())
+ * //=> 1500 2026-03-02T10:00:01.500Z
+ */
+export interface LatencyControls {
+  /** Sets the delay of one operation, or the default of all of them; the more specific rule wins. */
+  set(rule: LatencyRule): void
+  /** Back to no delay anywhere. */
+  clear(): void
+}
+
+interface FaultState {
+  rule: FaultRule
+  name: string
+  pathPattern: RegExp | undefined
+  operations: ReadonlySet<OperationName> | undefined
+  limit: number
+  matched: number
+  fired: number
+}
+
+/** What the router asks of the controls for one request. */
+export interface RequestFacts {
+  operation: OperationName | null
+  path: string
+  keyHash: string | null
+}
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
+}
+
+function checkOperations(value: unknown, operation: string): ReadonlySet<OperationName> | undefined {
+  if (value === undefined) return undefined
+  const list = Array.isArray(value) ? value : [value]
+  for (const name of list) {
+    if (!OPERATION_NAMES.includes(name as OperationName)) {
+      throw invalidArgument(operation, 'operation', `must be one of ${OPERATION_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+    }
+  }
+  return new Set(list as OperationName[])
+}
+
+function checkCount(value: unknown, argument: string, operation: string, min: number): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw invalidArgument(operation, argument, `must be an integer of at least ${min}, got ${JSON.stringify(value)}`)
+  }
+  return value
+}
+
+function checkResponse(respond: unknown, operation: string): void {
+  if (respond === 'network-error' || respond === 'never') return
+  const status = (respond as { status?: unknown } | null)?.status
+  if (typeof respond !== 'object' || respond === null || typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
+    throw invalidArgument(operation, 'respond', `must be { status: 400..599, message?, metadata?, headers? }, "network-error" or "never", got ${JSON.stringify(respond)}`)
+  }
+}
+
+/** Faults, latency and the controls' random stream: test-harness state, outside snapshots (decisions/0010). */
+export class Controls {
+  private faultStates: FaultState[] = []
+  private latencyRules = new Map<OperationName | '*', { ms: number | readonly [number, number]; real: boolean }>()
+  private random: Random
+  private nextFault = 1
+
+  constructor(
+    private readonly seed: number,
+    readonly defaultRateLimit: RateLimit | null,
+  ) {
+    this.random = new Random((seed ^ 0x5eed_f00d) >>> 0)
+  }
+
+  /** Back to no faults, no latency and the initial random stream. */
+  reset(): void {
+    this.faultStates = []
+    this.latencyRules.clear()
+    this.random = new Random((this.seed ^ 0x5eed_f00d) >>> 0)
+    this.nextFault = 1
+  }
+
+  readonly faults: FaultControls = {
+    add: (rule) => this.addFault(rule, 'add a fault'),
+    providerDown: (options = {}) => this.addFault({ name: 'provider-down', ...options, respond: { status: 502 } }, 'add the provider-down fault'),
+    serviceUnavailable: ({ retryAfterSeconds = 30, ...options } = {}) => {
+      checkCount(retryAfterSeconds, 'retryAfterSeconds', 'add the service-unavailable fault', 0)
+      return this.addFault(
+        { name: 'service-unavailable', ...options, respond: { status: 503, headers: { 'retry-after': String(retryAfterSeconds) } } },
+        'add the service-unavailable fault',
+      )
+    },
+    internalError: (options = {}) => this.addFault({ name: 'internal-error', ...options, respond: { status: 500 } }, 'add the internal-error fault'),
+    list: () => this.faultStates.map((state) => this.view(state)),
+    clear: () => {
+      this.faultStates = []
+    },
+  }
+
+  readonly latency: LatencyControls = {
+    set: (rule) => {
+      const operation = 'set latency'
+      if (typeof rule !== 'object' || rule === null) throw invalidArgument(operation, 'rule', 'must be { operation?, ms, real? }')
+      if (rule.operation !== undefined) checkOperations(rule.operation, operation)
+      const ms = rule.ms
+      // The longest delay a timer can wait (setTimeout overflows past 2^31 - 1 ms, about 24.8 days).
+      const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_DELAY_MS
+      if (Array.isArray(ms) ? !(ms.length === 2 && valid(ms[0]) && valid(ms[1]) && ms[0] <= ms[1]) : !valid(ms)) {
+        throw invalidArgument(operation, 'ms', `must be a whole number of milliseconds in [0, ${MAX_DELAY_MS}] or a [min, max] range of them, got ${JSON.stringify(ms)}`)
+      }
+      if (rule.real !== undefined && typeof rule.real !== 'boolean') throw invalidArgument(operation, 'real', 'must be a boolean')
+      this.latencyRules.set(rule.operation ?? '*', { ms: Array.isArray(ms) ? [ms[0], ms[1]] : ms, real: rule.real ?? false })
+    },
+    clear: () => this.latencyRules.clear(),
+  }
+
+  private addFault(rule: FaultRule, operation: string): Fault {
+    if (typeof rule !== 'object' || rule === null) throw invalidArgument(operation, 'rule', 'must be a fault rule object')
+    checkResponse(rule.respond, operation)
+    const operations = checkOperations(rule.operation, operation)
+    if (rule.path !== undefined && typeof rule.path !== 'string' && !(rule.path instanceof RegExp)) {
+      throw invalidArgument(operation, 'path', 'must be a string pattern (with * for any characters) or a RegExp')
+    }
+    if (rule.keyHash !== undefined && typeof rule.keyHash !== 'string') throw invalidArgument(operation, 'keyHash', 'must be a key hash')
+    const times = checkCount(rule.times, 'times', operation, 1)
+    checkCount(rule.fromCall, 'fromCall', operation, 1)
+    if (rule.once !== undefined && typeof rule.once !== 'boolean') throw invalidArgument(operation, 'once', 'must be a boolean')
+    if (rule.once && times !== undefined && times !== 1) throw invalidArgument(operation, 'times', 'contradicts once: true')
+    const p = rule.probability
+    if (p !== undefined && (typeof p !== 'number' || !(p >= 0 && p <= 1))) throw invalidArgument(operation, 'probability', `must be a number in [0, 1], got ${JSON.stringify(p)}`)
+    if (rule.name !== undefined && (typeof rule.name !== 'string' || rule.name === '')) throw invalidArgument(operation, 'name', 'must be a non-empty string')
+    const state: FaultState = {
+      rule: { ...rule },
+      name: rule.name ?? `fault-${this.nextFault}`,
+      pathPattern: rule.path === undefined ? undefined : typeof rule.path === 'string' ? globToRegExp(rule.path) : new RegExp(rule.path.source, rule.path.flags.replace('g', '')),
+      operations,
+      limit: rule.once ? 1 : (times ?? Number.POSITIVE_INFINITY),
+      matched: 0,
+      fired: 0,
+    }
+    this.nextFault++
+    this.faultStates.push(state)
+    return this.view(state)
+  }
+
+  private view(state: FaultState): Fault {
+    const remove = (): void => {
+      this.faultStates = this.faultStates.filter((s) => s !== state)
+    }
+    return {
+      name: state.name,
+      get matched() {
+        return state.matched
+      },
+      get fired() {
+        return state.fired
+      },
+      remove,
+    }
+  }
+
+  /** The fault that answers this request, if any; counts the request against every matching rule. */
+  pickFault(facts: RequestFacts): { name: string; respond: FaultResponse } | null {
+    let answer: { name: string; respond: FaultResponse } | null = null
+    for (const state of this.faultStates) {
+      const { rule } = state
+      if (state.operations && (facts.operation === null || !state.operations.has(facts.operation))) continue
+      if (state.pathPattern && !state.pathPattern.test(facts.path)) continue
+      if (rule.keyHash !== undefined && rule.keyHash !== facts.keyHash) continue
+      state.matched++
+      if (answer !== null || state.fired >= state.limit || state.matched < (rule.fromCall ?? 1)) continue
+      if (rule.probability !== undefined && !(this.random.float() < rule.probability)) continue
+      state.fired++
+      answer = { name: state.name, respond: rule.respond }
+    }
+    return answer
+  }
+
+  /** The delay of one request: the operation's rule, else the default rule, else none. */
+  delayFor(operation: OperationName | null): { ms: number; real: boolean } {
+    const rule = (operation === null ? undefined : this.latencyRules.get(operation)) ?? this.latencyRules.get('*')
+    if (!rule) return { ms: 0, real: false }
+    const ms = Array.isArray(rule.ms) ? rule.ms[0] + Math.floor(this.random.float() * (rule.ms[1] - rule.ms[0] + 1)) : (rule.ms as number)
+    return { ms, real: rule.real }
+  }
+}
+
+/** The error a fault answers with, as the router throws it. */
+export function faultError(respond: Exclude<FaultResponse, 'network-error' | 'never'>): ApiError {
+  const status = respond.status as ErrorStatus
+  return new ApiError(status, {
+    message: respond.message ?? (ERROR_MESSAGES as Record<number, string>)[status] ?? 'Error',
+    ...(respond.metadata && { metadata: respond.metadata }),
+    ...(respond.headers && { headers: respond.headers }),
+  })
+}
+
+/** Checks a rate limit given as an option; `argument` names it in the error. */
+export function checkRateLimit(value: unknown, operation: string, argument: string): RateLimit {
+  const limit = value as Partial<RateLimit> | null
+  const ok =
+    typeof limit === 'object' &&
+    limit !== null &&
+    typeof limit.requests === 'number' &&
+    Number.isSafeInteger(limit.requests) &&
+    limit.requests >= 1 &&
+    typeof limit.intervalMs === 'number' &&
+    Number.isFinite(limit.intervalMs) &&
+    limit.intervalMs > 0
+  if (!ok) {
+    throw new SimulatorError(
+      SimulatorErrorCode.InvalidArgument,
+      `Failed to ${operation}: "${argument}" must be { requests: a positive integer, intervalMs: a positive number }, got ${JSON.stringify(value)}.`,
+      { argument },
+    )
+  }
+  return { requests: limit.requests as number, intervalMs: limit.intervalMs as number }
+}
+
+const ANONYMOUS_BUCKET = '*anonymous*'
+
+/**
+ * Takes one token from the caller's bucket (the key's, or the one shared by anonymous callers).
+ * Returns null when the request may go on, or the whole seconds to wait before a token is back.
+ */
+export function takeToken(ctx: StoreContext, keyHash: string | null, defaultLimit: RateLimit | null): number | null {
+  const limit = (keyHash === null ? null : ctx.data.keys.get(keyHash)?.rateLimit) ?? defaultLimit
+  if (limit === null) return null
+  const id = keyHash ?? ANONYMOUS_BUCKET
+  const now = ctx.clock.nowMs()
+  const perMs = limit.requests / limit.intervalMs
+  const bucket: RateBucket = ctx.data.rateBuckets.get(id) ?? { tokens: limit.requests, updatedMs: now }
+  // A clock moved backwards refills nothing; it never takes tokens away either.
+  const tokens = Math.min(limit.requests, bucket.tokens + Math.max(0, now - bucket.updatedMs) * perMs)
+  if (tokens >= 1) {
+    ctx.data.rateBuckets.set(id, { tokens: tokens - 1, updatedMs: now })
+    return null
+  }
+  ctx.data.rateBuckets.set(id, { tokens, updatedMs: now })
+  return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000))
+}

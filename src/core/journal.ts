@@ -1,0 +1,104 @@
+import type { OperationName, SimResponse } from './api.js'
+import type { Principal } from './auth.js'
+
+/** One request the simulator answered, and how. */
+export interface JournalEntry {
+  /** 1, 2, 3... in the order the requests arrived. */
+  seq: number
+  /** The simulator clock when the request arrived, ISO 8601. */
+  at: string
+  method: string
+  /** Path below the base URL, as sent (percent-encoded). */
+  path: string
+  /** The query string, without the `?`. */
+  query: string
+  /** The operation the path names, or null for anything else (answered by the catch-all 404). */
+  operation: OperationName | null
+  /** The HTTP status; 0 for a network error or a request never answered. */
+  status: number
+  outcome: 'response' | 'network-error' | 'never'
+  /** The caller, when the bearer named a valid key (whatever the answer); null for anonymous or bad credentials. */
+  principal: Principal | null
+  /** The name of the fault that answered, if one did. */
+  fault: string | null
+  /** Whether the rate limiter answered (429). */
+  rateLimited: boolean
+  /** Simulated latency, in milliseconds. */
+  delayMs: number
+  /**
+   * The response `handle()` returned. The entry shares it until `list()` copies it, so a caller that
+   * edits the object it got edits the journal's too (copying every response would double the cost
+   * of a request; decisions/0010).
+   */
+  response: SimResponse
+}
+
+/** Entries to keep: every given criterion must hold. */
+export interface JournalFilter {
+  operation?: OperationName | null
+  status?: number
+  method?: string
+  /** The hash of the calling key. */
+  keyHash?: string
+  outcome?: JournalEntry['outcome']
+}
+
+/**
+ * `sim.journal`: what the code under test called, and what it got.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * sim.handle({ method: 'GET', path: '/videos/models' })
+ * sim.handle({ method: 'GET', path: '/keys' })
+ * console.log(sim.journal.list().map((e) => `${e.operation} ${e.status}`))
+ * console.log(sim.journal.list({ status: 401 }).length)
+ * //=> ["listVideoModels 200","listKeys 401"]
+ * //=> 1
+ */
+export interface Journal {
+  /** Entries in arrival order, those matching `filter` when given. Copies: editing them changes nothing. */
+  list(filter?: JournalFilter): JournalEntry[]
+  /** Forgets every entry; sequence numbers go on from where they were. */
+  clear(): void
+}
+
+/** The journal's storage: harness state, outside snapshots like faults and latency (decisions/0010). */
+export class JournalStore {
+  entries: JournalEntry[] = []
+  nextSeq = 1
+
+  /** `limit`: entries kept, the oldest dropped first; 0 keeps none. */
+  constructor(private readonly limit: number) {}
+
+  add(entry: Omit<JournalEntry, 'seq'>): void {
+    const seq = this.nextSeq++
+    if (this.limit === 0) return
+    this.entries.push({ seq, ...entry })
+    // Drop in batches, so a full journal costs amortised O(1) per request.
+    if (this.entries.length >= this.limit * 2) this.entries = this.entries.slice(-this.limit)
+  }
+
+  reset(): void {
+    this.entries = []
+    this.nextSeq = 1
+  }
+
+  readonly view: Journal = {
+    list: (filter = {}) =>
+      this.entries
+        .slice(-this.limit)
+        .filter(
+          (e) =>
+            (filter.operation === undefined || e.operation === filter.operation) &&
+            (filter.status === undefined || e.status === filter.status) &&
+            (filter.method === undefined || e.method === filter.method.toUpperCase()) &&
+            (filter.keyHash === undefined || e.principal?.keyHash === filter.keyHash) &&
+            (filter.outcome === undefined || e.outcome === filter.outcome),
+        )
+        .map((e) => structuredClone(e)),
+    clear: () => {
+      this.entries = []
+    },
+  }
+}

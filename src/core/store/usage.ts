@@ -1,0 +1,66 @@
+import { type InstantInput, toEpochMs } from '../time.js'
+import type { ApiKey } from '../types.js'
+import { MAX_EXACT_USD, toUnits, windowsAt } from '../usage.js'
+import { ArgumentChecker } from './check.js'
+import type { StoreContext } from './context.js'
+import { keyToWire, requireKey } from './keys.js'
+
+export interface RecordUsageOptions {
+  /** The key the cost is charged to. */
+  keyHash: string
+  /** Cost in USD, a non-negative finite number (kept exactly to 10^-10 USD). */
+  cost: number
+  /** Bring-your-own-key usage counts in the `byok_*` figures instead. Default false. */
+  byok?: boolean
+  /** When the usage happened. Default: the simulator clock's now. */
+  at?: InstantInput
+}
+
+/**
+ * `sim.usage`: charges to keys, which their usage figures and `limit_remaining` follow as the
+ * simulator clock moves.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator({ world: 'empty', now: '2026-03-01T23:00:00Z' })
+ * const org = sim.users.create({ name: 'Acme' })
+ * const { record } = sim.keys.create({ userId: org.id, limit: 10, limitReset: 'daily' })
+ * const after = sim.usage.record({ keyHash: record.hash, cost: 9.99 })
+ * console.log(after.usage_daily, after.limit_remaining)
+ * sim.clock.advance(3_600_000) // Monday 00:00 UTC: a new day and a new ISO week
+ * const monday = sim.keys.get(record.hash)
+ * console.log(monday?.usage_daily, monday?.usage_monthly, monday?.limit_remaining)
+ * //=> 9.99 0.01
+ * //=> 0 9.99 10
+ */
+export interface UsageCollection {
+  /**
+   * Charges a cost to a key and returns the key's wire record as of the clock's now: `usage`,
+   * `usage_daily`, `usage_weekly`, `usage_monthly` (or their `byok_` twins), `limit_remaining` and
+   * `updated_at` all follow. A record dated after the clock's now counts once the clock reaches it.
+   */
+  record(options: RecordUsageOptions): ApiKey
+}
+
+export function createUsageCollection(ctx: StoreContext): UsageCollection {
+  const operation = 'record usage'
+  return {
+    record(options) {
+      const check: ArgumentChecker = new ArgumentChecker(operation)
+      check.object(options, 'options')
+      const key = requireKey(ctx, options.keyHash, operation, 'keyHash')
+      const cost = check.nonNegative(options.cost, 'cost')
+      // Sums stay exact while every key's total, of either kind, stays a safe integer of 10^-10 USD.
+      let units = toUnits(cost)
+      for (const record of key.usage) if (record.byok === (options.byok === true)) units += record.units
+      if (!Number.isSafeInteger(units)) {
+        check.fail('cost', `would take the key's ${options.byok === true ? 'BYOK ' : ''}usage past ${MAX_EXACT_USD} USD, the most kept exactly (to 10^-10 USD); got ${cost}`)
+      }
+      const byok = options.byok === undefined ? false : check.boolean(options.byok, 'byok')
+      const at = options.at === undefined ? ctx.clock.nowMs() : toEpochMs(options.at, operation, 'at')
+      key.usage.push({ at, units: toUnits(cost), byok })
+      key.updatedAt = key.updatedAt === null ? at : Math.max(key.updatedAt, at)
+      return keyToWire(key, windowsAt(ctx.clock.nowMs()))
+    },
+  }
+}

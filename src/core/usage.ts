@@ -1,0 +1,162 @@
+// Usage accrual and the UTC day, ISO week and calendar month windows (DESIGN.md section 5).
+// A key keeps every usage record; its figures are sums over the records in each window as of the
+// simulator clock's now, so they roll over, and roll back, exactly as the clock moves
+// (decisions/0009).
+import { utc } from '@date-fns/utc'
+import { startOfDay, startOfISOWeek, startOfMonth } from 'date-fns'
+import type { LimitReset } from './types.js'
+
+/** Usage amounts are integers of 10^-10 USD, so sums are exact and independent of their order. */
+export const UNITS_PER_USD = 1e10
+
+/** The largest usage, in whole USD, that sums of 10^-10 USD keep exactly (2^53 - 1 units). */
+export const MAX_EXACT_USD = Math.floor(Number.MAX_SAFE_INTEGER / UNITS_PER_USD)
+
+/** One usage record: when, how much (in 10^-10 USD), and whether it was BYOK. */
+export interface UsageRecord {
+  at: number
+  units: number
+  byok: boolean
+}
+
+/** Starts of the windows containing an instant, in epoch milliseconds (UTC). */
+export interface UsageWindows {
+  nowMs: number
+  day: number
+  week: number
+  month: number
+}
+
+export function windowsAt(nowMs: number): UsageWindows {
+  const options = { in: utc }
+  return {
+    nowMs,
+    day: startOfDay(nowMs, options).getTime(),
+    week: startOfISOWeek(nowMs, options).getTime(),
+    month: startOfMonth(nowMs, options).getTime(),
+  }
+}
+
+/** A key's figures as of a moment, in 10^-10 USD: all time and per window, regular and BYOK. */
+export interface UsageFigures {
+  total: number
+  daily: number
+  weekly: number
+  monthly: number
+  byokTotal: number
+  byokDaily: number
+  byokWeekly: number
+  byokMonthly: number
+}
+
+/** Sums the records at or before `windows.nowMs`; a record dated later has not happened yet. */
+export function figuresAt(records: readonly UsageRecord[], windows: UsageWindows): UsageFigures {
+  const f: UsageFigures = { total: 0, daily: 0, weekly: 0, monthly: 0, byokTotal: 0, byokDaily: 0, byokWeekly: 0, byokMonthly: 0 }
+  for (const { at, units, byok } of records) {
+    if (at > windows.nowMs) continue
+    const inDay = at >= windows.day ? units : 0
+    const inWeek = at >= windows.week ? units : 0
+    const inMonth = at >= windows.month ? units : 0
+    if (byok) {
+      f.byokTotal += units
+      f.byokDaily += inDay
+      f.byokWeekly += inWeek
+      f.byokMonthly += inMonth
+    } else {
+      f.total += units
+      f.daily += inDay
+      f.weekly += inWeek
+      f.monthly += inMonth
+    }
+  }
+  return f
+}
+
+export const toUsd = (units: number): number => units / UNITS_PER_USD
+export const toUnits = (usd: number): number => Math.round(usd * UNITS_PER_USD)
+
+/**
+ * `limit_remaining`: the limit minus the usage of the current `limit_reset` period (all time
+ * without one), BYOK included when the key says so; never below 0, and null without a limit.
+ */
+export function limitRemaining(
+  limit: number | null,
+  limitReset: LimitReset | null,
+  includeByok: boolean,
+  f: UsageFigures,
+): number | null {
+  if (limit === null) return null
+  const [used, byok] =
+    limitReset === 'daily'
+      ? [f.daily, f.byokDaily]
+      : limitReset === 'weekly'
+        ? [f.weekly, f.byokWeekly]
+        : limitReset === 'monthly'
+          ? [f.monthly, f.byokMonthly]
+          : [f.total, f.byokTotal]
+  const spent = used + (includeByok ? byok : 0)
+  const limitUnits = toUnits(limit)
+  // A limit beyond the exact range is compared in USD; usage itself never leaves that range.
+  if (!Number.isSafeInteger(limitUnits)) return Math.max(0, limit - toUsd(spent))
+  return toUsd(Math.max(0, limitUnits - spent))
+}
+
+/** Seeded figures, as `sim.keys.create({ usage })` takes them, in USD; a missing one is the least the others allow. */
+export interface SeedFigures {
+  total?: number
+  daily?: number
+  weekly?: number
+  monthly?: number
+}
+
+/**
+ * Records that reproduce seeded figures at `windows.nowMs`: today's share at the start of the day,
+ * the rest of the week and of the month at the start of the part of each not yet covered, and the
+ * remainder just before both windows. Returns the name of the first figure the calendar makes
+ * impossible (weekly above daily on a Monday, say) instead, with the reason.
+ */
+export function seedRecords(
+  seed: SeedFigures,
+  byok: boolean,
+  windows: UsageWindows,
+): UsageRecord[] | { field: keyof SeedFigures; problem: string } {
+  // A window that began today holds nothing but today: its figure is also today's least figure.
+  const sinceToday = (figure: number | undefined, start: number): number => (figure !== undefined && start === windows.day ? toUnits(figure) : 0)
+  const daily = seed.daily !== undefined ? toUnits(seed.daily) : Math.max(sinceToday(seed.weekly, windows.week), sinceToday(seed.monthly, windows.month))
+  // When the week so far lies within the month, the month holds all of the week, and the reverse.
+  const weekWithinMonth = windows.week >= windows.month
+  const monthWithinWeek = windows.month >= windows.week
+  const weekly = seed.weekly !== undefined ? toUnits(seed.weekly) : monthWithinWeek && seed.monthly !== undefined ? toUnits(seed.monthly) : daily
+  const monthly = seed.monthly !== undefined ? toUnits(seed.monthly) : weekWithinMonth ? weekly : daily
+  const usd = (units: number): number => toUsd(units)
+  if (weekly < daily) return { field: 'weekly', problem: `must be at least daily (${usd(daily)}): today is part of this week` }
+  if (monthly < daily) return { field: 'monthly', problem: `must be at least daily (${usd(daily)}): today is part of this month` }
+  // The week and the month overlap in [max(week, month), day); each also has a part the other lacks.
+  const overlapStart = Math.max(windows.week, windows.month)
+  const weekOnly = windows.week < windows.month ? [windows.week, windows.month] : null
+  const monthOnly = windows.month < windows.week ? [windows.month, windows.week] : null
+  const overlapEmpty = overlapStart === windows.day
+  // Put as much as both windows allow in the overlap; what is left of each goes in its own part.
+  const shared = overlapEmpty ? 0 : Math.min(weekly - daily, monthly - daily)
+  const weekRest = weekly - daily - shared
+  const monthRest = monthly - daily - shared
+  if (weekRest > 0 && weekOnly === null) {
+    return { field: 'weekly', problem: `cannot exceed ${monthly === daily ? 'daily' : 'monthly'} here: this week so far lies within this month` }
+  }
+  if (monthRest > 0 && monthOnly === null) {
+    return { field: 'monthly', problem: `cannot exceed ${weekly === daily ? 'daily' : 'weekly'} here: this month so far lies within this week` }
+  }
+  const recent = daily + shared + weekRest + monthRest
+  const earlier = seed.total === undefined ? 0 : toUnits(seed.total) - recent
+  if (earlier < 0) return { field: 'total', problem: `must be at least the usage of this week and this month together (${usd(recent)})` }
+  const records: UsageRecord[] = []
+  const add = (at: number, units: number): void => {
+    if (units > 0) records.push({ at, units, byok })
+  }
+  add(Math.min(windows.week, windows.month) - 1, earlier)
+  if (weekOnly) add(weekOnly[0] as number, weekRest)
+  if (monthOnly) add(monthOnly[0] as number, monthRest)
+  add(overlapStart, shared)
+  add(windows.day, daily)
+  return records
+}
