@@ -53,7 +53,7 @@ export interface SimulatorOptions {
    * 429 "Rate limit exceeded" with `Retry-After` in seconds. Keys may have their own. Default: none.
    */
   rateLimit?: RateLimit | null
-  /** How many of the latest requests `sim.journal` keeps (0: none). Default 10,000. */
+  /** How many of the latest requests `sim.journal` keeps (0: none). Default 1,000. */
   journalLimit?: number
 }
 
@@ -118,7 +118,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<Defau
   }
   const clockState = { ms: toEpochMs(options.now ?? DEFAULT_NOW, 'create simulator', 'now') }
   const rateLimit = options.rateLimit === undefined || options.rateLimit === null ? null : checkRateLimit(options.rateLimit, 'create simulator', 'rateLimit')
-  const journalLimit = options.journalLimit ?? 10_000
+  const journalLimit = options.journalLimit ?? 1_000
   if (typeof journalLimit !== 'number' || !Number.isSafeInteger(journalLimit) || journalLimit < 0) {
     throw invalidArgument('create simulator', 'journalLimit', `must be a non-negative integer, got ${String(journalLimit)}`)
   }
