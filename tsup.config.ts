@@ -5,6 +5,8 @@ export default defineConfig({
     index: 'src/index.ts',
     'msw/index': 'src/msw/index.ts',
     'pricing/index': 'src/pricing/index.ts',
+    'fixtures/index': 'src/fixtures/index.ts',
+    'arbitraries/index': 'src/arbitraries/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
@@ -14,6 +16,7 @@ export default defineConfig({
   // from model-access-sim/pricing is then the class the root exports (instanceof holds across them).
   splitting: true,
   target: 'es2022',
-  // Peer dependencies stay external so the consumer's copy of msw is the one that intercepts.
-  external: ['msw'],
+  // Peer dependencies stay external: the consumer's copy of msw is the one that intercepts, and
+  // the consumer's faker and fast-check are the ones their seeds and settings drive.
+  external: ['msw', '@faker-js/faker', 'fast-check'],
 })

@@ -50,11 +50,14 @@ echo "example.ts: $(wc -l < "$EXAMPLE") lines"
 step "npm run build"
 (cd "$ROOT" && npm run build)
 missing=()
-for f in index.js index.cjs index.d.ts index.d.cts msw/index.js msw/index.cjs msw/index.d.ts msw/index.d.cts pricing/index.js pricing/index.cjs pricing/index.d.ts pricing/index.d.cts; do
-  [[ -f "$ROOT/dist/$f" ]] || missing+=("dist/$f")
+ENTRIES=(index msw/index pricing/index fixtures/index arbitraries/index)
+for entry in "${ENTRIES[@]}"; do
+  for ext in js cjs d.ts d.cts; do
+    [[ -f "$ROOT/dist/$entry.$ext" ]] || missing+=("dist/$entry.$ext")
+  done
 done
 ((${#missing[@]} == 0)) || fail "the build did not produce: ${missing[*]}"
-echo "dist: all twelve entry files present"
+echo "dist: all ${#ENTRIES[@]} entry points, in ESM, CJS and both type flavours"
 
 # --- 3. Pack ----------------------------------------------------------------------------------
 step "npm pack"
@@ -76,9 +79,9 @@ mkdir -p "$CONSUMER"
 cat > "$CONSUMER/package.json" <<'JSON'
 { "name": "model-access-sim-consumer", "version": "0.0.0", "private": true, "type": "module" }
 JSON
-TSX_VERSION="$(cd "$ROOT" && node -p "require('./package.json').devDependencies.tsx")"
+dev() { (cd "$ROOT" && node -p "require('./package.json').devDependencies['$1']"); }
 (cd "$CONSUMER" && npm install --no-audit --no-fund --loglevel=error \
-  "$TARBALL" "msw@2" "@openrouter/sdk@1.3.19" "tsx@$TSX_VERSION")
+  "$TARBALL" "msw@2" "@openrouter/sdk@1.3.19" "tsx@$(dev tsx)" "@faker-js/faker@$(dev @faker-js/faker)" "fast-check@$(dev fast-check)")
 (cd "$CONSUMER" && npm ls --depth=0)
 cp "$EXAMPLE" "$CONSUMER/example.ts"
 
@@ -97,13 +100,18 @@ step "require() from CJS"
   assert.equal(pricing.estimateCost({ prompt: "0.1", completion: "0", discount: 0.1 }, { promptTokens: 3 }, { at: 0 }), "0.27")
   assert.equal(root.resolvePricing, pricing.resolvePricing, "the root re-exports the pricing functions")
   assert.equal(root.PricingError, pricing.PricingError, "one PricingError class for both entry points")
+  // faker 10 is ESM-only: the CJS build of ./fixtures loads it through require(esm), on by default from Node 20.19.
+  const fixtures = require("model-access-sim/fixtures")
+  const arbitraries = require("model-access-sim/arbitraries")
+  assert.equal(fixtures.fakeModel({ seed: 1 }).id, fixtures.fakeModel({ seed: 1 }).id)
+  assert.equal(require("fast-check").sample(arbitraries.pricing(), { seed: 1, numRuns: 3 }).length, 3)
   assert.equal(typeof root.createSimulator, "function", "createSimulator")
   assert.equal(typeof createHandlers, "function", "createHandlers")
   const sim = root.createSimulator()
   const res = sim.handle({ method: "GET", path: "/keys", authorization: "Bearer " + sim.world.managementKey })
   assert.equal(res.status, 200)
   assert.ok(createHandlers(sim).length > 0)
-  console.log("CJS ok: require(\"model-access-sim\"), require(\"model-access-sim/msw\") and require(\"model-access-sim/pricing\"); GET /keys ->", res.status, "with", res.body.data.length, "keys")
+  console.log("CJS ok: require(\"model-access-sim\"), require(\"model-access-sim/msw\"), require(\"model-access-sim/pricing\"), /fixtures and /arbitraries; GET /keys ->", res.status, "with", res.body.data.length, "keys")
 ')
 
 step "import() from ESM"
@@ -112,13 +120,18 @@ step "import() from ESM"
   const root = await import("model-access-sim")
   const msw = await import("model-access-sim/msw")
   const pricing = await import("model-access-sim/pricing")
+  const { fakePricing } = await import("model-access-sim/fixtures")
+  const { requestContext } = await import("model-access-sim/arbitraries")
+  const fc = (await import("fast-check")).default
+  assert.deepEqual(pricing.validatePricing(fakePricing({ seed: 3 })), [])
+  assert.equal(fc.sample(requestContext(), { seed: 2, numRuns: 2 }).length, 2)
   assert.equal(pricing.compilePricing({ prompt: "0.000001", completion: "0", overrides: [{ min_prompt_tokens: 10, prompt: "0.000002" }] }).resolve({ promptTokens: 11, at: 0 }).prompt, "0.000002")
   assert.equal(typeof root.createSimulator, "function", "createSimulator")
   assert.equal(typeof msw.createHandlers, "function", "createHandlers")
   const sim = root.createSimulator()
   const res = sim.handle({ method: "GET", path: "/videos/models" })
   assert.equal(res.status, 200)
-  console.log("ESM ok: import(\"model-access-sim\"), import(\"model-access-sim/msw\") and import(\"model-access-sim/pricing\"); GET /videos/models ->", res.status)
+  console.log("ESM ok: import(\"model-access-sim\"), import(\"model-access-sim/msw\"), import(\"model-access-sim/pricing\"), /fixtures and /arbitraries; GET /videos/models ->", res.status)
 ')
 
 step "Consumer-project check passed"

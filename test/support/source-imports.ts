@@ -6,6 +6,8 @@ export const root = resolve(import.meta.dirname, '..', '..')
 const ENTRY_POINTS: readonly (readonly [string, string])[] = [
   ['model-access-sim/msw', 'src/msw/index.ts'],
   ['model-access-sim/pricing', 'src/pricing/index.ts'],
+  ['model-access-sim/fixtures', 'src/fixtures/index.ts'],
+  ['model-access-sim/arbitraries', 'src/arbitraries/index.ts'],
   ['model-access-sim', 'src/index.ts'],
 ]
 

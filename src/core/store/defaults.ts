@@ -20,7 +20,7 @@ export const PROVIDERS = [
   { name: 'SambaNova', tag: 'sambanova' },
   { name: 'Nebius', tag: 'nebius' },
   { name: 'Chutes', tag: 'chutes' },
-  { name: 'Baseten', tag: 'baseten' },
+  { name: 'BaseTen', tag: 'baseten' },
 ] as const
 
 export const KEY_NAMES = [

@@ -65,7 +65,7 @@ export function titleCase(slug: string): string {
 }
 
 /** Display name from an id: `acme/fast-1:free` -> `Acme: Fast 1 (free)`. */
-function nameFromId(id: string): string {
+export function nameFromId(id: string): string {
   const [author = '', rest = ''] = id.split('/')
   const [slug = '', variant] = rest.split(':')
   return `${titleCase(author)}: ${titleCase(slug)}${variant ? ` (${variant})` : ''}`
@@ -76,10 +76,22 @@ function rounded(value: number, digits: number): number {
   return Math.round(value * f) / f
 }
 
+/** Latency percentiles rise from p50 to p99: the slow tail takes longer. */
 function percentiles(ctx: StoreContext, p50: number): PercentileStats {
   const p75 = rounded(p50 * (1.1 + ctx.random.float() * 0.3), 1)
   const p90 = rounded(p75 * (1.1 + ctx.random.float() * 0.4), 1)
   const p99 = rounded(p90 * (1.2 + ctx.random.float() * 0.8), 1)
+  return { p50: rounded(p50, 1), p75, p90, p99 }
+}
+
+/**
+ * Throughput percentiles fall from p50 to p99: the service's routing cutoffs read "minimum p90
+ * throughput", so a higher percentile is the slower tail (decisions/0011).
+ */
+function throughputPercentiles(ctx: StoreContext, p50: number): PercentileStats {
+  const p75 = rounded(p50 / (1.1 + ctx.random.float() * 0.3), 1)
+  const p90 = rounded(p75 / (1.1 + ctx.random.float() * 0.4), 1)
+  const p99 = rounded(p90 / (1.2 + ctx.random.float() * 0.8), 1)
   return { p50: rounded(p50, 1), p75, p90, p99 }
 }
 
@@ -179,7 +191,8 @@ function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown
   }
   usedTags.add(tag)
   const endpoint: Endpoint = {
-    name: has('name') ? str('name') : `${provider_name}: ${model.name}`,
+    // "Provider: Model", without the author prefix the model's own name carries ("Meta: Llama 3.3").
+    name: has('name') ? str('name') : `${provider_name}: ${model.name.replace(/^[^:]+: /, '')}`,
     model_id: has('model_id') ? str('model_id') : model.id,
     model_name: has('model_name') ? str('model_name') : model.name,
     context_length,
@@ -196,7 +209,7 @@ function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown
     uptime_last_30m: nullable('uptime_last_30m', (v, a) => checkUptime(check, v, a), () => rounded(98 + ctx.random.float() * 2, 2)),
     uptime_last_1d: nullable('uptime_last_1d', (v, a) => checkUptime(check, v, a), () => rounded(99 + ctx.random.float(), 2)),
     latency_last_30m: nullable('latency_last_30m', (v, a) => checkPercentiles(check, v, a), () => percentiles(ctx, 250 + ctx.random.float() * 900)),
-    throughput_last_30m: nullable('throughput_last_30m', (v, a) => checkPercentiles(check, v, a), () => percentiles(ctx, 20 + ctx.random.float() * 180)),
+    throughput_last_30m: nullable('throughput_last_30m', (v, a) => checkPercentiles(check, v, a), () => throughputPercentiles(ctx, 20 + ctx.random.float() * 180)),
     status: has('status') ? check.oneOf(given['status'], ENDPOINT_STATUSES, `${at}.status`) : 0,
   }
   if (has('supports_voice_cloning')) endpoint.supports_voice_cloning = check.boolean(given['supports_voice_cloning'], `${at}.supports_voice_cloning`)

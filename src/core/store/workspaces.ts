@@ -31,7 +31,8 @@ export interface WorkspaceCollection {
   get(id: string): Workspace | undefined
 }
 
-function slugify(name: string): string {
+/** Lower-case words joined by `-`, as workspace slugs are written; `workspace` when nothing is left. */
+export function slugify(name: string): string {
   const slug = name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

@@ -331,7 +331,7 @@ function loadModels(sim: Collections, ago: (days: number) => number): void {
       endpoint('Moonshot AI', 'moonshotai', { context_length: 131072, max_completion_tokens: 16384, supported_parameters: OPEN_PARAMETERS,
         pricing: offPeak('0.0000006', '0.0000025', '0.0000003', '0.00000125') }),
       endpoint('Groq', 'groq', { context_length: 131072, max_completion_tokens: 16384, supported_parameters: OPEN_PARAMETERS, pricing: { prompt: '0.000001', completion: '0.000003' } }),
-      endpoint('Baseten', 'baseten/fp4', { context_length: 131072, max_completion_tokens: 131072, quantization: 'fp4', supported_parameters: OPEN_PARAMETERS,
+      endpoint('BaseTen', 'baseten/fp4', { context_length: 131072, max_completion_tokens: 131072, quantization: 'fp4', supported_parameters: OPEN_PARAMETERS,
         pricing: { prompt: '0.0000006', completion: '0.0000025' } }),
     ],
   })
