@@ -1,4 +1,4 @@
-import { type Principal, authenticate, requireManagement } from './auth.js'
+import { BEARER, type Principal, authenticate, requireManagement } from './auth.js'
 import { type Controls, faultError, takeToken } from './controls.js'
 import { ApiError, errorEnvelope } from './errors.js'
 import type { JournalStore } from './journal.js'
@@ -199,8 +199,8 @@ function errorResponse(error: ApiError, principal: Principal | null): SimRespons
 
 /** The caller's key hash if the bearer names a known key, whatever its state; never throws. */
 function bearerKeyHash(ctx: StoreContext, authorization: string | null | undefined): string | null {
-  const match = /^Bearer +(\S+) *$/i.exec(authorization?.trim() ?? '')
-  return (match && ctx.indices.keyHashBySecret.get(match[1] as string)) ?? null
+  const found = BEARER.exec(authorization?.trim() ?? '')
+  return (found && ctx.indices.keyHashBySecret.get(found[1] as string)) ?? null
 }
 
 function principalOf(ctx: StoreContext, authorization: string | null | undefined): Principal | null {
@@ -298,8 +298,8 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   }
   router.journal.add({
     at: new Date(arrivedMs).toISOString(),
-    method: request.method.toUpperCase(),
-    path: request.path,
+    method: String(request.method).toUpperCase(),
+    path: String(request.path),
     query: queryText(request),
     operation,
     status: response.status,

@@ -9,7 +9,8 @@ export interface Principal {
   management: boolean
 }
 
-const BEARER = /^Bearer +(\S+) *$/i
+/** `Bearer <secret>`, the only form of the Authorization header the service accepts. */
+export const BEARER = /^Bearer +(\S+) *$/i
 
 function unauthorized(reason: AuthFailure): ApiError {
   return new ApiError(401, { message: AUTH_MESSAGES[reason], metadata: { reason } })

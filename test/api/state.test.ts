@@ -119,6 +119,13 @@ describe('isolation', () => {
 })
 
 describe('the router never throws', () => {
+  it('answers a request without a method with a 500 envelope and journals it, never throwing', () => {
+    const sim = createSimulator()
+    const res = sim.handle({ path: '/keys' } as unknown as SimRequest)
+    expect(res.status).toBe(500)
+    expect(sim.journal.list().map((entry) => [entry.method, entry.status])).toEqual([['UNDEFINED', 500]])
+  })
+
   it('turns an internal failure into a 500 envelope', () => {
     const sim = createSimulator()
     // A request whose query getter throws stands in for any bug below the router.
