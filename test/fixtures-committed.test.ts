@@ -1,0 +1,179 @@
+// The committed fixtures under fixtures/: current, accepted by the official SDK, and reproducible.
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import {
+  BadGatewayResponseError$inboundSchema,
+  BadRequestResponseError$inboundSchema,
+  ForbiddenResponseError$inboundSchema,
+  InternalServerResponseError$inboundSchema,
+  NotFoundResponseError$inboundSchema,
+  ServiceUnavailableResponseError$inboundSchema,
+  TooManyRequestsResponseError$inboundSchema,
+  UnauthorizedResponseError$inboundSchema,
+} from '@openrouter/sdk/models/errors'
+import { GetWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/getworkspaceresponse.js'
+import { GetKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/getkey.js'
+import { ListResponse$inboundSchema } from '@openrouter/sdk/models/operations/list.js'
+import { ListEndpointsResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpoints.js'
+import { VideoModelsListResponse$inboundSchema } from '@openrouter/sdk/models/videomodelslistresponse.js'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { type Fixture, HAND_WRITTEN, generateFixtures, listFiles } from '../fixtures/generate.js'
+import type { OperationName } from '../src/index.js'
+
+const FIXTURES_DIR = resolve(import.meta.dirname, '..', 'fixtures')
+const STALE = 'fixtures/ is stale: run `npm run fixtures` and commit the result'
+
+const handWritten = new Set<string>(HAND_WRITTEN)
+const committedPaths = listFiles(FIXTURES_DIR).filter((path) => !handWritten.has(path))
+const committedText = (path: string): string => readFileSync(join(FIXTURES_DIR, ...path.split('/')), 'utf8')
+const committed: [string, Fixture][] = committedPaths
+  .filter((path) => path.endsWith('.json'))
+  .map((path) => [path, JSON.parse(committedText(path)) as Fixture])
+
+/** Anything that parses like a zod schema; the SDK's own are zod v4 objects. */
+interface Schema {
+  safeParse(value: unknown): { success: true } | { success: false; error: unknown }
+}
+
+const OPERATIONS: [OperationName, RegExp][] = [
+  ['listKeys', /^\/keys$/],
+  ['getKey', /^\/keys\/[^/]+$/],
+  ['listEndpoints', /^\/models\/[^/]+\/[^/]+\/endpoints$/],
+  ['getFileContent', /^\/files\/[^/]+\/content$/],
+  ['getWorkspace', /^\/workspaces\/[^/]+$/],
+  ['listVideoModels', /^\/videos\/models$/],
+]
+
+function operationOf(path: string): OperationName | null {
+  return OPERATIONS.find(([, pattern]) => pattern.test(path))?.[0] ?? null
+}
+
+/** The schema the SDK applies to a 200 of each JSON operation (see its funcs/*.js `M.json(200, ...)`). */
+const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> = {
+  listKeys: ListResponse$inboundSchema,
+  getKey: GetKeyResponse$inboundSchema,
+  listEndpoints: ListEndpointsResponse$inboundSchema,
+  getWorkspace: GetWorkspaceResponse$inboundSchema,
+  listVideoModels: VideoModelsListResponse$inboundSchema,
+}
+
+/** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */
+const ERROR_SCHEMAS: Record<number, Schema> = {
+  400: BadRequestResponseError$inboundSchema,
+  401: UnauthorizedResponseError$inboundSchema,
+  403: ForbiddenResponseError$inboundSchema,
+  404: NotFoundResponseError$inboundSchema,
+  429: TooManyRequestsResponseError$inboundSchema,
+  500: InternalServerResponseError$inboundSchema,
+  502: BadGatewayResponseError$inboundSchema,
+  503: ServiceUnavailableResponseError$inboundSchema,
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** What is wrong with an error body, measured against SDK-COMPAT.md's envelope; empty when nothing. */
+function envelopeProblems(status: number, body: unknown): string[] {
+  if (!isRecord(body)) return ['the body is not an object']
+  const problems: string[] = []
+  const extra = Object.keys(body).filter((key) => !['error', 'user_id', 'openrouter_metadata'].includes(key))
+  if (extra.length > 0) problems.push(`unexpected top-level keys ${extra.join(', ')}`)
+  const { error } = body
+  if (!isRecord(error)) return [...problems, '`error` is not an object']
+  if (error['code'] !== status) problems.push(`error.code is ${JSON.stringify(error['code'])}, not the status ${status}`)
+  if (typeof error['message'] !== 'string' || error['message'] === '') problems.push('error.message is not a non-empty string')
+  if ('metadata' in error && error['metadata'] !== null && !isRecord(error['metadata'])) problems.push('error.metadata is not an object or null')
+  const errorExtra = Object.keys(error).filter((key) => !['code', 'message', 'metadata'].includes(key))
+  if (errorExtra.length > 0) problems.push(`unexpected keys in error: ${errorExtra.join(', ')}`)
+  if ('user_id' in body && body['user_id'] !== null && typeof body['user_id'] !== 'string') problems.push('user_id is not a string or null')
+  // The SDK builds its typed error from the envelope plus the raw request, response and body text.
+  const schema = ERROR_SCHEMAS[status]
+  if (schema === undefined) return [...problems, `no SDK error class for status ${status}`]
+  const text = JSON.stringify(body)
+  const parsed = schema.safeParse({
+    ...body,
+    request$: new Request('https://openrouter.ai/api/v1/'),
+    response$: new Response(text, { status, headers: { 'content-type': 'application/json' } }),
+    body$: text,
+  })
+  if (!parsed.success) problems.push(`the SDK's ${status} error schema rejects it: ${String(parsed.error)}`)
+  return problems
+}
+
+describe('committed fixtures', () => {
+  it('are exactly the files the generator produces now, with none missing and none extra', () => {
+    const generated = generateFixtures()
+    const missing = [...generated.keys()].filter((path) => !committedPaths.includes(path))
+    const extra = committedPaths.filter((path) => !generated.has(path))
+    const changed = [...generated].filter(([path, text]) => committedPaths.includes(path) && committedText(path) !== text).map(([path]) => path)
+    expect({ missing, extra, changed }, STALE).toEqual({ missing: [], extra: [], changed: [] })
+  })
+
+  it('are pretty-printed JSON with two-space indentation, the four top-level keys in order and a trailing newline', () => {
+    expect(committed.length).toBeGreaterThan(0)
+    for (const [path, fixture] of committed) {
+      expect(committedText(path), path).toBe(`${JSON.stringify(fixture, null, 2)}\n`)
+      expect(Object.keys(fixture), path).toEqual(['request', 'status', 'headers', 'body'])
+      expect(Object.keys(fixture.request), path).toEqual(['method', 'path', 'query', 'auth'])
+      expect(['management', 'regular', 'anonymous'], path).toContain(fixture.request.auth)
+    }
+  })
+
+  it('cover a successful response of each of the six operations', () => {
+    const succeeded = new Set(committed.filter(([, fixture]) => fixture.status === 200).map(([, fixture]) => operationOf(fixture.request.path)))
+    expect([...succeeded].sort()).toEqual(OPERATIONS.map(([name]) => name).sort())
+  })
+
+  it('have 200 JSON bodies that parse with the official SDK response schema of their operation', () => {
+    const failures: string[] = []
+    let checked = 0
+    for (const [path, fixture] of committed) {
+      const operation = operationOf(fixture.request.path)
+      if (fixture.status !== 200 || operation === null || operation === 'getFileContent') continue
+      checked += 1
+      if (fixture.headers['content-type'] !== 'application/json') failures.push(`${path}: content-type is not application/json`)
+      const parsed = SUCCESS_SCHEMAS[operation].safeParse(fixture.body)
+      if (!parsed.success) failures.push(`${path}: ${String(parsed.error)}`)
+    }
+    expect(checked).toBeGreaterThan(0)
+    expect(failures).toEqual([])
+  })
+
+  it('have file downloads whose base64 bytes are octet-stream with a matching content-length and a filename', () => {
+    const downloads = committed.filter(([, fixture]) => fixture.status === 200 && operationOf(fixture.request.path) === 'getFileContent')
+    expect(downloads.length).toBeGreaterThan(0)
+    for (const [path, fixture] of downloads) {
+      const body = fixture.body as { base64?: unknown }
+      expect(Object.keys(body), path).toEqual(['base64'])
+      expect(typeof body.base64, path).toBe('string')
+      const bytes = Buffer.from(body.base64 as string, 'base64')
+      expect(bytes.toString('base64'), `${path}: canonical base64`).toBe(body.base64)
+      expect(fixture.headers, path).toMatchObject({ 'content-type': 'application/octet-stream', 'content-length': String(bytes.byteLength) })
+      expect(fixture.headers['content-disposition'], path).toMatch(/^attachment; filename="[^"]+"/)
+    }
+  })
+
+  it('have error bodies in the error envelope the SDK-COMPAT notes describe, which the SDK turns into its typed error', () => {
+    const errors = committed.filter(([, fixture]) => fixture.status !== 200)
+    expect(errors.map(([, fixture]) => fixture.status)).toEqual(expect.arrayContaining([400, 401, 403, 404]))
+    const failures: string[] = []
+    for (const [path, fixture] of errors) {
+      if (fixture.headers['content-type'] !== 'application/json') failures.push(`${path}: content-type is not application/json`)
+      for (const problem of envelopeProblems(fixture.status, fixture.body)) failures.push(`${path}: ${problem}`)
+    }
+    expect(failures).toEqual([])
+  })
+})
+
+describe('the fixture generator', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('produces byte-identical files on two runs, whatever the machine clock says', () => {
+    const first = generateFixtures()
+    vi.useFakeTimers({ now: new Date('2031-07-15T23:59:59Z'), toFake: ['Date'] })
+    const second = generateFixtures()
+    expect([...second.keys()]).toEqual([...first.keys()])
+    for (const [path, text] of first) expect(second.get(path), path).toBe(text)
+  })
+})
