@@ -203,11 +203,15 @@ function bearerKeyHash(ctx: StoreContext, authorization: string | null | undefin
   return (found && ctx.indices.keyHashBySecret.get(found[1] as string)) ?? null
 }
 
-function principalOf(ctx: StoreContext, authorization: string | null | undefined): Principal | null {
+/** The caller, or the 401 to answer with: read once per request, used by the journal and the operation. */
+type Caller = { principal: Principal | null } | { failure: ApiError }
+
+function callerOf(ctx: StoreContext, authorization: string | null | undefined): Caller {
   try {
-    return authenticate(ctx, authorization)
-  } catch {
-    return null
+    return { principal: authenticate(ctx, authorization) }
+  } catch (error) {
+    if (error instanceof ApiError) return { failure: error }
+    throw error
   }
 }
 
@@ -228,7 +232,8 @@ function routeOf(request: SimRequest): { method: string; path: string; matched: 
 }
 
 /** The six operations and the catch-all, after faults and rate limits have let the request through. */
-function serve(ctx: StoreContext, request: SimRequest, method: string, path: string, matched: ReturnType<typeof match>): SimResponse {
+function serve(ctx: StoreContext, request: SimRequest, method: string, path: string, matched: ReturnType<typeof match>, caller: Caller): SimResponse {
+  // Known only once the request names an operation: the catch-all answers without a user_id.
   let principal: Principal | null = null
   try {
     if (!matched) {
@@ -238,12 +243,13 @@ function serve(ctx: StoreContext, request: SimRequest, method: string, path: str
       })
     }
     const { operation } = matched
-    principal = authenticate(ctx, request.authorization)
-    const caller = operation.management ? requireManagement(principal) : principal
+    if ('failure' in caller) throw caller.failure
+    principal = caller.principal
+    const allowed = operation.management ? requireManagement(principal) : principal
     const params: Record<string, string> = {}
     for (const [name, raw] of Object.entries(matched.params)) params[name] = decodeSegment(raw, name)
     const query = request.query instanceof URLSearchParams ? request.query : new URLSearchParams(request.query ?? '')
-    return operation.management ? operation.run({ ctx, params, query, principal: caller as Principal }) : operation.run({ ctx, params, query, principal: caller })
+    return operation.management ? operation.run({ ctx, params, query, principal: allowed as Principal }) : operation.run({ ctx, params, query, principal: allowed })
   } catch (error) {
     if (error instanceof ApiError) return errorResponse(error, principal)
     return errorResponse(new ApiError(500, { metadata: { reason: error instanceof Error ? error.message : String(error) } }), principal)
@@ -272,7 +278,8 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     const { method, path, matched } = routeOf(request)
     operation = matched?.operation.name ?? null
     const keyHash = bearerKeyHash(ctx, request.authorization)
-    principal = principalOf(ctx, request.authorization)
+    const caller = callerOf(ctx, request.authorization)
+    principal = 'principal' in caller ? caller.principal : null
     const picked = router.controls.pickFault({ operation, path, keyHash })
     const retryAfter = picked === null ? takeToken(ctx, keyHash, router.controls.defaultRateLimit) : null
     if (picked !== null) {
@@ -285,7 +292,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
       rateLimited = true
       response = errorResponse(new ApiError(429, { headers: { 'retry-after': String(retryAfter) } }), principal)
     } else {
-      response = serve(ctx, request, method, path, matched)
+      response = serve(ctx, request, method, path, matched, caller)
     }
   } catch (error) {
     response = errorResponse(new ApiError(500, { metadata: { reason: error instanceof Error ? error.message : String(error) } }), principal)
