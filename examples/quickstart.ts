@@ -14,6 +14,8 @@ const sdk = new OpenRouter({
   retryConfig: { strategy: 'none' },
 })
 const anonymous = new OpenRouter({ serverURL: 'https://openrouter.ai/api/v1', retryConfig: { strategy: 'none' } })
+/** `author/slug` -> the SDK's path parameters. */
+const modelParams = (id: string): { author: string; slug: string } => ({ author: id.slice(0, id.indexOf('/')), slug: id.slice(id.indexOf('/') + 1) })
 
 function table(title: string, rows: Record<string, unknown>[]): void {
   console.log(`\n${title}`)
@@ -57,9 +59,10 @@ try {
   ])
 
   // 3. GET /models/{author}/{slug}/endpoints, anonymously: no latency or throughput.
-  const model = await anonymous.endpoints.list({ author: 'deepseek', slug: 'deepseek-chat-v3.1' })
+  // sim.world.models names a model of each kind worth testing: this one is cheaper off-peak.
+  const model = await anonymous.endpoints.list(modelParams(sim.world.models.timeWindowed))
   table(
-    `GET /models/deepseek/deepseek-chat-v3.1/endpoints  (anonymous: latency hidden)`,
+    `GET /models/${sim.world.models.timeWindowed}/endpoints  (anonymous: latency hidden)`,
     model.data.endpoints.map((e) => ({
       provider: e.providerName,
       quantization: e.quantization,
@@ -70,9 +73,9 @@ try {
       'latency p50': e.latencyLast30m?.p50,
     })),
   )
-  const authed = await sdk.endpoints.list({ author: 'meta-llama', slug: 'llama-3.3-70b-instruct' })
+  const authed = await sdk.endpoints.list(modelParams(sim.world.models.longContext))
   table(
-    'GET /models/meta-llama/llama-3.3-70b-instruct/endpoints  (with a key: latency shown)',
+    `GET /models/${sim.world.models.longContext}/endpoints  (with a key: latency shown; dearer past ${authed.data.endpoints[0]?.pricing.overrides?.[0]?.minPromptTokens ?? '-'} prompt tokens)`,
     authed.data.endpoints.map((e) => ({ provider: e.providerName, 'uptime 30m %': e.uptimeLast30m, 'latency p50 ms': e.latencyLast30m?.p50, 'tok/s p50': e.throughputLast30m?.p50 })),
   )
 

@@ -5,6 +5,7 @@ export { OPERATION_NAMES } from './core/controls.js'
 export { AUTH_MESSAGES, ERROR_MESSAGES, errorEnvelope, SimulatorError, SimulatorErrorCode } from './core/errors.js'
 export { formatTimestamp } from './core/time.js'
 export { maskSecret } from './core/store/keys.js'
+export { WORLD_FORMAT } from './core/worlds/spec.js'
 export { compilePricing, estimateCost, explainPricing, PricingError, resolvePricing, validatePricing } from './pricing/index.js'
 export {
   ENDPOINT_STATUSES,
@@ -26,6 +27,7 @@ export {
 // Types
 export type { EmptyWorld, Simulator, SimulatorOptions } from './core/simulator.js'
 export type { DefaultWorld } from './core/worlds/default.js'
+export type { WorldFile, WorldInstant, WorldKey, WorldModel, WorldSpec, WorldUsageRecord, WorldUser, WorldVideoModel, WorldWorkspace } from './core/worlds/spec.js'
 export type { OperationName, SimRequest, SimResponse } from './core/api.js'
 export type { AuthFailure, ErrorStatus } from './core/errors.js'
 export type { SimulatorClock } from './core/clock.js'

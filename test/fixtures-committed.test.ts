@@ -17,8 +17,9 @@ import { ListResponse$inboundSchema } from '@openrouter/sdk/models/operations/li
 import { ListEndpointsResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpoints.js'
 import { VideoModelsListResponse$inboundSchema } from '@openrouter/sdk/models/videomodelslistresponse.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type Fixture, HAND_WRITTEN, generateFixtures, listFiles } from '../fixtures/generate.js'
-import type { OperationName } from '../src/index.js'
+import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
+import { generateWorld } from '../src/fixtures/index.js'
+import { type OperationName, createSimulator } from '../src/index.js'
 
 const FIXTURES_DIR = resolve(import.meta.dirname, '..', 'fixtures')
 const STALE = 'fixtures/ is stale: run `npm run fixtures` and commit the result'
@@ -98,6 +99,14 @@ function envelopeProblems(status: number, body: unknown): string[] {
   if (!parsed.success) problems.push(`the SDK's ${status} error schema rejects it: ${String(parsed.error)}`)
   return problems
 }
+
+describe('the embedded default world', () => {
+  it('is generateWorld({ seed: 42 }) exactly, as the committed JSON the core loads', () => {
+    const committedWorld = readFileSync(resolve(import.meta.dirname, '..', ...DEFAULT_WORLD_PATH.split('/')), 'utf8')
+    expect(committedWorld === defaultWorldText(), `${DEFAULT_WORLD_PATH} is stale: run \`npm run fixtures\` and commit the result`).toBe(true)
+    expect(createSimulator().world).toEqual(generateWorld({ seed: 42 }).handles)
+  })
+})
 
 describe('committed fixtures', () => {
   it('are exactly the files the generator produces now, with none missing and none extra', () => {

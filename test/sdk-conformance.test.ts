@@ -168,6 +168,7 @@ describe('successful answers parse through the SDK', () => {
 
     it('combines includeDisabled, offset and workspaceId', async () => {
       const workspaceId = world.workspaces.production
+      sim.keys.create({ userId: world.userId, workspaceId, name: 'Disabled in production', disabled: true, createdAt: '2025-01-01T00:00:00Z' })
       const { data } = await management().apiKeys.list({ includeDisabled: true, offset: 1, workspaceId })
 
       const expected = listedKeys(workspaceId, true).slice(1)
@@ -251,9 +252,9 @@ describe('successful answers parse through the SDK', () => {
     })
 
     it('shows performance figures to a management key too', async () => {
-      const { data } = await management().endpoints.list({ author: 'openai', slug: 'gpt-4o' })
+      const { data } = await management().endpoints.list({ author: 'anthropic', slug: 'claude-sonnet-4.5' })
 
-      expect(data).toEqual(expectedModel(sim.models.get('openai/gpt-4o') as ModelWithEndpoints, false))
+      expect(data).toEqual(expectedModel(sim.models.get('anthropic/claude-sonnet-4.5') as ModelWithEndpoints, false))
       expect(data.endpoints[0]?.latencyLast30m).not.toBeNull()
     })
 
@@ -296,12 +297,12 @@ describe('successful answers parse through the SDK', () => {
     })
 
     it('keeps non-UTF-8 bytes intact', async () => {
-      const png = DOWNLOADABLE_FILES.find((file) => file.id === 'file_thumbnail_png')
-      expect(png).toBeDefined()
+      const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0x00, 0x80])
+      sim.files.create({ userId: world.userId, id: 'file_thumbnail_png', provider: 'anthropic', origin: 'server', bytes: png })
       const stream = await management().files.download({ fileId: 'file_thumbnail_png', provider: 'anthropic' })
 
       const bytes = await readAll(stream)
-      expect(Array.from(bytes)).toEqual(Array.from(png?.bytes ?? []))
+      expect(Array.from(bytes)).toEqual(Array.from(png))
       expect(bytes.at(-2)).toBe(0x00)
       expect(bytes.at(-3)).toBe(0xff)
     })
@@ -396,7 +397,7 @@ const ROUTE: Record<OperationName, string> = {
 const VALID_CALL: Record<OperationName, (sdk: Sdk) => Promise<unknown>> = {
   listKeys: (sdk) => sdk.apiKeys.list(),
   getKey: (sdk) => sdk.apiKeys.get({ hash: world.apiKeyHash }),
-  listEndpoints: (sdk) => sdk.endpoints.list({ author: 'openai', slug: 'gpt-4o' }),
+  listEndpoints: (sdk) => sdk.endpoints.list({ author: 'anthropic', slug: 'claude-sonnet-4.5' }),
   getFileContent: (sdk) => sdk.files.download({ fileId: world.files.report }),
   getWorkspace: (sdk) => sdk.workspaces.get({ id: world.workspaces.production }),
   listVideoModels: (sdk) => sdk.videoGeneration.listVideosModels(),
@@ -509,8 +510,8 @@ const ERROR_CASES: ErrorCase[] = [
   produced('listEndpoints', 404, 'no model has the id', anonymous, (sdk) => sdk.endpoints.list({ author: 'openai', slug: 'gpt-does-not-exist' }), {
     metadata: { resource: 'model', model: 'openai/gpt-does-not-exist' }, ...notCaller,
   }),
-  produced('listEndpoints', 404, 'a known model is asked for with a variant it does not have', asRegular, (sdk) => sdk.endpoints.list({ author: 'openai', slug: 'gpt-4o:free' }), {
-    metadata: { resource: 'model', model: 'openai/gpt-4o:free' },
+  produced('listEndpoints', 404, 'a known model is asked for with a variant it does not have', asRegular, (sdk) => sdk.endpoints.list({ author: 'anthropic', slug: 'claude-sonnet-4.5:free' }), {
+    metadata: { resource: 'model', model: 'anthropic/claude-sonnet-4.5:free' },
   }),
   overridden('listEndpoints', 500),
 
@@ -614,7 +615,7 @@ describe('statuses the SDK declares no class for still reach the caller', () => 
     { name: 'sdk.apiKeys.list answers 403 to a regular key', status: 403, secret: asRegular, call: (sdk) => sdk.apiKeys.list(), message: ERROR_MESSAGES[403] },
     { name: 'sdk.apiKeys.get answers 403 to a regular key', status: 403, secret: asRegular, call: (sdk) => sdk.apiKeys.get({ hash: world.apiKeyHash }), message: ERROR_MESSAGES[403] },
     { name: 'sdk.workspaces.get answers 403 to a regular key', status: 403, secret: asRegular, call: (sdk) => sdk.workspaces.get({ id: 'default' }), message: ERROR_MESSAGES[403] },
-    { name: 'sdk.endpoints.list answers 401 to an unknown key', status: 401, secret: withUnknownKey, call: (sdk) => sdk.endpoints.list({ author: 'openai', slug: 'gpt-4o' }), message: AUTH_MESSAGES.unknown },
+    { name: 'sdk.endpoints.list answers 401 to an unknown key', status: 401, secret: withUnknownKey, call: (sdk) => sdk.endpoints.list({ author: 'anthropic', slug: 'claude-sonnet-4.5' }), message: AUTH_MESSAGES.unknown },
     { name: 'sdk.videoGeneration.listVideosModels answers 401 to a disabled key', status: 401, secret: withDisabledKey, call: (sdk) => sdk.videoGeneration.listVideosModels(), message: AUTH_MESSAGES.disabled },
   ]
 

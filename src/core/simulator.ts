@@ -20,7 +20,8 @@ import { type UserCollection, createUserCollection } from './store/users.js'
 import { type VideoModelCollection, createVideoModelCollection } from './store/video-models.js'
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
 import { type InstantInput, toEpochMs } from './time.js'
-import { type DefaultWorld, loadDefaultWorld } from './worlds/default.js'
+import { type DefaultWorld, DEFAULT_WORLD } from './worlds/default.js'
+import { type WorldSpec, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
 
 /**
  * Default seed: the one the embedded default world is documented with.
@@ -42,12 +43,21 @@ export const DEFAULT_SEED = 42
 export const DEFAULT_NOW = '2026-03-02T10:00:00.000Z'
 
 export interface SimulatorOptions {
-  /** Seed of every generated id, secret and default value. Same seed, same responses. Default 42. */
+  /**
+   * Seed of every id, secret and default value the simulator generates. Same seed, same responses.
+   * A loaded world (the default one included) brings its own ids, whatever the seed. Default 42.
+   */
   seed?: number
-  /** Start of the simulator clock. Default `2026-03-02T10:00:00Z`. */
+  /**
+   * Start of the simulator clock. Default: the world spec's `now`, else `2026-03-02T10:00:00Z`. A
+   * world spec with a `now` moves with it: every instant in it shifts by the difference.
+   */
   now?: InstantInput
-  /** `'default'` (the embedded realistic world) or `'empty'`. Default `'default'`. */
-  world?: 'default' | 'empty'
+  /**
+   * `'default'` (the embedded realistic world, `generateWorld({ seed: 42 })`), `'empty'`, or a world
+   * spec such as `generateWorld` returns. Default `'default'`.
+   */
+  world?: 'default' | 'empty' | WorldSpec<object>
   /**
    * A token bucket per key (and one shared by anonymous callers), on the simulator clock: over it,
    * 429 "Rate limit exceeded" with `Retry-After` in seconds. Keys may have their own. Default: none.
@@ -91,8 +101,9 @@ export interface Simulator<World = DefaultWorld> {
 }
 
 /**
- * Creates a simulator. With no options it serves the embedded default world (seed 42, clock at
- * 2026-03-02T10:00:00Z); `world: 'empty'` starts with nothing in it.
+ * Creates a simulator. With no options it serves the embedded default world
+ * (`generateWorld({ seed: 42 })`, clock at 2026-03-02T10:00:00Z); `world: 'empty'` starts with
+ * nothing in it, and `world: spec` loads a world spec (see `WORLD_FORMAT`).
  *
  * @example
  * import { createSimulator } from 'model-access-sim'
@@ -105,18 +116,22 @@ export interface Simulator<World = DefaultWorld> {
  */
 export function createSimulator(options?: SimulatorOptions & { world?: 'default' }): Simulator<DefaultWorld>
 export function createSimulator(options: SimulatorOptions & { world: 'empty' }): Simulator<EmptyWorld>
+export function createSimulator<Handles extends object>(options: SimulatorOptions & { world: WorldSpec<Handles> }): Simulator<Handles>
 export function createSimulator(options?: SimulatorOptions): Simulator<DefaultWorld | EmptyWorld>
-export function createSimulator(options: SimulatorOptions = {}): Simulator<DefaultWorld | EmptyWorld> {
+export function createSimulator(options: SimulatorOptions = {}): Simulator<object> {
   if (typeof options !== 'object' || options === null) throw invalidArgument('create simulator', 'options', 'must be an options object')
   const seed = options.seed ?? DEFAULT_SEED
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
     throw invalidArgument('create simulator', 'seed', `must be a safe integer, got ${String(seed)}`)
   }
-  const worldName = options.world ?? 'default'
-  if (worldName !== 'default' && worldName !== 'empty') {
-    throw invalidArgument('create simulator', 'world', `must be "default" or "empty", got ${JSON.stringify(worldName)}`)
+  const worldOption = options.world === undefined ? 'default' : options.world
+  if (worldOption !== 'default' && worldOption !== 'empty' && !isWorldSpec(worldOption)) {
+    throw invalidArgument('create simulator', 'world', `must be "default", "empty" or a world spec, got ${JSON.stringify(worldOption)}`)
   }
-  const clockState = { ms: toEpochMs(options.now ?? DEFAULT_NOW, 'create simulator', 'now') }
+  const spec = worldOption === 'default' ? DEFAULT_WORLD : worldOption === 'empty' ? undefined : worldOption
+  // A world written for an instant starts the clock there, or moves with the clock when `now` is given.
+  const specNow = spec && worldNow(spec)
+  const clockState = { ms: options.now === undefined ? (specNow ?? toEpochMs(DEFAULT_NOW, 'create simulator', 'now')) : toEpochMs(options.now, 'create simulator', 'now') }
   const rateLimit = options.rateLimit === undefined || options.rateLimit === null ? null : checkRateLimit(options.rateLimit, 'create simulator', 'rateLimit')
   const journalLimit = options.journalLimit ?? 1_000
   if (typeof journalLimit !== 'number' || !Number.isSafeInteger(journalLimit) || journalLimit < 0) {
@@ -139,7 +154,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<Defau
     videoModels: createVideoModelCollection(ctx),
     usage: createUsageCollection(ctx),
   }
-  const world = worldName === 'default' ? loadDefaultWorld({ ...collections, clock: ctx.clock }) : {}
+  const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, specNow === undefined ? 0 : clockState.ms - specNow)
 
   const snapshot = (): SimulatorSnapshot => takeSnapshot(ctx.data, clockState.ms, ctx.random, seed)
   const restore = (saved: SimulatorSnapshot): void => {

@@ -5,7 +5,19 @@ export type InstantInput = Date | number | string
 
 // A date alone ('2026-03-02') is read as UTC midnight by Date.parse; require a time so that
 // a timezone-less value is never read in the machine's local zone.
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/
+
+/** Whether the fields of an ISO instant name a real calendar moment (Date.parse reads 2026-02-30 as 2 March). */
+function onTheCalendar(match: RegExpExecArray): boolean {
+  const [, year, month, day, hour, minute, second, , , offsetHours, offsetMinutes] = match.map(Number) as number[]
+  // setUTCFullYear, not Date.UTC, which reads years 0 to 99 as 1900 to 1999.
+  const daysInMonth = new Date(new Date(0).setUTCFullYear(year as number, month as number, 0)).getUTCDate()
+  return (
+    (month as number) >= 1 && (month as number) <= 12 && (day as number) >= 1 && (day as number) <= daysInMonth &&
+    (hour as number) <= 23 && (minute as number) <= 59 && (Number.isNaN(second) || (second as number) <= 59) &&
+    (Number.isNaN(offsetHours) || ((offsetHours as number) <= 23 && (offsetMinutes as number) <= 59))
+  )
+}
 
 /**
  * Reads an instant into epoch milliseconds, or throws a SimulatorError naming `argument`.
@@ -16,9 +28,11 @@ export function toEpochMs(value: InstantInput, operation: string, argument: stri
   if (value instanceof Date) ms = value.getTime()
   else if (typeof value === 'number') ms = value
   else if (typeof value === 'string') {
-    if (!ISO_INSTANT.test(value)) {
+    const match = ISO_INSTANT.exec(value)
+    if (!match) {
       throw invalidArgument(operation, argument, `must be an ISO 8601 instant with a time and offset, got ${JSON.stringify(value)}`)
     }
+    if (!onTheCalendar(match)) throw invalidArgument(operation, argument, `is not a date on the calendar, got ${JSON.stringify(value)}`)
     ms = Date.parse(value)
   } else {
     throw invalidArgument(operation, argument, `must be a Date, epoch milliseconds or an ISO 8601 string, got ${typeof value}`)

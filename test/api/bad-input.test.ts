@@ -25,7 +25,7 @@ const cases: [string, (sim: Sim) => unknown, SimulatorErrorCode, string, RegExp?
   ['a file with an id the wire refuses', (s) => s.files.create({ userId: s.world.userId, id: 'a/b', origin: 'server', bytes: new Uint8Array() }), 'INVALID_ARGUMENT', 'id'],
   ['a file with an unknown origin', (s) => s.files.create({ userId: s.world.userId, origin: 'cloud' as never, bytes: new Uint8Array() }), 'INVALID_ARGUMENT', 'origin'],
   ['a file with an unknown provider', (s) => s.files.create({ userId: s.world.userId, origin: 'server', provider: 'google' as never, bytes: new Uint8Array() }), 'INVALID_ARGUMENT', 'provider'],
-  ['a model with a duplicate id', (s) => s.models.create({ id: 'openai/gpt-4o' }), 'DUPLICATE_ID', 'id'],
+  ['a model with a duplicate id', (s) => s.models.create({ id: s.world.models.paid }), 'DUPLICATE_ID', 'id'],
   ['a model id without an author', (s) => s.models.create({ id: 'gpt-4o' }), 'INVALID_ARGUMENT', 'id'],
   ['a model with an exponent price', (s) => s.models.create({ id: 'a/b', endpoints: [{ pricing: { prompt: '1e-6', completion: '0' } }] }), 'INVALID_PRICING', 'endpoints[0].pricing', /without an exponent/],
   ['a model with an empty time window', (s) => s.models.create({ id: 'a/b', endpoints: [{}, { pricing: { prompt: '0', completion: '0', overrides: [{ utc_start: 900, utc_end: 900 }] } }] }), 'INVALID_PRICING', 'endpoints[1].pricing', /overrides\[0\]\.utc_end/],
@@ -37,8 +37,11 @@ const cases: [string, (sim: Sim) => unknown, SimulatorErrorCode, string, RegExp?
   ['a model with an unknown tokenizer', (s) => s.models.create({ id: 'a/b', architecture: { tokenizer: 'BPE' as never } }), 'INVALID_ARGUMENT', 'architecture.tokenizer'],
   ['a video model with an unknown aspect ratio', (s) => s.videoModels.create({ id: 'a/v', supported_aspect_ratios: ['5:4' as never] }), 'INVALID_ARGUMENT', 'supported_aspect_ratios[0]'],
   ['a video model with a numeric SKU price', (s) => s.videoModels.create({ id: 'a/v', pricing_skus: { 'per-video-second': 0.5 as never } }), 'INVALID_ARGUMENT', 'pricing_skus.per-video-second'],
-  ['a video model with a duplicate id', (s) => s.videoModels.create({ id: 'google/veo-3.1' }), 'DUPLICATE_ID', 'id'],
+  ['a video model with a duplicate id', (s) => s.videoModels.create({ id: s.videoModels.list()[0]?.id ?? '' }), 'DUPLICATE_ID', 'id'],
   ['a clock set to an invalid date', (s) => s.clock.set('not a date'), 'INVALID_ARGUMENT', 'instant'],
+  ['a clock set to 30 February, which Date.parse would read as 2 March', (s) => s.clock.set('2026-02-30T10:00:00Z'), 'INVALID_ARGUMENT', 'instant', /is not a date on the calendar/],
+  ['a clock set to 24:00', (s) => s.clock.set('2026-03-02T24:00:00Z'), 'INVALID_ARGUMENT', 'instant', /is not a date on the calendar/],
+  ['a key expiring on 29 February of a common year', (s) => s.keys.create({ userId: s.world.userId, expiresAt: '2027-02-29T00:00:00Z' }), 'INVALID_ARGUMENT', 'expiresAt', /is not a date on the calendar/],
   ['a clock moved backwards by advance', (s) => s.clock.advance(-1), 'INVALID_ARGUMENT', 'ms'],
   ['a restore from something that is not a snapshot', (s) => s.restore({ format: 'other' } as never), 'INVALID_SNAPSHOT', 'snapshot'],
 ]
@@ -74,7 +77,7 @@ describe('bad input to the programmatic API', () => {
   it('refuses bad simulator options, naming them', () => {
     expect(() => createSimulator({ seed: 1.5 })).toThrow(/"seed" must be a safe integer/)
     expect(() => createSimulator({ now: 'yesterday' })).toThrow(/"now" must be an ISO 8601 instant/)
-    expect(() => createSimulator({ world: 'huge' as never })).toThrow(/"world" must be "default" or "empty"/)
+    expect(() => createSimulator({ world: 'huge' as never })).toThrow(/"world" must be "default", "empty" or a world spec/)
   })
 })
 

@@ -23,11 +23,17 @@ describe('determinism', () => {
     expect(JSON.stringify(everyRead(createSimulator({ seed: 7 })))).toBe(JSON.stringify(everyRead(createSimulator({ seed: 7 }))))
   })
 
-  it('gives different ids and secrets for a different seed', () => {
+  it('gives different ids and secrets for a different seed, in the same default world', () => {
     const a = createSimulator({ seed: 1 })
     const b = createSimulator({ seed: 2 })
-    expect(a.world.managementKey).not.toBe(b.world.managementKey)
-    expect(a.world.workspaces.production).not.toBe(b.world.workspaces.production)
+    // The embedded world is generateWorld({ seed: 42 }) whatever the simulator's seed...
+    expect(a.world).toEqual(b.world)
+    expect(a.keys.list()).toEqual(b.keys.list())
+    // ...and the seed drives everything generated after it.
+    const [keyA, keyB] = [a, b].map((sim) => sim.keys.create({ userId: sim.world.userId }))
+    expect(keyA?.key).not.toBe(keyB?.key)
+    expect(keyA?.record.hash).not.toBe(keyB?.record.hash)
+    expect(a.workspaces.create({ userId: a.world.userId, name: 'New' }).id).not.toBe(b.workspaces.create({ userId: b.world.userId, name: 'New' }).id)
   })
 
   it('starts the clock at the documented default instant', () => {

@@ -32,7 +32,7 @@ function requests(sim: Sim): Record<'listKeys' | 'getKey' | 'listEndpoints' | 'g
   return {
     listKeys: { method: 'GET', path: '/keys', authorization },
     getKey: { method: 'GET', path: `/keys/${sim.world.apiKeyHash}`, authorization },
-    listEndpoints: { method: 'GET', path: '/models/openai/gpt-4o/endpoints', authorization },
+    listEndpoints: { method: 'GET', path: '/models/anthropic/claude-sonnet-4.5/endpoints', authorization },
     getFileContent: { method: 'GET', path: `/files/${sim.world.files.report}/content`, authorization },
     getWorkspace: { method: 'GET', path: `/workspaces/${sim.world.workspaces.production}`, authorization },
     listVideoModels: { method: 'GET', path: '/videos/models', authorization },
@@ -138,7 +138,7 @@ describe('matching', () => {
     const sim = createSimulator()
     sim.faults.add({ keyHash: sim.world.apiKeyHash, respond: { status: 502 } })
     expect(sim.handle({ method: 'GET', path: '/videos/models', authorization: `Bearer ${sim.world.apiKey}` }).status).toBe(502)
-    expect(sim.handle({ method: 'GET', path: '/models/openai/gpt-4o/endpoints', authorization: `Bearer ${sim.world.apiKey}` }).status).toBe(502)
+    expect(sim.handle({ method: 'GET', path: '/models/anthropic/claude-sonnet-4.5/endpoints', authorization: `Bearer ${sim.world.apiKey}` }).status).toBe(502)
     expect(sim.handle({ method: 'GET', path: '/videos/models', authorization: `Bearer ${sim.world.managementKey}` }).status).toBe(200)
     expect(sim.handle({ method: 'GET', path: '/videos/models' }).status).toBe(200)
   })
@@ -156,7 +156,7 @@ describe('matching', () => {
     const sim = createSimulator()
     const fault = sim.faults.add({ operation: 'listVideoModels', keyHash: sim.world.apiKeyHash, respond: { status: 502 } })
     expect(sim.handle({ method: 'GET', path: '/videos/models' }).status).toBe(200)
-    expect(sim.handle({ method: 'GET', path: '/models/openai/gpt-4o/endpoints', authorization: `Bearer ${sim.world.apiKey}` }).status).toBe(200)
+    expect(sim.handle({ method: 'GET', path: '/models/anthropic/claude-sonnet-4.5/endpoints', authorization: `Bearer ${sim.world.apiKey}` }).status).toBe(200)
     expect(sim.handle({ method: 'GET', path: '/videos/models', authorization: `Bearer ${sim.world.apiKey}` }).status).toBe(502)
     expect(fault.matched).toBe(1)
   })
@@ -459,7 +459,7 @@ describe('network errors and silence', () => {
     expect(error).toBeInstanceOf(TypeError)
     expect((error as TypeError).message).toMatch(/fetch/i)
     // Other operations still answer.
-    expect((await fetch(`${DEFAULT_BASE_URL}/models/openai/gpt-4o/endpoints`)).status).toBe(200)
+    expect((await fetch(`${DEFAULT_BASE_URL}/models/anthropic/claude-sonnet-4.5/endpoints`)).status).toBe(200)
   })
 
   it("sim.handle answers a 'never' fault with type never and status 0", () => {

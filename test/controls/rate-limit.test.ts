@@ -155,9 +155,9 @@ describe('buckets', () => {
   it('shares one bucket between every anonymous caller, whatever operation they call', () => {
     const sim = createSimulator({ rateLimit: THREE_PER_SECOND })
     expect(listVideoModels(sim).status).toBe(200)
-    expect(sim.handle({ method: 'GET', path: '/models/openai/gpt-4o/endpoints' }).status).toBe(200)
+    expect(sim.handle({ method: 'GET', path: '/models/anthropic/claude-sonnet-4.5/endpoints' }).status).toBe(200)
     expect(listVideoModels(sim).status).toBe(200)
-    expect(sim.handle({ method: 'GET', path: '/models/openai/gpt-4o/endpoints' }).status).toBe(429)
+    expect(sim.handle({ method: 'GET', path: '/models/anthropic/claude-sonnet-4.5/endpoints' }).status).toBe(429)
     expect(listVideoModels(sim).status).toBe(429)
   })
 

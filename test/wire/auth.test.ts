@@ -10,7 +10,7 @@ const MANAGEMENT_PATHS = (sim: ReturnType<typeof createSimulator>) => [
   `/files/${sim.world.files.report}/content`,
   '/workspaces/default',
 ]
-const PUBLIC_PATHS = ['/models/openai/gpt-4o/endpoints', '/videos/models']
+const PUBLIC_PATHS = ['/models/anthropic/claude-sonnet-4.5/endpoints', '/videos/models']
 
 describe('authentication', () => {
   let sim: ReturnType<typeof createSimulator>
@@ -93,7 +93,7 @@ describe('authentication', () => {
       ...Object.values(sim.world.workspaces).map((id) => `/keys?include_disabled=true&workspace_id=${id}`),
       `/keys/${sim.world.apiKeyHash}`,
       '/workspaces/default',
-      '/models/openai/gpt-4o/endpoints',
+      '/models/anthropic/claude-sonnet-4.5/endpoints',
       '/videos/models',
       '/keys?offset=nope',
     ]

@@ -10,7 +10,7 @@ describe('anything else under the base URL', () => {
     ['GET', '/credits'],
     ['GET', ''],
     ['GET', '/'],
-    ['GET', '/models/openai/gpt-4o'],
+    ['GET', '/models/anthropic/claude-sonnet-4.5'],
     ['POST', '/keys'],
     ['DELETE', '/keys/abc'],
     ['PATCH', '/workspaces/default'],

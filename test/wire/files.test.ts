@@ -3,6 +3,7 @@ import { createSimulator } from '../../src/index.js'
 import { call, callJson, useSimulatorServer } from '../support/server.js'
 
 const harness = useSimulatorServer()
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 
 describe('GET /files/{file_id}/content', () => {
   let sim: ReturnType<typeof createSimulator>
@@ -61,20 +62,25 @@ describe('GET /files/{file_id}/content', () => {
   })
 
   it('looks in the workspace named by workspace_id, else the default workspace', async () => {
-    const inProduction = await call('/files/file_eval_report_q1/content', { key: sim.world.managementKey, query: { workspace_id: sim.world.workspaces.production } })
+    sim.files.create({ userId: sim.world.userId, id: 'file_eval_q1', workspaceId: sim.world.workspaces.production, origin: 'server', bytes: utf8('{"suite":"support-v3"}') })
+    const inProduction = await call('/files/file_eval_q1/content', { key: sim.world.managementKey, query: { workspace_id: sim.world.workspaces.production } })
     expect(inProduction.status).toBe(200)
-    expect(await inProduction.text()).toContain('support-v3')
-    const inDefault = await call('/files/file_eval_report_q1/content', { key: sim.world.managementKey })
+    expect(await inProduction.text()).toBe('{"suite":"support-v3"}')
+    const inDefault = await call('/files/file_eval_q1/content', { key: sim.world.managementKey })
     expect(inDefault.status).toBe(404)
   })
 
   it('looks in the named provider storage, else the service storage', async () => {
-    const openai = await call('/files/file_openai_batch_output/content', { key: sim.world.managementKey, query: { provider: 'openai' } })
+    sim.files.create({ userId: sim.world.userId, id: 'file_batch_output', provider: 'openai', origin: 'server', bytes: utf8('{"id":"batch_req_1"}\n') })
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff])
+    sim.files.create({ userId: sim.world.userId, id: 'file_thumbnail', provider: 'anthropic', origin: 'server', bytes: png })
+    const openai = await call('/files/file_batch_output/content', { key: sim.world.managementKey, query: { provider: 'openai' } })
     expect(openai.status).toBe(200)
-    const own = await call('/files/file_openai_batch_output/content', { key: sim.world.managementKey })
+    const own = await call('/files/file_batch_output/content', { key: sim.world.managementKey })
     expect(own.status).toBe(404)
-    const png = await call('/files/file_thumbnail_png/content', { key: sim.world.managementKey, query: { provider: 'anthropic' } })
-    expect([...new Uint8Array(await png.arrayBuffer())].slice(0, 4)).toEqual([0x89, 0x50, 0x4e, 0x47])
+    const anthropic = await call('/files/file_thumbnail/content', { key: sim.world.managementKey, query: { provider: 'anthropic' } })
+    expect(new Uint8Array(await anthropic.arrayBuffer())).toEqual(png)
+    expect((await call('/files/file_thumbnail/content', { key: sim.world.managementKey, query: { provider: 'openai' } })).status).toBe(404)
   })
 
   it.each([
@@ -88,11 +94,16 @@ describe('GET /files/{file_id}/content', () => {
   })
 
   it("answers 404 for another tenant's file, even under the same id", async () => {
-    // Both organisations hold a file with this id in their default workspace.
+    // Both organisations hold a file with this id in their default workspace, with different bytes.
+    const stored = (userId: string): Uint8Array | undefined => sim.files.list().find((f) => f.userId === userId && f.id === sim.world.files.report)?.bytes
+    const acmeBytes = stored(sim.world.userId)
+    const globexBytes = stored(sim.world.otherTenant.userId)
+    expect(globexBytes).toBeDefined()
+    expect(globexBytes).not.toEqual(acmeBytes)
     const mine = await call(`/files/${sim.world.files.report}/content`, { key: sim.world.managementKey })
-    expect(await mine.text()).toContain('Refund approved')
+    expect(new Uint8Array(await mine.arrayBuffer())).toEqual(acmeBytes)
     const theirs = await call(`/files/${sim.world.files.report}/content`, { key: sim.world.otherTenant.managementKey })
-    expect(await theirs.text()).toContain('globex')
+    expect(new Uint8Array(await theirs.arrayBuffer())).toEqual(globexBytes)
     const foreignWorkspace = await callJson(`/files/${sim.world.files.report}/content`, {
       key: sim.world.managementKey,
       query: { workspace_id: sim.users.get(sim.world.otherTenant.userId)?.defaultWorkspaceId ?? '' },

@@ -39,6 +39,8 @@ export interface CreateKeyOptions {
   byokUsage?: KeyUsageInput
   /** The bearer secret to accept for this key; default: a fresh `sk-or-v1-` + 64 hex secret. */
   secret?: string
+  /** The key's hash (64 lower-case hex digits), for `GET /keys/{hash}`; default: a fresh one. */
+  hash?: string
   /** This key's own rate limit, instead of the simulator's `rateLimit` option. */
   rateLimit?: RateLimit | null
 }
@@ -61,6 +63,13 @@ export interface UpdateKeyOptions {
   rateLimit?: RateLimit | null
 }
 
+/** Stores a key built by {@link buildKey} and indexes it. */
+export function insertKey(ctx: StoreContext, key: KeyState): KeyState {
+  ctx.data.keys.set(key.hash, key)
+  ctx.indices.addKey(key)
+  return key
+}
+
 export interface KeyCollection {
   create(options: CreateKeyOptions): CreatedKey
   /** Changes a key in place (disable it, give it a limit...) and returns its wire record. */
@@ -72,6 +81,7 @@ export interface KeyCollection {
 }
 
 const SECRET = /^\S{8,512}$/
+const HASH = /^[0-9a-f]{64}$/
 const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
 const UPDATABLE: readonly (keyof UpdateKeyOptions)[] = ['name', 'disabled', 'limit', 'limitReset', 'includeByokInLimit', 'expiresAt', 'rateLimit']
 
@@ -142,69 +152,75 @@ function readUsage(check: ArgumentChecker, input: unknown, argument: string, byo
   return check.fail(`${argument}.${seeded.field}`, `${seeded.problem} (the figures are as of the simulator clock's now)`)
 }
 
-export function createKeyCollection(ctx: StoreContext): KeyCollection {
+/** Validates create options into a key without storing it; throws a SimulatorError naming the bad option. */
+export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState {
   const operation = 'create API key'
-
-  function build(options: CreateKeyOptions): KeyState {
-    const check: ArgumentChecker = new ArgumentChecker(operation)
-    check.object(options, 'options')
-    const userId = requireUser(ctx, options.userId, operation)
-    const workspaceId = resolveWorkspaceId(ctx, userId, options.workspaceId, operation)
-    const management = options.management === undefined ? false : check.boolean(options.management, 'management')
-    const disabled = options.disabled === undefined ? false : check.boolean(options.disabled, 'disabled')
-    const includeByokInLimit = options.includeByokInLimit === undefined ? false : check.boolean(options.includeByokInLimit, 'includeByokInLimit')
-    const limit = options.limit === undefined || options.limit === null ? null : check.nonNegative(options.limit, 'limit')
-    const limitReset =
-      options.limitReset === undefined || options.limitReset === null ? null : check.oneOf(options.limitReset, LIMIT_RESETS, 'limitReset')
-    const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, operation, 'createdAt')
-    const updatedAt = options.updatedAt === undefined || options.updatedAt === null ? null : toEpochMs(options.updatedAt, operation, 'updatedAt')
-    const expiresAt = options.expiresAt === undefined || options.expiresAt === null ? null : toEpochMs(options.expiresAt, operation, 'expiresAt')
-    const windows = windowsAt(ctx.clock.nowMs())
-    const usage = [...readUsage(check, options.usage, 'usage', false, windows), ...readUsage(check, options.byokUsage, 'byokUsage', true, windows)]
-    let secret: string
-    if (options.secret !== undefined) {
-      secret = check.string(options.secret, 'secret', SECRET, '8 to 512 characters without white space')
-      if (ctx.indices.keyHashBySecret.has(secret)) {
-        throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: "secret" is already the secret of another key.`, {
-          argument: 'secret',
-        })
-      }
-    } else {
-      do secret = `sk-or-v1-${ctx.random.hex(64)}`
-      while (ctx.indices.keyHashBySecret.has(secret))
+  const check: ArgumentChecker = new ArgumentChecker(operation)
+  check.object(options, 'options')
+  const userId = requireUser(ctx, options.userId, operation)
+  const workspaceId = resolveWorkspaceId(ctx, userId, options.workspaceId, operation)
+  const management = options.management === undefined ? false : check.boolean(options.management, 'management')
+  const disabled = options.disabled === undefined ? false : check.boolean(options.disabled, 'disabled')
+  const includeByokInLimit = options.includeByokInLimit === undefined ? false : check.boolean(options.includeByokInLimit, 'includeByokInLimit')
+  const limit = options.limit === undefined || options.limit === null ? null : check.nonNegative(options.limit, 'limit')
+  const limitReset =
+    options.limitReset === undefined || options.limitReset === null ? null : check.oneOf(options.limitReset, LIMIT_RESETS, 'limitReset')
+  const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, operation, 'createdAt')
+  const updatedAt = options.updatedAt === undefined || options.updatedAt === null ? null : toEpochMs(options.updatedAt, operation, 'updatedAt')
+  const expiresAt = options.expiresAt === undefined || options.expiresAt === null ? null : toEpochMs(options.expiresAt, operation, 'expiresAt')
+  // Windows cost a calendar computation; most keys (all of a loaded world's) seed no figures.
+  const windows = options.usage === undefined && options.byokUsage === undefined ? undefined : windowsAt(ctx.clock.nowMs())
+  const usage = windows === undefined ? [] : [...readUsage(check, options.usage, 'usage', false, windows), ...readUsage(check, options.byokUsage, 'byokUsage', true, windows)]
+  let secret: string
+  if (options.secret !== undefined) {
+    secret = check.string(options.secret, 'secret', SECRET, '8 to 512 characters without white space')
+    if (ctx.indices.keyHashBySecret.has(secret)) {
+      throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: "secret" is already the secret of another key.`, {
+        argument: 'secret',
+      })
     }
-    let hash: string
+  } else {
+    do secret = `sk-or-v1-${ctx.random.hex(64)}`
+    while (ctx.indices.keyHashBySecret.has(secret))
+  }
+  let hash: string
+  if (options.hash !== undefined) {
+    hash = check.string(options.hash, 'hash', HASH, '64 lower-case hexadecimal digits')
+    if (ctx.data.keys.has(hash)) {
+      throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: "hash" ${hash} is already the hash of another key.`, { argument: 'hash' })
+    }
+  } else {
     do hash = ctx.random.hex(64)
     while (ctx.data.keys.has(hash))
-    const name =
-      options.name === undefined ? (management ? 'Management key' : ctx.random.pick(KEY_NAMES)) : check.string(options.name, 'name')
-    return {
-      hash,
-      secret,
-      userId,
-      workspaceId,
-      management,
-      name,
-      label: maskSecret(secret),
-      disabled,
-      limit,
-      limitReset,
-      includeByokInLimit,
-      usage,
-      rateLimit: options.rateLimit === undefined || options.rateLimit === null ? null : checkRateLimit(options.rateLimit, operation, 'rateLimit'),
-      createdAt,
-      updatedAt,
-      expiresAt,
-      creatorUserId: userId,
-    }
   }
+  const name =
+    options.name === undefined ? (management ? 'Management key' : ctx.random.pick(KEY_NAMES)) : check.string(options.name, 'name')
+  return {
+    hash,
+    secret,
+    userId,
+    workspaceId,
+    management,
+    name,
+    label: maskSecret(secret),
+    disabled,
+    limit,
+    limitReset,
+    includeByokInLimit,
+    usage,
+    rateLimit: options.rateLimit === undefined || options.rateLimit === null ? null : checkRateLimit(options.rateLimit, operation, 'rateLimit'),
+    createdAt,
+    updatedAt,
+    expiresAt,
+    creatorUserId: userId,
+  }
+}
 
+export function createKeyCollection(ctx: StoreContext): KeyCollection {
   return {
     create: (options) =>
       atomically(ctx, () => {
-        const key = build(options)
-        ctx.data.keys.set(key.hash, key)
-        ctx.indices.addKey(key)
+        const key = insertKey(ctx, buildKey(ctx, options))
         return { key: key.secret, record: keyToWire(key, windowsAt(ctx.clock.nowMs())) }
       }),
     update: (hash, changes) => {

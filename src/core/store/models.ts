@@ -101,7 +101,14 @@ function checkPercentiles(check: ArgumentChecker, value: unknown, argument: stri
   for (const p of ['p50', 'p75', 'p90', 'p99'] as const) {
     if (typeof stats[p] !== 'number' || !Number.isFinite(stats[p])) check.fail(`${argument}.${p}`, `must be a finite number, got ${describe(stats[p])}`)
   }
-  return value as PercentileStats
+  // A copy: the caller's object stays theirs to change.
+  return { p50: stats['p50'] as number, p75: stats['p75'] as number, p90: stats['p90'] as number, p99: stats['p99'] as number }
+}
+
+/** A string, empty allowed (the wire allows an empty description). */
+function plainString(check: ArgumentChecker, value: unknown, argument: string): string {
+  if (typeof value !== 'string') check.fail(argument, `must be a string, got ${describe(value)}`)
+  return value
 }
 
 function checkNullableInteger(check: ArgumentChecker, value: unknown, argument: string): number | null {
@@ -257,7 +264,7 @@ export function createModelCollection(ctx: StoreContext): ModelCollection {
           throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: a model with id "${id}" already exists.`, { argument: 'id' })
         }
         const name = options.name === undefined ? nameFromId(id) : check.string(options.name, 'name')
-        const description = options.description === undefined ? `${name}, served by the model-access simulator.` : check.string(options.description, 'description')
+        const description = options.description === undefined ? `${name}, served by the model-access simulator.` : plainString(check, options.description, 'description')
         const created = options.created === undefined ? ctx.clock.nowMs() : toEpochMs(options.created, operation, 'created')
         const architecture = buildArchitecture(check, options.architecture)
         const inputs: unknown = options.endpoints ?? [{}]

@@ -1,6 +1,6 @@
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, toEpochMs } from '../time.js'
-import { ArgumentChecker } from './check.js'
+import { ArgumentChecker, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { DEFAULT_WORKSPACE } from './defaults.js'
 import type { UserState } from './state.js'
@@ -12,6 +12,8 @@ export interface CreateUserOptions {
   /** An id such as `user_2dHFtVWx2n56w6HkM0000000000`; generated when absent. */
   id?: string
   createdAt?: InstantInput
+  /** UUID of the default workspace created with the user; generated when absent. */
+  defaultWorkspaceId?: string
 }
 
 /** An organisation (tenant): it owns workspaces, keys and files. */
@@ -53,7 +55,17 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
         } else {
           id = `user_${ctx.random.alphanumeric(27)}`
         }
-        const workspace = buildWorkspace(ctx, { userId: id, ...DEFAULT_WORKSPACE, createdAt }, 'create user')
+        if (options.defaultWorkspaceId !== undefined) {
+          const wanted = check.string(options.defaultWorkspaceId, 'defaultWorkspaceId', UUID, 'a UUID such as "550e8400-e29b-41d4-a716-446655440000"')
+          if (ctx.data.workspaces.has(wanted.toLowerCase())) {
+            throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to create user: workspace id "${wanted}" is already taken.`, { argument: 'defaultWorkspaceId' })
+          }
+        }
+        const workspace = buildWorkspace(
+          ctx,
+          { userId: id, ...DEFAULT_WORKSPACE, createdAt, ...(options.defaultWorkspaceId === undefined ? {} : { id: options.defaultWorkspaceId }) },
+          'create user',
+        )
         const state: UserState = { id, name, defaultWorkspaceId: workspace.record.id, createdAt }
         ctx.data.users.set(id, state)
         insertWorkspace(ctx, workspace)

@@ -1,0 +1,231 @@
+import { SimulatorError, SimulatorErrorCode } from '../errors.js'
+import type { StoreContext } from '../store/context.js'
+import type { CreateFileOptions, FileCollection } from '../store/files.js'
+import { type CreateKeyOptions, buildKey } from '../store/keys.js'
+import { type KeyState, compareKeysAscending } from '../store/state.js'
+import type { CreateModelOptions, ModelCollection } from '../store/models.js'
+import type { CreateUserOptions, UserCollection } from '../store/users.js'
+import type { CreateVideoModelOptions, VideoModelCollection } from '../store/video-models.js'
+import type { CreateWorkspaceOptions, WorkspaceCollection } from '../store/workspaces.js'
+import { MAX_EXACT_USD, toUnits } from '../usage.js'
+import { toEpochMs } from '../time.js'
+import { ArgumentChecker, describe } from '../store/check.js'
+
+/**
+ * The format tag every world spec carries; a spec with another one is refused.
+ *
+ * @example
+ * import { createSimulator, WORLD_FORMAT } from 'model-access-sim'
+ * const sim = createSimulator({
+ *   world: {
+ *     format: WORLD_FORMAT,
+ *     users: [{ id: 'user_acme', name: 'Acme' }],
+ *     keys: [{ userId: 'user_acme', management: true, secret: 'sk-or-v1-admin' }],
+ *     handles: { admin: 'sk-or-v1-admin' },
+ *   },
+ * })
+ * console.log(WORLD_FORMAT, sim.handle({ method: 'GET', path: '/keys', authorization: `Bearer ${sim.world.admin}` }).status)
+ * //=> model-access-sim/world@1 200
+ */
+export const WORLD_FORMAT = 'model-access-sim/world@1'
+
+/** An ISO 8601 instant with a time and an offset: `2026-03-02T10:00:00Z`. */
+export type WorldInstant = string
+
+/** An organisation; its default workspace (slug `default`) is created with it. */
+export interface WorldUser {
+  id: string
+  name?: string
+  createdAt?: WorldInstant
+  /** UUID of its default workspace; generated when absent. */
+  defaultWorkspaceId?: string
+}
+
+export type WorldWorkspace = Omit<CreateWorkspaceOptions, 'createdAt'> & { id: string; createdAt?: WorldInstant }
+
+/** A charge to a key, as `sim.usage.record` takes it. */
+export interface WorldUsageRecord {
+  at: WorldInstant
+  /** USD, kept exactly to 10^-10 USD. */
+  cost: number
+  byok?: boolean
+}
+
+/** An API key with its bearer secret (so tests can call as it) and its usage as records. */
+export type WorldKey = Omit<CreateKeyOptions, 'createdAt' | 'updatedAt' | 'expiresAt' | 'usage' | 'byokUsage' | 'secret'> & {
+  secret: string
+  createdAt?: WorldInstant
+  updatedAt?: WorldInstant | null
+  expiresAt?: WorldInstant | null
+  usage?: WorldUsageRecord[]
+}
+
+/** A file; its content as UTF-8 `text` or as `base64`, exactly one of them. */
+export type WorldFile = Omit<CreateFileOptions, 'bytes' | 'createdAt'> & { createdAt?: WorldInstant; text?: string; base64?: string }
+
+export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant }
+export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { created?: WorldInstant }
+
+/**
+ * A whole world as plain JSON: what `createSimulator({ world })` loads. `generateWorld` (in
+ * `model-access-sim/fixtures`) writes one, you can write or edit one by hand, and it survives
+ * `JSON.stringify` and `JSON.parse` unchanged. Every instant is an ISO 8601 string.
+ *
+ * When `now` is given, the world is relative to it: loaded into a simulator whose clock starts
+ * elsewhere, every instant moves by the difference, so "created 3 days ago" stays 3 days ago.
+ * `handles` is whatever the world wants to document; it becomes `sim.world`.
+ */
+export interface WorldSpec<Handles extends object = Record<string, unknown>> {
+  format: typeof WORLD_FORMAT
+  /** The instant the world was written for; the simulator's clock starts here unless `now` is given. */
+  now?: WorldInstant
+  users?: WorldUser[]
+  workspaces?: WorldWorkspace[]
+  keys?: WorldKey[]
+  files?: WorldFile[]
+  models?: WorldModel[]
+  videoModels?: WorldVideoModel[]
+  handles?: Handles
+}
+
+export interface WorldCollections {
+  users: UserCollection
+  workspaces: WorkspaceCollection
+  files: FileCollection
+  models: ModelCollection
+  videoModels: VideoModelCollection
+}
+
+const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels'] as const
+const OPERATION = 'load world'
+
+/** Whether a value is shaped like a world spec (a format tag), as opposed to a world's name. */
+export function isWorldSpec(value: unknown): value is WorldSpec<object> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The spec's reference instant in epoch ms, or undefined; throws naming `world.now`. */
+export function worldNow(spec: WorldSpec<object>): number | undefined {
+  return spec.now === undefined ? undefined : instant(spec.now, 'world.now', 0)
+}
+
+function instant(value: unknown, path: string, shift: number): number {
+  if (typeof value !== 'string') {
+    throw new SimulatorError(SimulatorErrorCode.InvalidArgument, `Failed to ${OPERATION}: "${path}" must be an ISO 8601 instant string, got ${describe(value)}.`, {
+      argument: path,
+    })
+  }
+  return toEpochMs(value, OPERATION, path) + shift
+}
+
+/** Re-throws an error of a creator with the spec path of the entity it was given. */
+function at<T>(path: string, create: () => T): T {
+  try {
+    return create()
+  } catch (error) {
+    if (!(error instanceof SimulatorError)) throw error
+    const argument = error.argument === undefined || error.argument === 'options' ? path : `${path}.${error.argument}`
+    throw new SimulatorError(error.code, `Failed to ${OPERATION}: ${path}: ${error.message}`, { argument, details: error.details })
+  }
+}
+
+function decodeBase64(text: string, path: string): Uint8Array {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) {
+    throw new SimulatorError(SimulatorErrorCode.InvalidArgument, `Failed to ${OPERATION}: "${path}" must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =).`, {
+      argument: path,
+    })
+  }
+  const binary = atob(text)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return bytes
+}
+
+/**
+ * Loads a world spec into an empty store through the same validation as the creators; a bad entity
+ * throws a SimulatorError whose `argument` is its path (`world.keys[3].limit`). `shift` (ms) moves
+ * every instant. Returns a copy of the spec's handles.
+ */
+export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldCollections, spec: WorldSpec<Handles>, shift: number): Handles {
+  const check: ArgumentChecker = new ArgumentChecker(OPERATION)
+  if (spec.format !== WORLD_FORMAT) {
+    check.fail('world.format', `must be ${JSON.stringify(WORLD_FORMAT)} (a world spec, such as generateWorld() returns), got ${describe(spec.format)}`)
+  }
+  for (const list of LISTS) {
+    if (spec[list] !== undefined && !Array.isArray(spec[list])) check.fail(`world.${list}`, `must be an array, got ${describe(spec[list])}`)
+  }
+  const when = (value: unknown, path: string): number | undefined => (value === undefined ? undefined : instant(value, path, shift))
+  const whenOrNull = (value: unknown, path: string): number | null | undefined => (value === null ? null : when(value, path))
+  const entries = <T>(list: T[] | undefined, name: string): [T, string][] =>
+    (list ?? []).map((item, i) => {
+      const path = `world.${name}[${i}]`
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) check.fail(path, `must be an object, got ${describe(item)}`)
+      return [item, path]
+    })
+
+  // Instants are read before an entity goes to its creator, whose errors `at` prefixes with the path.
+  for (const [user, path] of entries(spec.users, 'users')) {
+    const options = { ...user, createdAt: when(user.createdAt, `${path}.createdAt`) } as CreateUserOptions
+    at(path, () => sim.users.create(options))
+  }
+  for (const [workspace, path] of entries(spec.workspaces, 'workspaces')) {
+    const options = { ...workspace, createdAt: when(workspace.createdAt, `${path}.createdAt`) } as CreateWorkspaceOptions
+    at(path, () => sim.workspaces.create(options))
+  }
+  const loaded: KeyState[] = []
+  for (const [key, path] of entries(spec.keys, 'keys')) {
+    const { usage: records, ...rest } = key
+    // Without its secret in the spec, nobody could call as the key.
+    check.string(key.secret, `${path}.secret`)
+    const options = {
+      ...rest,
+      createdAt: when(key.createdAt, `${path}.createdAt`),
+      updatedAt: whenOrNull(key.updatedAt, `${path}.updatedAt`),
+      expiresAt: whenOrNull(key.expiresAt, `${path}.expiresAt`),
+    } as CreateKeyOptions
+    const state = at(path, () => buildKey(ctx, options))
+    if (records !== undefined && !Array.isArray(records)) check.fail(`${path}.usage`, `must be an array of usage records, got ${describe(records)}`)
+    const totals = { regular: 0, byok: 0 }
+    for (const [i, record] of (records ?? []).entries()) {
+      const recordPath = `${path}.usage[${i}]`
+      check.object(record, recordPath)
+      const cost = check.nonNegative(record.cost, `${recordPath}.cost`)
+      const byok = record.byok === undefined ? false : check.boolean(record.byok, `${recordPath}.byok`)
+      const units = toUnits(cost)
+      const total = (totals[byok ? 'byok' : 'regular'] += units)
+      if (!Number.isSafeInteger(total)) check.fail(`${recordPath}.cost`, `takes the key's usage past ${MAX_EXACT_USD} USD, the most kept exactly`)
+      const recordAt = instant(record.at, `${recordPath}.at`, shift)
+      state.usage.push({ at: recordAt, units, byok })
+      // updated_at is the latest instant anything happened to the key (decisions/0009).
+      state.updatedAt = state.updatedAt === null ? recordAt : Math.max(state.updatedAt, recordAt)
+    }
+    // Stored now, so a later key with the same hash or secret is refused; listed below.
+    ctx.data.keys.set(state.hash, state)
+    ctx.indices.keyHashBySecret.set(state.secret, state.hash)
+    loaded.push(state)
+  }
+  // Indexed in page order, so the first GET /keys after a load does not sort 100,000 keys.
+  for (const state of loaded.sort(compareKeysAscending)) ctx.indices.addKey(state)
+  for (const [file, path] of entries(spec.files, 'files')) {
+    const { text, base64, ...options } = file
+    if ((text === undefined) === (base64 === undefined)) check.fail(path, 'must give its content as exactly one of "text" and "base64"')
+    const content = text ?? base64
+    const contentPath = `${path}.${text === undefined ? 'base64' : 'text'}`
+    if (typeof content !== 'string') check.fail(contentPath, `must be a string, got ${describe(content)}`)
+    const bytes = text === undefined ? decodeBase64(content, contentPath) : new TextEncoder().encode(content)
+    const fileOptions = { ...options, bytes, createdAt: when(file.createdAt, `${path}.createdAt`) } as CreateFileOptions
+    at(path, () => sim.files.create(fileOptions))
+  }
+  for (const [model, path] of entries(spec.models, 'models')) {
+    const options = { ...model, created: when(model.created, `${path}.created`) } as CreateModelOptions
+    at(path, () => sim.models.create(options))
+  }
+  for (const [model, path] of entries(spec.videoModels, 'videoModels')) {
+    const options = { ...model, created: when(model.created, `${path}.created`) } as CreateVideoModelOptions
+    at(path, () => sim.videoModels.create(options))
+  }
+  if (spec.handles !== undefined && (typeof spec.handles !== 'object' || spec.handles === null || Array.isArray(spec.handles))) {
+    check.fail('world.handles', `must be an object, got ${describe(spec.handles)}`)
+  }
+  return structuredClone(spec.handles ?? ({} as Handles))
+}
