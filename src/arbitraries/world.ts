@@ -1,3 +1,4 @@
+import { toBase64 } from '../core/base64.js'
 import fc from 'fast-check'
 import { KEY_NAMES } from '../core/store/defaults.js'
 import type { LimitReset } from '../core/types.js'
@@ -124,12 +125,6 @@ const hexVariant = (value: string, n: number): string => {
   return value.slice(0, value.length - tail.length) + tail
 }
 const suffixVariant = (value: string, n: number): string => `${value}-${n}`
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = ''
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary)
-}
 
 /** A limit: null, none at all, a round or tiny amount, or exactly what the key has spent. */
 type LimitDraft = number | null | 'spent'

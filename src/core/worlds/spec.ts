@@ -1,3 +1,4 @@
+import { fromBase64 } from '../base64.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import type { StoreContext } from '../store/context.js'
 import type { CreateFileOptions, FileCollection } from '../store/files.js'
@@ -129,18 +130,6 @@ function at<T>(path: string, create: () => T): T {
   }
 }
 
-function decodeBase64(text: string, path: string): Uint8Array {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) {
-    throw new SimulatorError(SimulatorErrorCode.InvalidArgument, `Failed to ${OPERATION}: "${path}" must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =).`, {
-      argument: path,
-    })
-  }
-  const binary = atob(text)
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return bytes
-}
-
 /**
  * Loads a world spec into an empty store through the same validation as the creators; a bad entity
  * throws a SimulatorError whose `argument` is its path (`world.keys[3].limit`). `shift` (ms) moves
@@ -212,7 +201,8 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
     const content = text ?? base64
     const contentPath = `${path}.${text === undefined ? 'base64' : 'text'}`
     if (typeof content !== 'string') check.fail(contentPath, `must be a string, got ${describe(content)}`)
-    const bytes = text === undefined ? decodeBase64(content, contentPath) : new TextEncoder().encode(content)
+    const bytes = text === undefined ? fromBase64(content) : new TextEncoder().encode(content)
+    if (bytes === undefined) check.fail(contentPath, 'must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =)')
     const fileOptions = { ...options, bytes, createdAt: when(file.createdAt, `${path}.createdAt`) } as CreateFileOptions
     at(path, () => sim.files.create(fileOptions))
   }
