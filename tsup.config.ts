@@ -7,6 +7,9 @@ export default defineConfig({
     'pricing/index': 'src/pricing/index.ts',
     'fixtures/index': 'src/fixtures/index.ts',
     'arbitraries/index': 'src/arbitraries/index.ts',
+    'server/index': 'src/server/index.ts',
+    // The command (package.json "bin"); built with the rest so that it shares their chunks.
+    cli: 'src/server/cli.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

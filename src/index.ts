@@ -1,6 +1,6 @@
 // model-access-sim: the root entry point. It imports no msw, faker or fast-check.
 
-export { createSimulator, DEFAULT_NOW, DEFAULT_SEED } from './core/simulator.js'
+export { createSimulator, DEFAULT_NOW, DEFAULT_SEED, validateWorld } from './core/simulator.js'
 export { OPERATION_NAMES } from './core/controls.js'
 export { AUTH_MESSAGES, ERROR_MESSAGES, errorEnvelope, SimulatorError, SimulatorErrorCode } from './core/errors.js'
 export { formatTimestamp } from './core/time.js'
@@ -27,10 +27,10 @@ export {
 // Types
 export type { EmptyWorld, Simulator, SimulatorOptions } from './core/simulator.js'
 export type { DefaultWorld } from './core/worlds/default.js'
-export type { WorldFile, WorldInstant, WorldKey, WorldModel, WorldSpec, WorldUsageRecord, WorldUser, WorldVideoModel, WorldWorkspace } from './core/worlds/spec.js'
+export type { WorldFile, WorldInstant, WorldKey, WorldModel, WorldProblem, WorldSpec, WorldUsageRecord, WorldUser, WorldVideoModel, WorldWorkspace } from './core/worlds/spec.js'
 export type { OperationName, SimRequest, SimResponse } from './core/api.js'
 export type { AuthFailure, ErrorStatus } from './core/errors.js'
-export type { SimulatorClock } from './core/clock.js'
+export type { ClockMode, SimulatorClock, WallTime } from './core/clock.js'
 export type { Fault, FaultControls, FaultMatch, FaultResponse, FaultRule, FaultTiming, LatencyControls, LatencyRule, RateLimit } from './core/controls.js'
 export type { Journal, JournalEntry, JournalFilter } from './core/journal.js'
 export type { Principal } from './core/auth.js'

@@ -231,6 +231,15 @@ function routeOf(request: SimRequest): { method: string; path: string; matched: 
   return { method, path, matched: method === 'GET' ? match(path) : undefined }
 }
 
+/** The operation a request names, or null (another method, an unknown path); never throws. */
+export function operationOf(request: SimRequest): OperationName | null {
+  try {
+    return routeOf(request).matched?.operation.name ?? null
+  } catch {
+    return null
+  }
+}
+
 /** The six operations and the catch-all, after faults and rate limits have let the request through. */
 function serve(ctx: StoreContext, request: SimRequest, method: string, path: string, matched: ReturnType<typeof match>, caller: Caller): SimResponse {
   // Known only once the request names an operation: the catch-all answers without a user_id.
@@ -299,8 +308,10 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   }
   const delay = router.controls.delayFor(operation)
   if (delay.ms > 0) {
-    // The router never throws: at the very end of the Date range the clock stays where it is.
-    if (ctx.clock.nowMs() + delay.ms <= 8.64e15) ctx.clock.advance(delay.ms)
+    // The router never throws: at the very end of the Date range the clock stays where it is. A
+    // real clock is moved by a real wait itself; jumping it too would count the delay twice.
+    const waitsForReal = delay.real && ctx.clock.mode === 'real'
+    if (!waitsForReal && ctx.clock.nowMs() + delay.ms <= 8.64e15) ctx.clock.advance(delay.ms)
     response = { ...response, delayMs: delay.ms, ...(delay.real && { realDelay: true }) }
   }
   router.journal.add({

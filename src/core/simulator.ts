@@ -1,7 +1,7 @@
 import { type SimRequest, type SimResponse, handleRequest } from './api.js'
-import { type SimulatorClock, createClock } from './clock.js'
+import { type SimulatorClock, type StoreClock, type WallTime, createClock } from './clock.js'
 import { Controls, type FaultControls, type LatencyControls, type RateLimit, checkRateLimit } from './controls.js'
-import { invalidArgument } from './errors.js'
+import { invalidArgument, SimulatorError } from './errors.js'
 import { type Journal, JournalStore } from './journal.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
@@ -21,7 +21,8 @@ import { type VideoModelCollection, createVideoModelCollection } from './store/v
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
 import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, DEFAULT_WORLD } from './worlds/default.js'
-import { type WorldSpec, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
+import { exportWorld } from './worlds/export.js'
+import { type WorldProblem, type WorldSpec, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
 
 /**
  * Default seed: the one the embedded default world is documented with.
@@ -65,6 +66,13 @@ export interface SimulatorOptions {
   rateLimit?: RateLimit | null
   /** How many of the latest requests `sim.journal` keeps (0: none). Default 1,000. */
   journalLimit?: number
+  /**
+   * `'virtual'` (the default): the clock moves only with `sim.clock.set` and `advance`. `'real'`:
+   * it also moves with wall time (`Date.now()`), from `now` on, so rate limits refill, keys expire and
+   * usage windows roll while a server runs; `set` and `advance` still jump it. A function is a wall
+   * time source of your own, in epoch milliseconds (a fake timer's, say).
+   */
+  clock?: 'virtual' | 'real' | WallTime
 }
 
 /** What an empty world documents: nothing. */
@@ -96,8 +104,31 @@ export interface Simulator<World = DefaultWorld> {
   restore(snapshot: SimulatorSnapshot): void
   /** Back to the state right after creation: the seeded world at the initial clock, no faults, no latency, an empty journal. */
   reset(): void
+  /**
+   * The current state as a world spec: users, workspaces, keys (with their secrets and usage
+   * records), files (as base64), models and video models, the clock as `now` and `sim.world` as the
+   * handles. `createSimulator({ world: sim.exportWorld() })` answers every request as `sim` does at
+   * the same clock. Rate-limit buckets, faults, latency and the journal are not part of a world.
+   */
+  exportWorld(): WorldSpec<World & object>
   /** The core router: what the MSW and HTTP adapters call. Never throws. */
   handle(request: SimRequest): SimResponse
+}
+
+/** An empty store on a clock, and the collections that work on it. */
+function createStore(seed: number, clock: StoreClock) {
+  const data = emptyStoreData()
+  const ctx: StoreContext = { data, indices: StoreIndices.build(data), random: new Random(seed >>> 0), clock }
+  const collections = {
+    users: createUserCollection(ctx),
+    workspaces: createWorkspaceCollection(ctx),
+    keys: createKeyCollection(ctx),
+    files: createFileCollection(ctx),
+    models: createModelCollection(ctx),
+    videoModels: createVideoModelCollection(ctx),
+    usage: createUsageCollection(ctx),
+  }
+  return { ctx, collections }
 }
 
 /**
@@ -131,38 +162,28 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   const spec = worldOption === 'default' ? DEFAULT_WORLD : worldOption === 'empty' ? undefined : worldOption
   // A world written for an instant starts the clock there, or moves with the clock when `now` is given.
   const specNow = spec && worldNow(spec)
-  const clockState = { ms: options.now === undefined ? (specNow ?? toEpochMs(DEFAULT_NOW, 'create simulator', 'now')) : toEpochMs(options.now, 'create simulator', 'now') }
+  const startMs = options.now === undefined ? (specNow ?? toEpochMs(DEFAULT_NOW, 'create simulator', 'now')) : toEpochMs(options.now, 'create simulator', 'now')
+  const clockOption = options.clock ?? 'virtual'
+  if (clockOption !== 'virtual' && clockOption !== 'real' && typeof clockOption !== 'function') {
+    throw invalidArgument('create simulator', 'clock', `must be "virtual", "real" or a function returning epoch milliseconds, got ${JSON.stringify(clockOption)}`)
+  }
+  const clock = createClock(startMs, clockOption === 'virtual' ? undefined : clockOption === 'real' ? Date.now : clockOption)
   const rateLimit = options.rateLimit === undefined || options.rateLimit === null ? null : checkRateLimit(options.rateLimit, 'create simulator', 'rateLimit')
   const journalLimit = options.journalLimit ?? 1_000
   if (typeof journalLimit !== 'number' || !Number.isSafeInteger(journalLimit) || journalLimit < 0) {
     throw invalidArgument('create simulator', 'journalLimit', `must be a non-negative integer, got ${String(journalLimit)}`)
   }
   const router = { controls: new Controls(seed, rateLimit), journal: new JournalStore(journalLimit) }
-  const data = emptyStoreData()
-  const ctx: StoreContext = {
-    data,
-    indices: StoreIndices.build(data),
-    random: new Random(seed >>> 0),
-    clock: createClock(clockState),
-  }
-  const collections = {
-    users: createUserCollection(ctx),
-    workspaces: createWorkspaceCollection(ctx),
-    keys: createKeyCollection(ctx),
-    files: createFileCollection(ctx),
-    models: createModelCollection(ctx),
-    videoModels: createVideoModelCollection(ctx),
-    usage: createUsageCollection(ctx),
-  }
-  const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, specNow === undefined ? 0 : clockState.ms - specNow)
+  const { ctx, collections } = createStore(seed, clock)
+  const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, specNow === undefined ? 0 : startMs - specNow)
 
-  const snapshot = (): SimulatorSnapshot => takeSnapshot(ctx.data, clockState.ms, ctx.random, seed)
+  const snapshot = (): SimulatorSnapshot => takeSnapshot(ctx.data, clock.nowMs(), ctx.random, seed)
   const restore = (saved: SimulatorSnapshot): void => {
     const restored = dataFromSnapshot(saved)
     ctx.data = restored
     ctx.indices = StoreIndices.build(restored)
     ctx.random.setState(saved.random)
-    clockState.ms = saved.clockMs
+    clock.jump(saved.clockMs)
   }
   const baseline = snapshot()
 
@@ -181,6 +202,39 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
       router.controls.reset()
       router.journal.reset()
     },
+    exportWorld: () => exportWorld(ctx.data, clock.nowMs(), world),
     handle: (request) => handleRequest(ctx, router, request),
   }
+}
+
+/**
+ * Every problem of a world spec, each with its path (`world.keys[3].limit`), without throwing: what
+ * `createSimulator({ world })` would refuse, all at once. An empty list means the spec loads.
+ * An entity that depends on a bad one (a key of a user that is refused) is not reported again.
+ *
+ * @example
+ * import { validateWorld, WORLD_FORMAT } from 'model-access-sim'
+ * const problems = validateWorld({
+ *   format: WORLD_FORMAT,
+ *   users: [{ id: 'user_acme' }],
+ *   keys: [{ userId: 'user_acme', secret: 'sk-or-v1-admin', limit: -1 }, { userId: 'user_nobody', secret: 'sk-or-v1-other' }],
+ * })
+ * console.log(problems.map((p) => p.path))
+ * //=> ["world.keys[0].limit","world.keys[1].userId"]
+ */
+export function validateWorld(spec: unknown): WorldProblem[] {
+  if (!isWorldSpec(spec)) return [{ path: 'world', code: 'INVALID_ARGUMENT', message: `must be a world spec object, got ${Array.isArray(spec) ? 'an array' : String(spec)}` }]
+  const problems: WorldProblem[] = []
+  const specNow = (() => {
+    try {
+      return worldNow(spec)
+    } catch (error) {
+      if (!(error instanceof SimulatorError)) throw error
+      problems.push({ path: 'world.now', code: error.code, message: error.message.replace(/^Failed to [^:]+: /, '') })
+      return undefined
+    }
+  })()
+  const { ctx, collections } = createStore(DEFAULT_SEED, createClock(specNow ?? Date.parse(DEFAULT_NOW)))
+  loadWorld(ctx, collections, spec, 0, problems)
+  return problems
 }

@@ -73,7 +73,17 @@ export function figuresAt(records: readonly UsageRecord[], windows: UsageWindows
 }
 
 export const toUsd = (units: number): number => units / UNITS_PER_USD
-export const toUnits = (usd: number): number => Math.round(usd * UNITS_PER_USD)
+/**
+ * USD to units. Near 2^53 units the product is off by a unit or two, so the neighbours are tried:
+ * the unit count whose {@link toUsd} is `usd` exactly wins, which makes `toUnits(toUsd(units))`
+ * give `units` back (an exported world reloads to the last unit).
+ */
+export function toUnits(usd: number): number {
+  const rounded = Math.round(usd * UNITS_PER_USD)
+  if (rounded / UNITS_PER_USD === usd) return rounded
+  for (const candidate of [rounded - 1, rounded + 1, rounded - 2, rounded + 2]) if (candidate / UNITS_PER_USD === usd) return candidate
+  return rounded
+}
 
 /**
  * `limit_remaining`: the limit minus the usage of the current `limit_reset` period (all time

@@ -1,5 +1,6 @@
-import { delay, http, HttpResponse, type HttpHandler, type JsonBodyType } from 'msw'
-import type { SimResponse } from '../core/api.js'
+import { delay, http, HttpResponse, type HttpHandler } from 'msw'
+import type { SimRequest, SimResponse } from '../core/api.js'
+import { isAnswered, normaliseBasePath, toSimRequest, toWire } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
 
 /**
@@ -20,7 +21,8 @@ export interface CreateHandlersOptions {
 /**
  * Turns a simulator response into the `Response` MSW sends: what a custom handler uses to answer
  * with the simulator's own envelope. A network-error fault becomes `Response.error()`; a `never`
- * fault has no Response (the handlers from `createHandlers` wait forever instead).
+ * fault has no Response (the handlers from `createHandlers` wait forever instead). `method` is the
+ * request's: an answer to HEAD carries the headers of GET and no body.
  *
  * @example
  * import { createSimulator, errorEnvelope } from 'model-access-sim'
@@ -29,13 +31,13 @@ export interface CreateHandlersOptions {
  * console.log(res.status, res.headers.get('retry-after'))
  * //=> 503 5
  */
-export function toResponse(response: SimResponse): Response {
+export function toResponse(response: SimResponse, method = 'GET'): Response {
   if (response.type === 'network-error') return HttpResponse.error()
-  if (response.type === 'never') {
+  if (!isAnswered(response)) {
     throw new TypeError('Failed to convert a response: a "never" fault has no Response; wait forever instead (createHandlers does).')
   }
-  const init = { status: response.status, headers: response.headers }
-  return response.type === 'json' ? HttpResponse.json(response.body as JsonBodyType, init) : new HttpResponse(response.body, init)
+  const wire = toWire(response, method)
+  return new HttpResponse(wire.body, { status: wire.status, headers: wire.headers })
 }
 
 /**
@@ -63,20 +65,16 @@ export function createHandlers(sim: Pick<Simulator<unknown>, 'handle'>, options:
   } catch {
     throw new TypeError(`Failed to create handlers: "baseUrl" must be an absolute URL such as "${DEFAULT_BASE_URL}", got ${JSON.stringify(raw)}.`)
   }
-  const basePath = base.pathname.replace(/\/+$/, '')
+  const basePath = normaliseBasePath(base.pathname) ?? ''
   const prefix = `${base.origin}${basePath}`
   const handle = async ({ request }: { request: Request }): Promise<Response> => {
-    const url = new URL(request.url)
-    const response = sim.handle({
-      method: request.method,
-      path: url.pathname.slice(basePath.length) || '/',
-      query: url.searchParams,
-      authorization: request.headers.get('authorization'),
-    })
+    // The handler's pattern admits only URLs under the base path.
+    const simRequest = toSimRequest(request.method, new URL(request.url), basePath, request.headers.get('authorization')) as SimRequest
+    const response = sim.handle(simRequest)
     // Simulated latency has already passed on the simulator clock; wait for real only when asked.
     if (response.realDelay && response.delayMs !== undefined) await delay(response.delayMs)
     if (response.type === 'never') await delay('infinite')
-    return toResponse(response)
+    return toResponse(response, request.method)
   }
   // A RegExp without capturing groups: MSW's string patterns decode wildcard params with
   // decodeURIComponent and answer a malformed escape (`/files/%zz/content`) with their own 500

@@ -8,6 +8,7 @@ import {
   SimulatorError,
   type SimulatorErrorCode,
   WORLD_FORMAT,
+  type WorldKey,
   type WorldSpec,
 } from '../../src/index.js'
 import { simulatorErrorOf } from '../support/server.js'
@@ -64,7 +65,7 @@ function makeSpec(): WorldSpec<Handles> {
         limit: 100,
         limitReset: 'monthly',
         createdAt: '2026-01-05T08:00:00Z',
-        updatedAt: '2026-02-20T00:00:00Z',
+        // No updatedAt: updated_at is its latest record's instant.
         expiresAt: '2026-06-01T00:00:00Z',
         usage: [
           { at: '2026-02-10T12:00:00Z', cost: 1.25 }, // last month
@@ -238,13 +239,19 @@ describe('a hand-written world spec', () => {
     expect(usageOf(keyOf(sim, APP_HASH))).toMatchObject({ usage: 2, usage_daily: 0, usage_weekly: 0.05, usage_monthly: 0.25, byok_usage_daily: 0 })
   })
 
-  it('sets updated_at to the latest of updatedAt and the records’ instants', () => {
+  it('takes updated_at as given, and from the latest record when updatedAt is left out', () => {
     const sim = createSimulator({ world: makeSpec() })
-    // A record later than updatedAt wins.
+    // Left out: the latest record's instant.
     expect(keyOf(sim, APP_HASH).updated_at).toBe('2026-03-02T09:30:00.000000+00:00')
-    // updatedAt later than every record wins.
+    // Given: as given, whatever the records.
     expect(keyOf(sim, GLOBEX_HASH).updated_at).toBe('2026-03-02T09:45:00.000000+00:00')
-    // Neither: null.
+    const spec = makeSpec()
+    const globex = spec.keys?.[2] as WorldKey
+    globex.updatedAt = '2026-02-01T00:00:00Z'
+    expect(keyOf(createSimulator({ world: spec }), GLOBEX_HASH).updated_at).toBe('2026-02-01T00:00:00.000000+00:00')
+    globex.updatedAt = null
+    expect(keyOf(createSimulator({ world: spec }), GLOBEX_HASH).updated_at).toBeNull()
+    // Neither records nor updatedAt: null.
     expect(keyOf(sim, BATCH_HASH).updated_at).toBeNull()
     expect(keyOf(sim, ADMIN_HASH).updated_at).toBeNull()
   })

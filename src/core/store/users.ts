@@ -14,6 +14,8 @@ export interface CreateUserOptions {
   createdAt?: InstantInput
   /** UUID of the default workspace created with the user; generated when absent. */
   defaultWorkspaceId?: string
+  /** UUID of that default workspace's default guardrail; generated when absent. */
+  defaultWorkspaceGuardrailId?: string
 }
 
 /** An organisation (tenant): it owns workspaces, keys and files. */
@@ -61,9 +63,18 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
             throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to create user: workspace id "${wanted}" is already taken.`, { argument: 'defaultWorkspaceId' })
           }
         }
+        if (options.defaultWorkspaceGuardrailId !== undefined) {
+          check.string(options.defaultWorkspaceGuardrailId, 'defaultWorkspaceGuardrailId', UUID, 'a UUID such as "550e8400-e29b-41d4-a716-446655440000"')
+        }
         const workspace = buildWorkspace(
           ctx,
-          { userId: id, ...DEFAULT_WORKSPACE, createdAt, ...(options.defaultWorkspaceId === undefined ? {} : { id: options.defaultWorkspaceId }) },
+          {
+            userId: id,
+            ...DEFAULT_WORKSPACE,
+            createdAt,
+            ...(options.defaultWorkspaceId === undefined ? {} : { id: options.defaultWorkspaceId }),
+            ...(options.defaultWorkspaceGuardrailId === undefined ? {} : { defaultGuardrailId: options.defaultWorkspaceGuardrailId }),
+          },
           'create user',
         )
         const state: UserState = { id, name, defaultWorkspaceId: workspace.record.id, createdAt }

@@ -17,6 +17,8 @@ export interface CreateWorkspaceOptions {
   defaultTextModel?: string | null
   defaultImageModel?: string | null
   defaultProviderSort?: string | null
+  /** UUID of the workspace's default guardrail; generated when absent. */
+  defaultGuardrailId?: string
   createdAt?: InstantInput
 }
 
@@ -85,6 +87,10 @@ export function buildWorkspace(ctx: StoreContext, options: CreateWorkspaceOption
   const defaultImageModel = nullableString(options.defaultImageModel, 'defaultImageModel')
   const defaultProviderSort = nullableString(options.defaultProviderSort, 'defaultProviderSort')
   const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, operation, 'createdAt')
+  const guardrailId =
+    options.defaultGuardrailId === undefined
+      ? ctx.random.uuid()
+      : check.string(options.defaultGuardrailId, 'defaultGuardrailId', UUID, 'a UUID such as "550e8400-e29b-41d4-a716-446655440000"').toLowerCase()
   return {
     userId,
     record: {
@@ -95,7 +101,7 @@ export function buildWorkspace(ctx: StoreContext, options: CreateWorkspaceOption
       created_at: formatTimestamp(createdAt),
       updated_at: null,
       created_by: userId,
-      default_guardrail_id: ctx.random.uuid(),
+      default_guardrail_id: guardrailId,
       default_image_model: defaultImageModel,
       default_text_model: defaultTextModel,
       default_provider_sort: defaultProviderSort,

@@ -110,13 +110,13 @@ export function worldNow(spec: WorldSpec<object>): number | undefined {
   return spec.now === undefined ? undefined : instant(spec.now, 'world.now', 0)
 }
 
-function instant(value: unknown, path: string, shift: number): number {
+function instant(value: unknown, path: string, shift: number, operation = OPERATION): number {
   if (typeof value !== 'string') {
-    throw new SimulatorError(SimulatorErrorCode.InvalidArgument, `Failed to ${OPERATION}: "${path}" must be an ISO 8601 instant string, got ${describe(value)}.`, {
+    throw new SimulatorError(SimulatorErrorCode.InvalidArgument, `Failed to ${operation}: "${path}" must be an ISO 8601 instant string, got ${describe(value)}.`, {
       argument: path,
     })
   }
-  return toEpochMs(value, OPERATION, path) + shift
+  return toEpochMs(value, operation, path) + shift
 }
 
 /** Re-throws an error of a creator with the spec path of the entity it was given. */
@@ -130,39 +130,92 @@ function at<T>(path: string, create: () => T): T {
   }
 }
 
+/** One problem of a world spec: where it is (`world.keys[3].limit`) and what is wrong there. */
+export interface WorldProblem {
+  path: string
+  /** The SimulatorError code a load would throw with. */
+  code: SimulatorErrorCode
+  message: string
+}
+
+/** The problem a load error stands for, its message without the prefixes that repeat the path. */
+function toProblem(error: SimulatorError, fallbackPath: string): WorldProblem {
+  const message = error.message.replace(/^Failed to load world: (?:world[\w.[\]]*: )?(?:Failed to [^:]+: )?/, '')
+  return { path: error.argument ?? fallbackPath, code: error.code, message }
+}
+
 /**
  * Loads a world spec into an empty store through the same validation as the creators; a bad entity
  * throws a SimulatorError whose `argument` is its path (`world.keys[3].limit`). `shift` (ms) moves
  * every instant. Returns a copy of the spec's handles.
+ *
+ * With `problems`, nothing throws: each bad entity is reported there and left out, and the load
+ * goes on, so that every problem of a spec is found in one pass. An entity that depends on one left
+ * out (a key of a user that failed) is left out without a report of its own.
  */
-export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldCollections, spec: WorldSpec<Handles>, shift: number): Handles {
+export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldCollections, spec: WorldSpec<Handles>, shift: number, problems?: WorldProblem[]): Handles {
   const check: ArgumentChecker = new ArgumentChecker(OPERATION)
-  if (spec.format !== WORLD_FORMAT) {
-    check.fail('world.format', `must be ${JSON.stringify(WORLD_FORMAT)} (a world spec, such as generateWorld() returns), got ${describe(spec.format)}`)
+  /** Runs one step; in collecting mode a SimulatorError becomes a problem and the step is skipped. */
+  const step = (path: string, run: () => void): boolean => {
+    if (problems === undefined) {
+      run()
+      return true
+    }
+    try {
+      run()
+      return true
+    } catch (error) {
+      if (!(error instanceof SimulatorError)) throw error
+      problems.push(toProblem(error, path))
+      return false
+    }
   }
+  step('world.format', () => {
+    if (spec.format !== WORLD_FORMAT) {
+      check.fail('world.format', `must be ${JSON.stringify(WORLD_FORMAT)} (a world spec, such as generateWorld() returns), got ${describe(spec.format)}`)
+    }
+  })
+  const lists = new Set<(typeof LISTS)[number]>()
   for (const list of LISTS) {
-    if (spec[list] !== undefined && !Array.isArray(spec[list])) check.fail(`world.${list}`, `must be an array, got ${describe(spec[list])}`)
+    if (step(`world.${list}`, () => spec[list] === undefined || Array.isArray(spec[list]) || check.fail(`world.${list}`, `must be an array, got ${describe(spec[list])}`))) lists.add(list)
   }
   const when = (value: unknown, path: string): number | undefined => (value === undefined ? undefined : instant(value, path, shift))
   const whenOrNull = (value: unknown, path: string): number | null | undefined => (value === null ? null : when(value, path))
-  const entries = <T>(list: T[] | undefined, name: string): [T, string][] =>
-    (list ?? []).map((item, i) => {
+  // Ids of users and workspaces left out, so that what depends on them is left out quietly.
+  const skippedUsers = new Set<unknown>()
+  const skippedWorkspaces = new Set<unknown>()
+  const each = <T extends object>(name: (typeof LISTS)[number], load: (item: T, path: string) => void): void => {
+    if (!lists.has(name)) return
+    for (const [i, item] of ((spec[name] ?? []) as unknown[]).entries()) {
       const path = `world.${name}[${i}]`
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) check.fail(path, `must be an object, got ${describe(item)}`)
-      return [item, path]
-    })
+      const entity = item as Record<string, unknown>
+      const userId = entity?.['userId']
+      const workspaceId = entity?.['workspaceId']
+      if ((userId !== undefined && skippedUsers.has(userId)) || (workspaceId !== undefined && skippedWorkspaces.has(workspaceId))) continue
+      const loaded = step(path, () => {
+        if (typeof item !== 'object' || item === null || Array.isArray(item)) check.fail(path, `must be an object, got ${describe(item)}`)
+        load(item as T, path)
+      })
+      if (loaded || typeof entity !== 'object' || entity === null) continue
+      if (name === 'users') {
+        skippedUsers.add(entity['id'])
+        skippedWorkspaces.add(entity['defaultWorkspaceId'])
+      }
+      if (name === 'workspaces') skippedWorkspaces.add(entity['id'])
+    }
+  }
 
   // Instants are read before an entity goes to its creator, whose errors `at` prefixes with the path.
-  for (const [user, path] of entries(spec.users, 'users')) {
+  each<WorldUser>('users', (user, path) => {
     const options = { ...user, createdAt: when(user.createdAt, `${path}.createdAt`) } as CreateUserOptions
     at(path, () => sim.users.create(options))
-  }
-  for (const [workspace, path] of entries(spec.workspaces, 'workspaces')) {
+  })
+  each<WorldWorkspace>('workspaces', (workspace, path) => {
     const options = { ...workspace, createdAt: when(workspace.createdAt, `${path}.createdAt`) } as CreateWorkspaceOptions
     at(path, () => sim.workspaces.create(options))
-  }
+  })
   const loaded: KeyState[] = []
-  for (const [key, path] of entries(spec.keys, 'keys')) {
+  each<WorldKey>('keys', (key, path) => {
     const { usage: records, ...rest } = key
     // Without its secret in the spec, nobody could call as the key.
     check.string(key.secret, `${path}.secret`)
@@ -175,6 +228,7 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
     const state = at(path, () => buildKey(ctx, options))
     if (records !== undefined && !Array.isArray(records)) check.fail(`${path}.usage`, `must be an array of usage records, got ${describe(records)}`)
     const totals = { regular: 0, byok: 0 }
+    let latest: number | null = null
     for (const [i, record] of (records ?? []).entries()) {
       const recordPath = `${path}.usage[${i}]`
       check.object(record, recordPath)
@@ -185,37 +239,65 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
       if (!Number.isSafeInteger(total)) check.fail(`${recordPath}.cost`, `takes the key's usage past ${MAX_EXACT_USD} USD, the most kept exactly`)
       const recordAt = instant(record.at, `${recordPath}.at`, shift)
       state.usage.push({ at: recordAt, units, byok })
-      // updated_at is the latest instant anything happened to the key (decisions/0009).
-      state.updatedAt = state.updatedAt === null ? recordAt : Math.max(state.updatedAt, recordAt)
+      latest = latest === null ? recordAt : Math.max(latest, recordAt)
     }
+    // Left out, updated_at is the latest record's instant; given (null included), it stands (decisions/0012).
+    if (key.updatedAt === undefined) state.updatedAt = latest
     // Stored now, so a later key with the same hash or secret is refused; listed below.
     ctx.data.keys.set(state.hash, state)
     ctx.indices.keyHashBySecret.set(state.secret, state.hash)
     loaded.push(state)
-  }
+  })
   // Indexed in page order, so the first GET /keys after a load does not sort 100,000 keys.
   for (const state of loaded.sort(compareKeysAscending)) ctx.indices.addKey(state)
-  for (const [file, path] of entries(spec.files, 'files')) {
-    const { text, base64, ...options } = file
-    if ((text === undefined) === (base64 === undefined)) check.fail(path, 'must give its content as exactly one of "text" and "base64"')
-    const content = text ?? base64
-    const contentPath = `${path}.${text === undefined ? 'base64' : 'text'}`
-    if (typeof content !== 'string') check.fail(contentPath, `must be a string, got ${describe(content)}`)
-    const bytes = text === undefined ? fromBase64(content) : new TextEncoder().encode(content)
-    if (bytes === undefined) check.fail(contentPath, 'must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =)')
-    const fileOptions = { ...options, bytes, createdAt: when(file.createdAt, `${path}.createdAt`) } as CreateFileOptions
-    at(path, () => sim.files.create(fileOptions))
-  }
-  for (const [model, path] of entries(spec.models, 'models')) {
-    const options = { ...model, created: when(model.created, `${path}.created`) } as CreateModelOptions
+  each<WorldFile>('files', (file, path) => {
+    const options = fileOptions(file, path, shift)
+    at(path, () => sim.files.create(options))
+  })
+  each<WorldModel>('models', (model, path) => {
+    const options = modelOptions(model, path, shift)
     at(path, () => sim.models.create(options))
-  }
-  for (const [model, path] of entries(spec.videoModels, 'videoModels')) {
-    const options = { ...model, created: when(model.created, `${path}.created`) } as CreateVideoModelOptions
+  })
+  each<WorldVideoModel>('videoModels', (model, path) => {
+    const options = videoModelOptions(model, path, shift)
     at(path, () => sim.videoModels.create(options))
-  }
-  if (spec.handles !== undefined && (typeof spec.handles !== 'object' || spec.handles === null || Array.isArray(spec.handles))) {
-    check.fail('world.handles', `must be an object, got ${describe(spec.handles)}`)
-  }
+  })
+  step('world.handles', () => {
+    if (spec.handles !== undefined && (typeof spec.handles !== 'object' || spec.handles === null || Array.isArray(spec.handles))) {
+      check.fail('world.handles', `must be an object, got ${describe(spec.handles)}`)
+    }
+  })
   return structuredClone(spec.handles ?? ({} as Handles))
+}
+
+/** `path.field`, or `field` alone for an entity given on its own (the control API's bodies). */
+const within = (path: string, field: string): string => (path === '' ? field : `${path}.${field}`)
+
+/** A world spec's file as `sim.files.create` takes it: its `text` or `base64` content read into bytes. */
+export function fileOptions(file: WorldFile, path: string, shift = 0, operation = OPERATION): CreateFileOptions {
+  const check: ArgumentChecker = new ArgumentChecker(operation)
+  check.object(file, path === '' ? 'options' : path)
+  const { text, base64, ...options } = file
+  if ((text === undefined) === (base64 === undefined)) check.fail(path === '' ? 'text' : path, 'must give its content as exactly one of "text" and "base64"')
+  const content = text ?? base64
+  const contentPath = within(path, text === undefined ? 'base64' : 'text')
+  if (typeof content !== 'string') check.fail(contentPath, `must be a string, got ${describe(content)}`)
+  const bytes = text === undefined ? fromBase64(content) : new TextEncoder().encode(content)
+  if (bytes === undefined) check.fail(contentPath, 'must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =)')
+  const createdAt = file.createdAt === undefined ? undefined : instant(file.createdAt, within(path, 'createdAt'), shift, operation)
+  return { ...options, bytes, createdAt } as CreateFileOptions
+}
+
+/** A world spec's model as `sim.models.create` takes it: `created` read from its ISO string. */
+export function modelOptions(model: WorldModel, path: string, shift = 0, operation = OPERATION): CreateModelOptions {
+  new ArgumentChecker(operation).object(model, path === '' ? 'options' : path)
+  const created = model.created === undefined ? undefined : instant(model.created, within(path, 'created'), shift, operation)
+  return { ...model, created } as CreateModelOptions
+}
+
+/** A world spec's video model as `sim.videoModels.create` takes it: `created` read from its ISO string. */
+export function videoModelOptions(model: WorldVideoModel, path: string, shift = 0, operation = OPERATION): CreateVideoModelOptions {
+  new ArgumentChecker(operation).object(model, path === '' ? 'options' : path)
+  const created = model.created === undefined ? undefined : instant(model.created, within(path, 'created'), shift, operation)
+  return { ...model, created } as CreateVideoModelOptions
 }

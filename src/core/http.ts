@@ -1,0 +1,73 @@
+// The one translation between HTTP and the core, shared by the MSW handlers and the node:http
+// server: a URL into a SimRequest, and a SimResponse into status, headers and body bytes. Neither
+// adapter writes a header or body rule of its own.
+import type { SimRequest, SimResponse } from './api.js'
+import { errorEnvelope } from './errors.js'
+
+/** A response ready for the wire: the body is absent for HEAD and for 204. */
+export interface WireResponse {
+  status: number
+  headers: Record<string, string>
+  body: Uint8Array | null
+}
+
+/** An answer the adapters can put on the wire (faults that drop the connection are theirs to act out). */
+export type AnsweredResponse = Extract<SimResponse, { type: 'json' | 'bytes' }>
+
+/** Whether a response is an answer to write (not a fault that drops or holds the connection). */
+export function isAnswered(response: SimResponse): response is AnsweredResponse {
+  return response.type === 'json' || response.type === 'bytes'
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * A base path as adapters keep it: `''` for the root, else `/segments` without a trailing slash.
+ * Returns undefined when it is not a path (no leading `/`, or a query or fragment in it).
+ */
+export function normaliseBasePath(basePath: string): string | undefined {
+  if (!basePath.startsWith('/') || /[?#\s]/.test(basePath)) return undefined
+  return basePath.replace(/\/+$/, '')
+}
+
+/**
+ * The path below `basePath` (`/api/v1` and `/api/v1/keys` give `/` and `/keys`), or undefined when
+ * `pathname` is not under it (`/api/v12`, `/other`).
+ */
+export function pathBelow(basePath: string, pathname: string): string | undefined {
+  if (pathname === basePath) return '/'
+  if (!pathname.startsWith(`${basePath}/`)) return undefined
+  return pathname.slice(basePath.length)
+}
+
+/** The SimRequest of an HTTP request to `url`, or undefined when the URL is not under `basePath`. */
+export function toSimRequest(method: string, url: URL, basePath: string, authorization: string | null): SimRequest | undefined {
+  const path = pathBelow(basePath, url.pathname)
+  return path === undefined ? undefined : { method, path, query: url.searchParams, authorization }
+}
+
+/** Status, headers and body bytes of an answer to a request made with `method`. */
+export function toWire(response: AnsweredResponse, method: string): WireResponse {
+  const headers = { ...response.headers }
+  if (response.status === 204) return { status: 204, headers, body: null }
+  const bytes = response.type === 'json' ? encoder.encode(JSON.stringify(response.body)) : response.body
+  headers['content-length'] = String(bytes.byteLength)
+  // HTTP forbids a body on HEAD; the headers are those GET would carry.
+  return { status: response.status, headers, body: method.toUpperCase() === 'HEAD' ? null : bytes }
+}
+
+/** A JSON answer with its content type. */
+export function jsonResponse(status: number, body: unknown): AnsweredResponse {
+  return { status, headers: { 'content-type': 'application/json' }, type: 'json', body }
+}
+
+/** The 404 envelope for a path outside both the simulated API and the control API. */
+export function outsideResponse(method: string, pathname: string, bases: readonly string[]): AnsweredResponse {
+  return jsonResponse(
+    404,
+    errorEnvelope(404, {
+      message: `${method} ${pathname} is outside the simulated API; it serves ${bases.map((base) => `${base || '/'}`).join(' and ')}`,
+      metadata: { reason: 'outside_base_path', method, path: pathname },
+    }),
+  )
+}

@@ -1,0 +1,335 @@
+#!/usr/bin/env node
+// The `model-access-sim` command: serve a simulator over HTTP, and write or check world specs.
+// Arguments are read with node:util's parseArgs (decisions/0013): strict, so an unknown flag is an
+// error that shows the usage. Exit codes: 0 success, 1 a problem reported on stderr, 2 a usage error.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import pkg from '../../package.json' with { type: 'json' }
+import { type RateLimit, type Simulator, SimulatorError, type WorldSpec, createSimulator, validateWorld } from '../index.js'
+import { type RequestLogEntry, DEFAULT_PORT, startServer } from './index.js'
+
+const NAME = 'model-access-sim'
+
+/** A problem to report on stderr with an exit code: 1 for a bad value, 2 for bad usage. */
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+    readonly usage?: string,
+  ) {
+    super(message)
+  }
+}
+
+const USAGE = {
+  main: `Usage: ${NAME} <command> [options]
+
+Commands:
+  serve             serve a simulator over HTTP, with a control API
+  world generate    write a generated world spec
+  world check PATH  list every problem of a world spec
+
+Options:
+  -h, --help        show help (also after a command: ${NAME} serve --help)
+  -v, --version     show the version`,
+  serve: `Usage: ${NAME} serve [options]
+
+Serves the simulated model-access API at http://HOST:PORT/api/v1 and its control API at /__sim.
+
+Options:
+  --port N             port to listen on; 0 picks a free one (default ${DEFAULT_PORT})
+  --host HOST          interface to bind (default 127.0.0.1; 0.0.0.0 exposes it to the network)
+  --seed N             seed of everything created after the world loads (default 42)
+  --world WORLD        default (the embedded world), empty, or PATH.json, a world spec (default: default)
+  --now ISO            start of the simulator clock, such as 2026-03-02T10:00:00Z
+  --clock MODE         virtual (the default: time moves only through the control API, so answers
+                       are the same on every run) or real (time follows the wall clock from --now,
+                       so rate limits refill and keys expire while a client waits)
+  --rate-limit R/I     a token bucket per key: R requests per interval I (500ms, 1s, 1m, 1h), such as 60/1m
+  --journal-limit N    requests the journal keeps (default 1000; 0 keeps none)
+  --no-control         serve no control API (every /__sim path answers 404)
+  --log FORMAT         pretty, json (one object per line) or off (default pretty)
+  -h, --help           show this help`,
+  world: `Usage: ${NAME} world generate --seed N [--size small|default|large] [--out PATH]
+       ${NAME} world check PATH`,
+  generate: `Usage: ${NAME} world generate --seed N [--size small|default|large] [--out PATH]
+
+Writes generateWorld({ seed, size }) as JSON (needs @faker-js/faker installed).
+
+Options:
+  --seed N        seed of the world (default 42)
+  --size SIZE     small (2 organisations, 12 keys), default (4, 50) or large (250, 100000) (default: default)
+  --out PATH      file to write (default: standard output)
+  -h, --help      show this help`,
+  check: `Usage: ${NAME} world check PATH
+
+Lists every problem of the world spec in PATH, each with its JSON path, and exits 1 if there is one.`,
+} as const
+
+/** Runs a parseArgs call, turning its errors (an unknown flag, a missing value) into usage errors. */
+function parsed<T extends { positionals: string[] }>(usage: string, read: () => T, positionals = 0): T {
+  let result: T
+  try {
+    result = read()
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error), 2, usage)
+  }
+  if (result.positionals.length > positionals) throw new CliError(`unexpected argument ${JSON.stringify(result.positionals[positionals])}`, 2, usage)
+  return result
+}
+
+const HELP = { help: { type: 'boolean', short: 'h' } } as const
+
+function integer(value: string | undefined, flag: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = /^-?\d+$/.test(value) ? Number(value) : Number.NaN
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new CliError(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`, 1)
+  return n
+}
+
+function oneOf<T extends string>(value: string | undefined, flag: string, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback
+  if (!allowed.includes(value as T)) throw new CliError(`--${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`, 1)
+  return value as T
+}
+
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const
+
+/** `60/1m` as a rate limit: 60 requests a minute. */
+export function parseRateLimit(value: string): RateLimit {
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value)
+  const requests = match ? Number(match[1]) : 0
+  const intervalMs = match ? Number(match[2]) * UNIT_MS[match[3] as keyof typeof UNIT_MS] : 0
+  if (!match || requests < 1 || !Number.isSafeInteger(requests) || !(intervalMs > 0)) {
+    throw new CliError(`--rate-limit must be REQUESTS/INTERVAL with a unit (ms, s, m, h), such as 60/1m, got ${JSON.stringify(value)}`, 1)
+  }
+  return { requests, intervalMs }
+}
+
+function readJson(path: string, what: string): unknown {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new CliError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`, 1)
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    throw new CliError(`${what} ${path} is not JSON: ${(error as Error).message}`, 1)
+  }
+}
+
+/** A world file, checked: the first problem (by its JSON path) is the error, with a count of the rest. */
+function loadWorldFile(path: string): WorldSpec {
+  const spec = readJson(path, 'world file')
+  const problems = validateWorld(spec)
+  const first = problems[0]
+  if (first !== undefined) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems: ${NAME} world check ${path} lists them)` : ''
+    throw new CliError(`world file ${path} is not a valid world: ${first.path}: ${first.message}${more}`, 1)
+  }
+  return spec as WorldSpec
+}
+
+/** A usable secret of each kind: the handles' when they name them, else the first valid key of the spec. */
+function keysOf(sim: Simulator<unknown>, spec: WorldSpec | undefined): { management?: string; regular?: string } {
+  const handles = sim.world as Record<string, unknown>
+  const found: { management?: string; regular?: string } = {}
+  if (typeof handles['managementKey'] === 'string') found.management = handles['managementKey']
+  if (typeof handles['apiKey'] === 'string') found.regular = handles['apiKey']
+  const now = sim.clock.nowMs()
+  for (const key of spec?.keys ?? []) {
+    const usable = key.disabled !== true && (key.expiresAt === undefined || key.expiresAt === null || Date.parse(key.expiresAt) > now)
+    if (!usable) continue
+    if (key.management === true) found.management ??= key.secret
+    else found.regular ??= key.secret
+  }
+  return found
+}
+
+function banner(url: string, controlUrl: string | undefined, keys: { management?: string; regular?: string }, sim: Simulator<unknown>): string {
+  const management = keys.management ?? 'sk-or-v1-…'
+  const lines = [
+    `${NAME} ${pkg.version}: the model-access API at ${url}`,
+    `  clock: ${sim.clock.now().toISOString()} (${sim.clock.mode})`,
+    keys.management ? `  management key: ${keys.management}` : '  management key: none in this world (create one through the control API)',
+    keys.regular ? `  regular key:    ${keys.regular}` : '  regular key:    none in this world',
+    controlUrl ? `  control API:    ${controlUrl} (GET ${controlUrl}/health, POST ${controlUrl}/reset, ...)` : '  control API:    off',
+    '',
+    'Try it:',
+    `  curl -s ${url}/keys -H "Authorization: Bearer ${management}"`,
+    '',
+    `  // TypeScript, with the official SDK (@openrouter/sdk)`,
+    `  const sdk = new OpenRouter({ apiKey: '${management}', serverURL: '${url}' })`,
+    `  console.log((await sdk.apiKeys.list()).data.length)`,
+    '',
+    `  # Python, standard library only`,
+    `  python3 -c "import json, urllib.request as r; q = r.Request('${url}/keys', headers={'Authorization': 'Bearer ${management}'}); print(len(json.load(r.urlopen(q))['data']), 'keys')"`,
+    '',
+  ]
+  if (!keys.management && controlUrl) {
+    lines.push(
+      'No key yet? Create an organisation and a management key:',
+      `  curl -s -X POST ${controlUrl}/users -d '{"name":"Acme"}'`,
+      `  curl -s -X POST ${controlUrl}/keys -d '{"userId":"USER_ID","management":true}'`,
+      '',
+    )
+  }
+  lines.push('Stop with Ctrl+C.', '')
+  return lines.join('\n')
+}
+
+function logLine(format: 'pretty' | 'json', entry: RequestLogEntry): string {
+  if (format === 'json') return JSON.stringify(entry)
+  return `${entry.time} ${entry.method} ${entry.path} ${entry.status === 0 ? 'dropped' : entry.status} ${entry.operation ?? '-'} ${entry.ms.toFixed(1)}ms`
+}
+
+async function serve(args: string[]): Promise<number> {
+  const { values } = parsed(USAGE.serve, () =>
+    parseArgs({
+      args,
+      strict: true,
+      options: {
+        ...HELP,
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        world: { type: 'string' },
+        now: { type: 'string' },
+        clock: { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'journal-limit': { type: 'string' },
+        'no-control': { type: 'boolean' },
+        log: { type: 'string' },
+      },
+    }),
+  )
+  if (values.help) return help(USAGE.serve)
+  const port = integer(values.port, 'port', 0, 65_535, DEFAULT_PORT)
+  const seed = integer(values.seed, 'seed', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 42)
+  const journalLimit = integer(values['journal-limit'], 'journal-limit', 0, Number.MAX_SAFE_INTEGER, 1_000)
+  const clock = oneOf(values.clock, 'clock', ['virtual', 'real'] as const, 'virtual')
+  const logFormat = oneOf(values.log, 'log', ['pretty', 'json', 'off'] as const, 'pretty')
+  const rateLimit = values['rate-limit'] === undefined ? null : parseRateLimit(values['rate-limit'])
+  const worldArg = values.world ?? 'default'
+  const spec = worldArg === 'default' || worldArg === 'empty' ? undefined : loadWorldFile(worldArg)
+  let sim: Simulator<unknown>
+  try {
+    sim = createSimulator({
+      seed,
+      world: spec ?? (worldArg as 'default' | 'empty'),
+      clock,
+      rateLimit,
+      journalLimit,
+      ...(values.now !== undefined && { now: values.now }),
+    }) as Simulator<unknown>
+  } catch (error) {
+    if (!(error instanceof SimulatorError)) throw error
+    // The options this command passes on are checked above, but for the clock's start.
+    throw new CliError(error.argument === 'now' ? `--now must be an ISO 8601 instant with a time and an offset, such as 2026-03-02T10:00:00Z, got ${JSON.stringify(values.now)}` : error.message, 1)
+  }
+  const server = await startServer(sim, {
+    port,
+    ...(values.host !== undefined && { host: values.host }),
+    control: !values['no-control'],
+    ...(logFormat !== 'off' && { onRequest: (entry: RequestLogEntry) => process.stdout.write(`${logLine(logFormat, entry)}\n`) }),
+  }).catch((error: unknown) => {
+    throw new CliError(error instanceof Error ? error.message.replace(/^Failed to start the server: /, 'cannot start the server: ') : String(error), 1)
+  })
+  process.stdout.write(banner(server.url, values['no-control'] ? undefined : server.controlUrl, keysOf(sim, spec), sim))
+  return new Promise<number>((resolve) => {
+    const stop = (): void => {
+      server.close().then(
+        () => resolve(0),
+        () => resolve(0),
+      )
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+}
+
+async function generate(args: string[]): Promise<number> {
+  const { values } = parsed(USAGE.generate, () =>
+    parseArgs({ args, strict: true, options: { ...HELP, seed: { type: 'string' }, size: { type: 'string' }, out: { type: 'string' } } }),
+  )
+  if (values.help) return help(USAGE.generate)
+  const seed = integer(values.seed, 'seed', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 42)
+  const size = oneOf(values.size, 'size', ['small', 'default', 'large'] as const, 'default')
+  let fixtures: typeof import('../fixtures/index.js')
+  try {
+    fixtures = await import('../fixtures/index.js')
+  } catch (error) {
+    throw new CliError(`world generate needs @faker-js/faker: npm install --save-dev @faker-js/faker (${(error as Error).message})`, 1)
+  }
+  const text = `${JSON.stringify(fixtures.generateWorld({ seed, size }), null, 2)}\n`
+  if (values.out === undefined) {
+    process.stdout.write(text)
+    return 0
+  }
+  try {
+    writeFileSync(values.out, text)
+  } catch (error) {
+    throw new CliError(`cannot write ${values.out}: ${(error as Error).message}`, 1)
+  }
+  process.stderr.write(`${NAME}: wrote a ${size} world (seed ${seed}) to ${values.out}\n`)
+  return 0
+}
+
+function check(args: string[]): number {
+  const { values, positionals } = parsed(USAGE.check, () => parseArgs({ args, strict: true, allowPositionals: true, options: HELP }), 1)
+  if (values.help) return help(USAGE.check)
+  const path = positionals[0]
+  if (path === undefined) throw new CliError('world check needs the PATH of a world spec', 2, USAGE.check)
+  const spec = readJson(path, 'world file')
+  const problems = validateWorld(spec)
+  for (const problem of problems) process.stdout.write(`${problem.path}: ${problem.message}\n`)
+  if (problems.length > 0) {
+    process.stderr.write(`${NAME}: ${path}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`)
+    return 1
+  }
+  const count = (list: unknown): number => (Array.isArray(list) ? list.length : 0)
+  const s = spec as WorldSpec
+  process.stdout.write(
+    `${path}: a valid world: ${count(s.users)} users, ${count(s.workspaces)} workspaces, ${count(s.keys)} keys, ${count(s.files)} files, ${count(s.models)} models, ${count(s.videoModels)} video models\n`,
+  )
+  return 0
+}
+
+function help(text: string): number {
+  process.stdout.write(`${text}\n`)
+  return 0
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv
+  try {
+    if (command === undefined || command === '-h' || command === '--help') return help(USAGE.main)
+    if (command === '-v' || command === '--version') return help(pkg.version)
+    if (command === 'serve') return await serve(rest)
+    if (command === 'world') {
+      const [sub, ...args] = rest
+      if (sub === undefined || sub === '-h' || sub === '--help') return help(USAGE.world)
+      if (sub === 'generate') return await generate(args)
+      if (sub === 'check') return check(args)
+      throw new CliError(`unknown world command ${JSON.stringify(sub)}`, 2, USAGE.world)
+    }
+    throw new CliError(`unknown command ${JSON.stringify(command)}`, 2, USAGE.main)
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error
+    process.stderr.write(`${NAME}: ${error.message}\n`)
+    if (error.usage !== undefined) process.stderr.write(`\n${error.usage}\n`)
+    return error.exitCode
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    process.stderr.write(`${NAME}: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exitCode = 1
+  },
+)
