@@ -5,7 +5,7 @@
 // not the service's: they are not journaled, take no rate-limit token and trigger no fault.
 import { toBase64 } from './base64.js'
 import { OPERATION_NAMES } from './controls.js'
-import { SimulatorError, errorEnvelope } from './errors.js'
+import { SimulatorError, SimulatorErrorCode, errorEnvelope } from './errors.js'
 import { type AnsweredResponse, jsonResponse } from './http.js'
 import type { JournalEntry, JournalFilter } from './journal.js'
 import type { Simulator } from './simulator.js'
@@ -60,13 +60,14 @@ function notFound(what: string, id: string): ControlError {
   return new ControlError(404, `Unknown ${what} ${JSON.stringify(id)}`, { reason: `unknown_${what.replace(/ /g, '_')}`, id })
 }
 
-function badRequest(argument: string, message: string): ControlError {
-  return new ControlError(400, message, { argument })
+/** A 400 about the request itself (its body, the journal's query), worded as the programmatic API's errors are. */
+function badRequest(argument: string, problem: string): ControlError {
+  return new ControlError(400, `Failed to read the request: ${problem}.`, { argument, code: SimulatorErrorCode.InvalidArgument })
 }
 
 /** The body as an object, or a 400 naming `body`. */
 function object(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body', 'The request body must be a JSON object')
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body', 'the body must be a JSON object')
   return body as Record<string, unknown>
 }
 
@@ -291,7 +292,7 @@ function parseBody(text: string | null): unknown {
   try {
     return JSON.parse(text) as unknown
   } catch (error) {
-    throw badRequest('body', `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+    throw badRequest('body', `the body is not valid JSON (${error instanceof Error ? error.message : String(error)})`)
   }
 }
 

@@ -25,6 +25,27 @@ describe('anything else under the base URL', () => {
     expect(body.error.metadata).toEqual({ reason: 'not_simulated', method, path: path || '/' })
   })
 
+  it('answers HEAD with the headers GET would carry and no body', async () => {
+    const sim = createSimulator()
+    harness.serve(sim)
+    const head = await call('/videos/models', { method: 'HEAD' })
+    const get = sim.handle({ method: 'HEAD', path: '/videos/models' })
+    expect(head.status).toBe(get.status)
+    expect(head.headers.get('content-type')).toBe('application/json')
+    expect(head.headers.get('content-length')).toBe(String(new TextEncoder().encode(JSON.stringify(get.body)).byteLength))
+    expect(await head.text()).toBe('')
+  })
+
+  it('sends content-length with every JSON answer, counting bytes, not characters', async () => {
+    const sim = createSimulator()
+    harness.serve(sim)
+    sim.faults.add({ operation: 'listVideoModels', respond: { status: 503, message: 'Überlastet — später erneut' } })
+    const res = await call('/videos/models')
+    const text = await res.text()
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)))
+    expect(Buffer.byteLength(text)).toBeGreaterThan(text.length)
+  })
+
   it('serves a custom base URL and only that one', async () => {
     const sim = createSimulator()
     harness.serve(sim, 'http://sim.test/api/v1/')
