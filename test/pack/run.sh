@@ -50,7 +50,7 @@ echo "example.ts: $(wc -l < "$EXAMPLE") lines"
 step "npm run build"
 (cd "$ROOT" && npm run build)
 missing=()
-ENTRIES=(index msw/index pricing/index fixtures/index arbitraries/index)
+ENTRIES=(index msw/index pricing/index fixtures/index arbitraries/index server/index)
 for entry in "${ENTRIES[@]}"; do
   for ext in js cjs d.ts d.cts; do
     [[ -f "$ROOT/dist/$entry.$ext" ]] || missing+=("dist/$entry.$ext")
@@ -132,6 +132,42 @@ step "import() from ESM"
   const res = sim.handle({ method: "GET", path: "/videos/models" })
   assert.equal(res.status, 200)
   console.log("ESM ok: import(\"model-access-sim\"), import(\"model-access-sim/msw\"), import(\"model-access-sim/pricing\"), /fixtures and /arbitraries; GET /videos/models ->", res.status)
+')
+
+step "model-access-sim serve --port 0, as a new user runs it"
+(cd "$CONSUMER" && node --input-type=module -e '
+  import assert from "node:assert/strict"
+  import { spawn } from "node:child_process"
+  import { execFileSync } from "node:child_process"
+  // npx finds the command the package installs...
+  const version = execFileSync("npx", ["--no-install", "model-access-sim", "--version"], { encoding: "utf8" }).trim()
+  assert.equal(version, JSON.parse(execFileSync("npm", ["pkg", "get", "version", "--prefix", "node_modules/model-access-sim"], { encoding: "utf8" })))
+  // ...and the command itself serves; it runs without npx here, so that its own exit code on SIGINT is the one seen.
+  const child = spawn("node_modules/.bin/model-access-sim", ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] })
+  let out = ""
+  child.stdout.on("data", (chunk) => (out += chunk))
+  child.stderr.on("data", (chunk) => process.stderr.write(chunk))
+  const deadline = Date.now() + 30_000
+  while (!/management key: (\S+)/.test(out) || !/API at (\S+)/.test(out)) {
+    assert.ok(Date.now() < deadline, "the banner did not appear within 30 s: " + out)
+    assert.equal(child.exitCode, null, "serve exited early: " + out)
+    await new Promise((done) => setTimeout(done, 100))
+  }
+  const url = /API at (\S+)/.exec(out)[1]
+  const key = /management key: (\S+)/.exec(out)[1]
+  const res = await fetch(url + "/keys", { headers: { authorization: "Bearer " + key } })
+  assert.equal(res.status, 200)
+  const health = await fetch(url.replace(/\/api\/v1$/, "/__sim/health"))
+  assert.deepEqual(await health.json(), { status: "ok" })
+  const exited = new Promise((done) => child.on("exit", (code, signal) => done({ code, signal })))
+  child.kill("SIGINT")
+  const timer = setTimeout(() => { child.kill("SIGKILL"); console.error("serve did not stop within 10 s of SIGINT") }, 10_000)
+  const { code } = await exited
+  clearTimeout(timer)
+  assert.equal(code, 0, "serve should exit 0 on SIGINT")
+  const { startServer } = await import("model-access-sim/server")
+  assert.equal(typeof startServer, "function")
+  console.log("serve ok:", url, "GET /keys ->", res.status, "; SIGINT -> exit", code)
 ')
 
 step "Consumer-project check passed"
