@@ -5,6 +5,7 @@ import type { OperationName } from './api.js'
 import { ApiError, type ErrorStatus, ERROR_MESSAGES, invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
+import { describe } from './store/check.js'
 import type { RateBucket } from './store/state.js'
 
 /**
@@ -326,7 +327,7 @@ export function checkRateLimit(value: unknown, operation: string, argument: stri
   if (!ok) {
     throw new SimulatorError(
       SimulatorErrorCode.InvalidArgument,
-      `Failed to ${operation}: "${argument}" must be { requests: a positive integer, intervalMs: a positive number }, got ${JSON.stringify(value)}.`,
+      `Failed to ${operation}: "${argument}" must be { requests: a positive integer, intervalMs: a positive number }, got ${describe(value)}.`,
       { argument },
     )
   }

@@ -1,7 +1,8 @@
 import { type SimRequest, type SimResponse, handleRequest } from './api.js'
 import { type SimulatorClock, type StoreClock, type WallTime, createClock } from './clock.js'
 import { Controls, type FaultControls, type LatencyControls, type RateLimit, checkRateLimit } from './controls.js'
-import { invalidArgument, SimulatorError } from './errors.js'
+import { invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
+import { describe } from './store/check.js'
 import { type Journal, JournalStore } from './journal.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
@@ -223,7 +224,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
  * //=> ["world.keys[0].limit","world.keys[1].userId"]
  */
 export function validateWorld(spec: unknown): WorldProblem[] {
-  if (!isWorldSpec(spec)) return [{ path: 'world', code: 'INVALID_ARGUMENT', message: `must be a world spec object, got ${Array.isArray(spec) ? 'an array' : String(spec)}` }]
+  if (!isWorldSpec(spec)) return [{ path: 'world', code: SimulatorErrorCode.InvalidArgument, message: `must be a world spec object, got ${describe(spec)}` }]
   const problems: WorldProblem[] = []
   const specNow = (() => {
     try {

@@ -4,14 +4,18 @@ import { invalidArgument } from './errors.js'
 export type InstantInput = Date | number | string
 
 // A date alone ('2026-03-02') is read as UTC midnight by Date.parse; require a time so that
-// a timezone-less value is never read in the machine's local zone.
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/
+// a timezone-less value is never read in the machine's local zone. Years outside 0000-9999 take the
+// expanded form `toISOString` writes for them (`+010000-01-01T00:00:00.000Z`).
+const ISO_INSTANT = /^(\d{4}|[+-]\d{6})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/
 
 /** Whether the fields of an ISO instant name a real calendar moment (Date.parse reads 2026-02-30 as 2 March). */
 function onTheCalendar(match: RegExpExecArray): boolean {
   const [, year, month, day, hour, minute, second, , , offsetHours, offsetMinutes] = match.map(Number) as number[]
-  // setUTCFullYear, not Date.UTC, which reads years 0 to 99 as 1900 to 1999.
-  const daysInMonth = new Date(new Date(0).setUTCFullYear(year as number, month as number, 0)).getUTCDate()
+  // The calendar repeats every 400 years: a year of the same place in the cycle, so that the ends of
+  // the Date range (+275760) still have their months. setUTCFullYear, not Date.UTC, which reads
+  // years 0 to 99 as 1900 to 1999.
+  const cycleYear = 2000 + ((((year as number) % 400) + 400) % 400)
+  const daysInMonth = new Date(new Date(0).setUTCFullYear(cycleYear, month as number, 0)).getUTCDate()
   return (
     (month as number) >= 1 && (month as number) <= 12 && (day as number) >= 1 && (day as number) <= daysInMonth &&
     (hour as number) <= 23 && (minute as number) <= 59 && (Number.isNaN(second) || (second as number) <= 59) &&

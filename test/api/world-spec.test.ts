@@ -11,6 +11,7 @@ import {
   type WorldKey,
   type WorldSpec,
 } from '../../src/index.js'
+import { mutateDeeply } from '../support/mutate.js'
 import { simulatorErrorOf } from '../support/server.js'
 
 // A small world written by hand: two organisations, a named workspace, four keys with explicit
@@ -148,19 +149,6 @@ const usageOf = (key: ApiKey) => ({
   byok_usage_weekly: key.byok_usage_weekly,
   byok_usage_monthly: key.byok_usage_monthly,
 })
-
-/** Changes every value reachable from `value` in place: numbers, strings, booleans, nested objects and arrays. */
-function mutateDeeply(value: unknown): void {
-  if (typeof value !== 'object' || value === null) return
-  const record = value as Record<string, unknown>
-  for (const [field, inner] of Object.entries(record)) {
-    if (typeof inner === 'number') record[field] = inner + 1
-    else if (typeof inner === 'string') record[field] = `${inner}-changed`
-    else if (typeof inner === 'boolean') record[field] = !inner
-    else mutateDeeply(inner)
-  }
-  if (Array.isArray(value)) value.push(structuredClone(value[0] ?? 'added'))
-}
 
 describe('a hand-written world spec', () => {
   it('loads, and sim.world deep-equals the handles', () => {

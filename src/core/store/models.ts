@@ -189,7 +189,8 @@ function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown
   let tag: string
   if (has('provider_name')) {
     provider_name = str('provider_name')
-    tag = has('tag') ? str('tag') : provider_name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+    // A name with no ASCII letter or digit (`深度求索`) still gets a tag an endpoint may carry.
+    tag = has('tag') ? str('tag') : provider_name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'provider'
   } else {
     const free = PROVIDERS.filter((p) => !usedTags.has(p.tag))
     const provider = ctx.random.pick(free.length > 0 ? free : PROVIDERS)

@@ -67,7 +67,9 @@ export function buildWorkspace(ctx: StoreContext, options: CreateWorkspaceOption
       )
     }
   } else {
-    const base = slugify(name)
+    // A name that is a UUID would make a slug GET /workspaces/{id} reads as an id.
+    const derived = slugify(name)
+    const base = UUID.test(derived) ? `workspace-${derived}` : derived
     slug = base
     for (let n = 2; taken?.has(slug); n++) slug = `${base}-${n}`
   }

@@ -83,7 +83,8 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
       userId: file.userId,
       workspaceId: file.workspaceId,
       origin: file.origin,
-      filename: file.filename,
+      // Left out when it is the default (the id), which may be longer than a filename may be.
+      ...(file.filename !== file.id && { filename: file.filename }),
       ...(file.provider !== null && { provider: file.provider }),
       createdAt: iso(file.createdAt),
       base64: toBase64(file.bytes),

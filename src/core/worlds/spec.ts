@@ -197,11 +197,11 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
         load(item as T, path)
       })
       if (loaded || typeof entity !== 'object' || entity === null) continue
-      if (name === 'users') {
-        skippedUsers.add(entity['id'])
-        skippedWorkspaces.add(entity['defaultWorkspaceId'])
-      }
-      if (name === 'workspaces') skippedWorkspaces.add(entity['id'])
+      // Only ids that did not load: a refused duplicate leaves the entity that has the id in place.
+      const absentWorkspace = (id: unknown): boolean => id !== undefined && !ctx.data.workspaces.has(String(id).toLowerCase())
+      if (name === 'users' && entity['id'] !== undefined && !ctx.data.users.has(entity['id'] as string)) skippedUsers.add(entity['id'])
+      if (name === 'users' && absentWorkspace(entity['defaultWorkspaceId'])) skippedWorkspaces.add(entity['defaultWorkspaceId'])
+      if (name === 'workspaces' && absentWorkspace(entity['id'])) skippedWorkspaces.add(entity['id'])
     }
   }
 
@@ -262,12 +262,18 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
     const options = videoModelOptions(model, path, shift)
     at(path, () => sim.videoModels.create(options))
   })
+  let handles = {} as Handles
   step('world.handles', () => {
     if (spec.handles !== undefined && (typeof spec.handles !== 'object' || spec.handles === null || Array.isArray(spec.handles))) {
       check.fail('world.handles', `must be an object, got ${describe(spec.handles)}`)
     }
+    try {
+      handles = structuredClone(spec.handles ?? ({} as Handles))
+    } catch {
+      check.fail('world.handles', 'must be plain data (no functions or symbols), as JSON would carry it')
+    }
   })
-  return structuredClone(spec.handles ?? ({} as Handles))
+  return handles
 }
 
 /** `path.field`, or `field` alone for an entity given on its own (the control API's bodies). */

@@ -1,0 +1,633 @@
+// The `model-access-sim` command, run from source as a user runs it: a child process per command,
+// its output read from its pipes, its servers reached over real sockets on 127.0.0.1.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { type AddressInfo, createConnection, createServer as createNetServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import pkg from '../../package.json' with { type: 'json' }
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const CLI = 'src/server/cli.ts'
+/** tsx compiles the CLI on every cold start; on a busy 2-core machine that takes seconds. */
+const START_TIMEOUT_MS = 20_000
+const BANNER_URL = /^model-access-sim \S+: the model-access API at (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)$/m
+
+interface Exit {
+  code: number | null
+  signal: NodeJS.Signals | null
+  /** performance.now() when the process exited. */
+  at: number
+}
+
+interface CliProcess {
+  child: ChildProcess
+  stdout(): string
+  stderr(): string
+  /** Resolves when the process has exited. */
+  exited: Promise<Exit>
+  /** Resolves when it has exited and its pipes are drained: all it wrote is in stdout() and stderr(). */
+  closed: Promise<Exit>
+  /** The first match of the pattern in stdout, waiting for it; rejects on timeout or exit without it. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
+}
+
+/** Children that a test spawns for itself, killed after it; and every child, killed after the file. */
+const perTest = new Set<CliProcess>()
+const all = new Set<CliProcess>()
+
+function spawnCli(args: string[], scope: 'test' | 'suite' = 'test'): CliProcess {
+  if (finished) throw new Error(`model-access-sim ${args.join(' ')} was not started: the test file had finished`)
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  const listeners = new Set<() => void>()
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk
+    for (const listener of listeners) listener()
+  })
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk
+  })
+  let exitInfo: Exit | undefined
+  const exited = new Promise<Exit>((resolveExit) => {
+    child.once('exit', (code, signal) => {
+      exitInfo = { code, signal, at: performance.now() }
+      resolveExit(exitInfo)
+      for (const listener of listeners) listener()
+    })
+  })
+  const closed = new Promise<Exit>((resolveClose) => {
+    child.once('close', (code, signal) => resolveClose(exitInfo ?? { code, signal, at: performance.now() }))
+  })
+  const cli: CliProcess = {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    closed,
+    waitFor(pattern, timeoutMs = START_TIMEOUT_MS) {
+      return new Promise((resolveMatch, reject) => {
+        const check = (): void => {
+          const match = pattern.exec(out)
+          if (match !== null) return finish(() => resolveMatch(match))
+          if (exitInfo !== undefined) {
+            finish(() => reject(new Error(`the CLI exited (${exitInfo?.code ?? exitInfo?.signal}) before printing ${pattern}; stdout:\n${out}\nstderr:\n${err}`)))
+          }
+        }
+        const timer = setTimeout(
+          () => finish(() => reject(new Error(`no ${pattern} in the CLI's stdout within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`))),
+          timeoutMs,
+        )
+        const finish = (settle: () => void): void => {
+          clearTimeout(timer)
+          listeners.delete(check)
+          settle()
+        }
+        listeners.add(check)
+        check()
+      })
+    },
+  }
+  all.add(cli)
+  if (scope === 'test') perTest.add(cli)
+  return cli
+}
+
+async function kill(cli: CliProcess): Promise<void> {
+  if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL')
+  await cli.closed
+}
+
+afterEach(async () => {
+  await Promise.all([...perTest].map(kill))
+  perTest.clear()
+})
+
+interface Ran {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Commands that run to their end, a few at a time: more would only share two cores and time out. */
+const RUN_CONCURRENCY = 3
+let running = 0
+const queued: (() => void)[] = []
+
+/** Runs a command to its end: its exit code and everything it wrote. */
+async function run(args: string[], scope: 'test' | 'suite' = 'test'): Promise<Ran> {
+  if (running >= RUN_CONCURRENCY) await new Promise<void>((resolveSlot) => queued.push(resolveSlot))
+  running += 1
+  let timer: NodeJS.Timeout | undefined
+  try {
+    const cli = spawnCli(args, scope)
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not exit within ${START_TIMEOUT_MS} ms; stderr:\n${cli.stderr()}`)), START_TIMEOUT_MS)
+    })
+    const { code } = await Promise.race([cli.closed, timeout])
+    return { code, stdout: cli.stdout(), stderr: cli.stderr() }
+  } finally {
+    clearTimeout(timer)
+    running -= 1
+    queued.shift()?.()
+  }
+}
+
+/** The file's temporary directory. */
+let dir = ''
+/** A small world written by `world generate --seed 7 --size small`, for the world tests to start from. */
+let smallWorld = ''
+/** Servers of the tests' own, closed after the file. */
+const closers: (() => Promise<void>)[] = []
+/** Set once the file's tests are done: a command still waiting for its turn then never starts. */
+let finished = false
+
+afterAll(async () => {
+  finished = true
+  for (const wake of queued.splice(0)) wake()
+  await Promise.all([...all].map(kill))
+  await Promise.all(closers.splice(0).map((close) => close()))
+  if (dir !== '') rmSync(dir, { recursive: true, force: true })
+})
+
+/** Starters of the commands that groups of tests prepare, run once the file's setup is done. */
+const prepared: (() => void)[] = []
+
+/**
+ * Commands a group of tests reads the results of. All groups' commands start together (a few at a
+ * time) as soon as the file's setup is done, while the servers' tests run, and each test awaits its
+ * own: the file takes the time of its slowest commands, not of all of them in a row. A command's
+ * failure is reported by the test that awaits it.
+ */
+function prepare<K extends string>(commands: Record<K, () => Promise<Ran>>): Record<K, Promise<Ran>> {
+  const results = {} as Record<K, Promise<Ran>>
+  for (const name of Object.keys(commands) as K[]) {
+    const result = new Promise<Ran>((resolveRun, rejectRun) => {
+      prepared.push(() => void Promise.resolve().then(commands[name]).then(resolveRun, rejectRun))
+    })
+    result.catch(ignoreError)
+    results[name] = result
+  }
+  return results
+}
+
+/** A command that `prepare` starts: its arguments are read when it starts, after the file's setup. */
+function command(args: () => string[]): () => Promise<Ran> {
+  return () => run(args(), 'suite')
+}
+
+interface Served {
+  cli: CliProcess
+  /** `http://127.0.0.1:PORT/api/v1`, as the banner prints it. */
+  url: string
+  origin: string
+  port: number
+  managementKey: string
+  regularKey: string
+}
+
+/** Starts `serve` with the arguments and waits for its banner. */
+async function serve(args: string[], scope: 'test' | 'suite' = 'test'): Promise<Served> {
+  const cli = spawnCli(['serve', '--port', '0', ...args], scope)
+  const [, url = '', port = ''] = await cli.waitFor(BANNER_URL)
+  // The whole banner is written at once, but a pipe may split it: wait for its last line.
+  await cli.waitFor(/^Stop with Ctrl\+C\.$/m)
+  const banner = cli.stdout()
+  return {
+    cli,
+    url,
+    origin: new URL(url).origin,
+    port: Number(port),
+    managementKey: /^ {2}management key: (sk-or-v1-\S+)$/m.exec(banner)?.[1] ?? '',
+    regularKey: /^ {2}regular key: {4}(sk-or-v1-\S+)$/m.exec(banner)?.[1] ?? '',
+  }
+}
+
+/** What the command printed after its banner: its request log. */
+function logOf(cli: CliProcess): string[] {
+  const [, after = ''] = cli.stdout().split(/^Stop with Ctrl\+C\.\n\n?/m)
+  return after.split('\n').filter((line) => line !== '')
+}
+
+function bearer(secret: string): { authorization: string } {
+  return { authorization: `Bearer ${secret}` }
+}
+
+/** Whether something accepts a TCP connection on 127.0.0.1:port. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolveConnect) => {
+    const socket = createConnection({ host: '127.0.0.1', port })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolveConnect(true)
+    })
+    socket.once('error', () => resolveConnect(false))
+  })
+}
+
+function ignoreError(): void {}
+
+/** Its exit, or a failure after `ms`: a process that ignores a signal fails the test then, not at the test's timeout. */
+function exitWithin(cli: CliProcess, ms: number): Promise<Exit> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the CLI was still running ${ms} ms after the signal; stderr:\n${cli.stderr()}`)), ms)
+  })
+  return Promise.race([cli.exited, late]).finally(() => clearTimeout(timer))
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'model-access-sim-cli-'))
+  smallWorld = join(dir, 'small-7.json')
+  const generated = await run(['world', 'generate', '--seed', '7', '--size', 'small', '--out', smallWorld], 'suite')
+  expect(generated, generated.stderr).toMatchObject({ code: 0 })
+  for (const start of prepared) start()
+}, 30_000)
+
+/** Writes a copy of the small world to the path, changed by `spoil`. */
+function spoiledWorld(path: string, spoil: (world: any) => void): void {
+  const world = JSON.parse(readFileSync(smallWorld, 'utf8')) as unknown
+  spoil(world)
+  writeFileSync(path, JSON.stringify(world, null, 2))
+}
+
+describe('serve, with the default world and the pretty log', () => {
+  let server: Served
+  beforeAll(async () => {
+    server = await serve([], 'suite')
+  }, 30_000)
+
+  it('prints a banner with the version, the API URL on the port it listens on, and a key of each kind', async () => {
+    const first = server.cli.stdout().split('\n')[0]
+    expect(first).toBe(`model-access-sim ${pkg.version}: the model-access API at http://127.0.0.1:${server.port}/api/v1`)
+    expect(server.port).toBeGreaterThan(0)
+    expect(server.managementKey).toMatch(/^sk-or-v1-[0-9a-f]{64}$/)
+    expect(server.regularKey).toMatch(/^sk-or-v1-[0-9a-f]{64}$/)
+    expect(server.regularKey).not.toBe(server.managementKey)
+    expect(server.cli.stdout()).toContain(`  control API:    ${server.origin}/__sim`)
+    expect(await accepts(server.port)).toBe(true)
+  })
+
+  it('lists keys for the printed management key and refuses the printed regular key with 403', async () => {
+    const managed = await fetch(`${server.url}/keys`, { headers: bearer(server.managementKey) })
+    expect(managed.status).toBe(200)
+    const body = (await managed.json()) as { data: { hash: string }[] }
+    expect(Array.isArray(body.data)).toBe(true)
+    expect(body.data.length).toBeGreaterThan(0)
+    expect(body.data[0]?.hash).toMatch(/^[0-9a-f]{64}$/)
+
+    const regular = await fetch(`${server.url}/keys`, { headers: bearer(server.regularKey) })
+    expect(regular.status).toBe(403)
+    expect(((await regular.json()) as { error: { code: number } }).error.code).toBe(403)
+
+    const models = await fetch(`${server.url}/videos/models`)
+    expect(models.status).toBe(200)
+  })
+
+  it('prints a curl line that works as printed', async () => {
+    const curl = /^ {2}curl -s (\S+) -H "Authorization: Bearer (\S+)"$/m.exec(server.cli.stdout())
+    expect(curl).not.toBeNull()
+    const [, url = '', key = ''] = curl ?? []
+    expect(url).toBe(`${server.url}/keys`)
+    expect(key).toBe(server.managementKey)
+    const res = await fetch(url, { headers: bearer(key) })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0)
+  })
+
+  it('prints one pretty log line per request: time, method, path, status, operation and duration', async () => {
+    await (await fetch(`${server.url}/keys?offset=0`, { headers: bearer(server.managementKey) })).arrayBuffer()
+    await (await fetch(`${server.url}/keys?offset=1`, { headers: bearer(server.regularKey) })).arrayBuffer()
+    const health = await fetch(`${server.origin}/__sim/health`)
+    expect(await health.json()).toEqual({ status: 'ok' })
+    await (await fetch(`${server.origin}/nowhere`)).arrayBuffer()
+    await server.cli.waitFor(/ GET \/nowhere 404 /, 5_000)
+
+    // Other tests' requests are logged too; these are the lines of this test's four.
+    const lines = logOf(server.cli).filter((entry) => / (\/api\/v1\/keys\?offset=\d|\/__sim\/health|\/nowhere) /.test(entry))
+    expect(lines).toHaveLength(4)
+    const line = /^(\S+) (\S+) (\S+) (\S+) (\S+) (\d+(?:\.\d)?)ms$/
+    const fields = lines.map((entry) => line.exec(entry)?.slice(1, 6))
+    expect(fields).toEqual([
+      [expect.any(String), 'GET', '/api/v1/keys?offset=0', '200', 'listKeys'],
+      [expect.any(String), 'GET', '/api/v1/keys?offset=1', '403', 'listKeys'],
+      [expect.any(String), 'GET', '/__sim/health', '200', 'control'],
+      [expect.any(String), 'GET', '/nowhere', '404', '-'],
+    ])
+    for (const entry of fields) expect(Number.isNaN(Date.parse(entry?.[0] ?? ''))).toBe(false)
+  })
+
+  it('serves a world exported after changes through the control API with the same answers, from a file', async () => {
+    const control = `${server.origin}/__sim`
+    const listKeys = async (base: string): Promise<{ status: number; text: string }> => {
+      const res = await fetch(`${base}/keys`, { headers: bearer(server.managementKey) })
+      return { status: res.status, text: await res.text() }
+    }
+    const before = await listKeys(server.url)
+    const handles = (await (await fetch(`${control}/world`)).json()) as { userId: string; apiKeyHash: string }
+
+    const advanced = await fetch(`${control}/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 86_400_000 }) })
+    expect(advanced.status).toBe(200)
+    const { now } = (await advanced.json()) as { now: string }
+    const usage = await fetch(`${control}/usage`, { method: 'POST', body: JSON.stringify({ keyHash: handles.apiKeyHash, cost: 1.25 }) })
+    expect(usage.status).toBe(200)
+    const created = await fetch(`${control}/keys`, { method: 'POST', body: JSON.stringify({ userId: handles.userId, name: 'Made over HTTP' }) })
+    expect(created.status).toBe(201)
+    const after = await listKeys(server.url)
+    expect(after.status).toBe(200)
+    expect(after.text).not.toBe(before.text)
+    expect(after.text).toContain('Made over HTTP')
+
+    const exported = await fetch(`${control}/world/export`)
+    expect(exported.status).toBe(200)
+    const file = join(dir, 'exported.json')
+    writeFileSync(file, await exported.text())
+
+    const again = await serve(['--world', file])
+    expect(again.managementKey).toBe(server.managementKey)
+    expect(((await (await fetch(`${again.origin}/__sim/clock`)).json()) as { now: string }).now).toBe(now)
+    const reloaded = await listKeys(again.url)
+    expect(reloaded.status).toBe(200)
+    expect(reloaded.text).toBe(after.text)
+  })
+
+  it('stops on SIGINT with exit code 0 within 2 seconds, and then refuses connections', async () => {
+    // A kept-alive connection must not hold the server open.
+    await (await fetch(`${server.url}/keys`, { headers: bearer(server.managementKey) })).arrayBuffer()
+    const sent = performance.now()
+    expect(server.cli.child.kill('SIGINT')).toBe(true)
+    const exit = await exitWithin(server.cli, 5_000)
+    expect(exit.at - sent).toBeLessThan(2_000)
+    expect(exit).toMatchObject({ code: 0, signal: null })
+    expect(await accepts(server.port)).toBe(false)
+    await server.cli.closed
+    expect(server.cli.stderr()).toBe('')
+  })
+})
+
+describe('serve --log json', () => {
+  let server: Served
+  beforeAll(async () => {
+    server = await serve(['--log', 'json'], 'suite')
+  }, 30_000)
+
+  it('prints one JSON object per request with time, method, path, status, operation and ms', async () => {
+    await (await fetch(`${server.url}/keys`, { headers: bearer(server.managementKey) })).arrayBuffer()
+    await (await fetch(`${server.url}/videos/models`)).arrayBuffer()
+    await (await fetch(`${server.origin}/__sim/clock/advance`, { method: 'POST', body: '{"ms":1000}' })).arrayBuffer()
+    await server.cli.waitFor(/"path":"\/__sim\/clock\/advance"/, 5_000)
+
+    const entries = logOf(server.cli).map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(entries.map(({ method, path, status, operation }) => ({ method, path, status, operation }))).toEqual([
+      { method: 'GET', path: '/api/v1/keys', status: 200, operation: 'listKeys' },
+      { method: 'GET', path: '/api/v1/videos/models', status: 200, operation: 'listVideoModels' },
+      { method: 'POST', path: '/__sim/clock/advance', status: 200, operation: 'control' },
+    ])
+    for (const entry of entries) {
+      expect(Object.keys(entry).sort()).toEqual(['method', 'ms', 'operation', 'path', 'status', 'time'])
+      expect(typeof entry['time']).toBe('string')
+      expect(new Date(entry['time'] as string).toISOString()).toBe(entry['time'])
+      expect(typeof entry['ms']).toBe('number')
+      expect(entry['ms']).toBeGreaterThanOrEqual(0)
+    }
+  })
+
+  it('stops on SIGTERM with exit code 0 within 2 seconds, and then refuses connections', async () => {
+    await (await fetch(`${server.url}/keys`, { headers: bearer(server.managementKey) })).arrayBuffer()
+    const sent = performance.now()
+    expect(server.cli.child.kill('SIGTERM')).toBe(true)
+    const exit = await exitWithin(server.cli, 5_000)
+    expect(exit.at - sent).toBeLessThan(2_000)
+    expect(exit).toMatchObject({ code: 0, signal: null })
+    expect(await accepts(server.port)).toBe(false)
+  })
+})
+
+describe('serve --log off --no-control', () => {
+  it('serves no control API and prints no request log', async () => {
+    const server = await serve(['--log', 'off', '--no-control'])
+    expect(server.cli.stdout()).toContain('  control API:    off')
+    const health = await fetch(`${server.origin}/__sim/health`)
+    expect(health.status).toBe(404)
+    await health.arrayBuffer()
+    const keys = await fetch(`${server.url}/keys`, { headers: bearer(server.managementKey) })
+    expect(keys.status).toBe(200)
+    await keys.arrayBuffer()
+
+    // Everything it wrote is in once it has exited: nothing after the banner.
+    server.cli.child.kill('SIGTERM')
+    expect(await server.cli.closed).toMatchObject({ code: 0 })
+    expect(server.cli.stdout()).toMatch(/Stop with Ctrl\+C\.\n\n?$/)
+    expect(logOf(server.cli)).toEqual([])
+  })
+})
+
+describe('serve, refusing to start', { timeout: 60_000 }, () => {
+  let blocked = 0
+  const connections: number[] = []
+  const badField = (): string => join(dir, 'bad-limit.json')
+  const notJson = (): string => join(dir, 'not-json.json')
+  const missing = (): string => join(dir, 'no-such-world.json')
+  const results = prepare({
+    portInUse: async () => {
+      const own = createNetServer((socket) => {
+        connections.push(Date.now())
+        socket.destroy()
+      })
+      closers.push(() => new Promise<void>((resolveClose) => own.close(() => resolveClose())))
+      await new Promise<void>((resolveListen) => own.listen(0, '127.0.0.1', resolveListen))
+      blocked = (own.address() as AddressInfo).port
+      return run(['serve', '--port', String(blocked)], 'suite')
+    },
+    badField: command(() => {
+      spoiledWorld(badField(), (world) => {
+        world.keys[0].limit = -1
+      })
+      return ['serve', '--world', badField(), '--port', '0']
+    }),
+    notJson: command(() => {
+      writeFileSync(notJson(), '{ "format": "model-access-sim/world@1", ')
+      return ['serve', '--world', notJson(), '--port', '0']
+    }),
+    missing: command(() => ['serve', '--world', missing(), '--port', '0']),
+    port: command(() => ['serve', '--port', '70000']),
+    clock: command(() => ['serve', '--port', '0', '--clock', 'sometimes']),
+    rateLimit: command(() => ['serve', '--port', '0', '--rate-limit', '10']),
+    log: command(() => ['serve', '--port', '0', '--log', 'loud']),
+    now: command(() => ['serve', '--port', '0', '--now', 'yesterday']),
+  })
+
+  /** The one line a failed start writes to stderr; fails the test when there is not exactly one. */
+  function oneLine(result: Ran): string {
+    const lines = result.stderr.split('\n').filter((line) => line !== '')
+    expect(lines, result.stderr).toHaveLength(1)
+    expect(lines[0]).toMatch(/^model-access-sim: /)
+    return lines[0] ?? ''
+  }
+
+  it('exits 1 on a port in use, naming the port on one line of stderr, and leaves only the other listener', async () => {
+    const result = await results.portInUse
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe('')
+    const line = oneLine(result)
+    expect(line).toContain(`port ${blocked}`)
+    expect(line).toContain('in use')
+    // The port still accepts connections, and it is our own server that accepts them.
+    expect(await accepts(blocked)).toBe(true)
+    await new Promise((resolveWait) => setTimeout(resolveWait, 50))
+    expect(connections).toHaveLength(1)
+  })
+
+  it('exits 1 on a world file with a bad field, naming the file and the JSON path of the field', async () => {
+    const result = await results.badField
+    expect(result.code).toBe(1)
+    expect(result.stdout).not.toMatch(BANNER_URL)
+    const line = oneLine(result)
+    expect(line).toContain(badField())
+    expect(line).toContain('world.keys[0].limit')
+  })
+
+  it('exits 1 on a world file that is not JSON, naming the file', async () => {
+    const result = await results.notJson
+    expect(result.code).toBe(1)
+    expect(result.stdout).not.toMatch(BANNER_URL)
+    const line = oneLine(result)
+    expect(line).toContain(notJson())
+    expect(line).toContain('not JSON')
+  })
+
+  it('exits 1 on a world file that does not exist, naming the file', async () => {
+    const result = await results.missing
+    expect(result.code).toBe(1)
+    expect(result.stdout).not.toMatch(BANNER_URL)
+    expect(oneLine(result)).toContain(missing())
+  })
+
+  it.each([
+    ['--port', '70000', 'port'],
+    ['--clock', 'sometimes', 'clock'],
+    ['--rate-limit', '10', 'rateLimit'],
+    ['--log', 'loud', 'log'],
+    ['--now', 'yesterday', 'now'],
+  ] as const)('exits 1 on the bad value %s %s, with one line naming the flag and the value', async (flag, value, name) => {
+    const result = await results[name]
+    expect(result.code).toBe(1)
+    expect(result.stdout).not.toMatch(BANNER_URL)
+    const line = oneLine(result)
+    expect(line).toContain(flag)
+    expect(line).toContain(JSON.stringify(value))
+  })
+})
+
+describe('usage', { timeout: 60_000 }, () => {
+  const HELP = {
+    main: ['--help'],
+    serve: ['serve', '--help'],
+    world: ['world', '--help'],
+    generate: ['world', 'generate', '--help'],
+    check: ['world', 'check', '-h'],
+  } as const
+  const results = prepare({
+    main: command(() => [...HELP.main]),
+    serve: command(() => [...HELP.serve]),
+    world: command(() => [...HELP.world]),
+    generate: command(() => [...HELP.generate]),
+    check: command(() => [...HELP.check]),
+    version: command(() => ['--version']),
+    versionShort: command(() => ['-v']),
+    unknownFlag: command(() => ['serve', '--bogus']),
+    unknownCommand: command(() => ['launch']),
+  })
+
+  it.each([
+    ['main', 'Commands:'],
+    ['serve', '--rate-limit R/I'],
+    ['world', 'world check PATH'],
+    ['generate', '--size SIZE'],
+    ['check', 'Lists every problem'],
+  ] as const)('prints the %s usage for --help or -h on stdout, and exits 0', async (name, text) => {
+    const result = await results[name]
+    expect(result.code, HELP[name].join(' ')).toBe(0)
+    expect(result.stdout).toMatch(/^Usage: model-access-sim/)
+    expect(result.stdout).toContain(text)
+    expect(result.stderr).toBe('')
+  })
+
+  it('prints the version of package.json for --version and -v', async () => {
+    expect(await results.version).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' })
+    expect(await results.versionShort).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' })
+  })
+
+  it('exits 2 on an unknown flag, with the message and the command\'s usage on stderr', async () => {
+    const result = await results.unknownFlag
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^model-access-sim: .*--bogus/)
+    expect(result.stderr).toContain('Usage: model-access-sim serve [options]')
+  })
+
+  it('exits 2 on an unknown command, with the message and the usage on stderr', async () => {
+    const result = await results.unknownCommand
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^model-access-sim: unknown command "launch"/)
+    expect(result.stderr).toContain('Usage: model-access-sim <command>')
+  })
+})
+
+describe('world generate and world check', { timeout: 60_000 }, () => {
+  const again = (): string => join(dir, 'small-7-again.json')
+  const results = prepare({
+    again: command(() => ['world', 'generate', '--seed', '7', '--size', 'small', '--out', again()]),
+    stdout: command(() => ['world', 'generate', '--seed', '7', '--size', 'small']),
+    valid: command(() => ['world', 'check', smallWorld]),
+    spoiled: command(() => {
+      const spoiled = join(dir, 'two-problems.json')
+      spoiledWorld(spoiled, (world) => {
+        world.keys[3].userId = 'user_nobody'
+        world.models[1].id = 'not a model id'
+      })
+      return ['world', 'check', spoiled]
+    }),
+  })
+
+  it('writes the same bytes for the same seed, to a file or to standard output', async () => {
+    const written = await results.again
+    expect(written.code).toBe(0)
+    expect(written.stdout).toBe('')
+    expect(written.stderr).toContain(again())
+    const first = readFileSync(smallWorld)
+    expect(readFileSync(again()).equals(first)).toBe(true)
+
+    const printed = await results.stdout
+    expect(printed.code).toBe(0)
+    expect(printed.stdout).toBe(first.toString('utf8'))
+    const spec = JSON.parse(printed.stdout) as { format: string; users: unknown[]; keys: unknown[] }
+    expect(spec.format).toBe('model-access-sim/world@1')
+    expect(spec.users).toHaveLength(2)
+    expect(spec.keys).toHaveLength(12)
+
+  })
+
+  it('checks a generated world as valid, with its counts', async () => {
+    const result = await results.valid
+    expect(result.code).toBe(0)
+    expect(result.stderr).toBe('')
+    expect(result.stdout.startsWith(`${smallWorld}: a valid world: 2 users, `)).toBe(true)
+    expect(result.stdout).toMatch(/ 12 keys, /)
+    expect(result.stdout.split('\n').filter((line) => line !== '')).toHaveLength(1)
+  })
+
+  it('lists every problem of a spoiled world with its path, and exits 1', async () => {
+    const result = await results.spoiled
+    expect(result.code).toBe(1)
+    const lines = result.stdout.split('\n').filter((line) => line !== '')
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(/^world\.keys\[3\]\.userId: .*user_nobody/)
+    expect(lines[1]).toMatch(/^world\.models\[1\]\.id: .*not a model id/)
+    expect(result.stdout).not.toContain('a valid world')
+    expect(result.stderr).toMatch(/^model-access-sim: .*2 problems\n$/)
+  })
+})
