@@ -96,7 +96,7 @@ function oneOf<T extends string>(value: string | undefined, flag: string, allowe
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const
 
 /** `60/1m` as a rate limit: 60 requests a minute. */
-export function parseRateLimit(value: string): RateLimit {
+function parseRateLimit(value: string): RateLimit {
   const match = /^(\d+)\/(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value)
   const requests = match ? Number(match[1]) : 0
   const intervalMs = match ? Number(match[2]) * UNIT_MS[match[3] as keyof typeof UNIT_MS] : 0
@@ -245,8 +245,9 @@ async function serve(args: string[]): Promise<number> {
         () => resolve(0),
       )
     }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    // `on`, not `once`: a second Ctrl+C while closing is the same close, not the default kill.
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
   })
 }
 
@@ -302,7 +303,11 @@ function help(text: string): number {
   return 0
 }
 
-export async function main(argv: string[]): Promise<number> {
+async function main(argv: string[]): Promise<number> {
+  // A reader that went away (`serve | head -1`) is no reason to stop serving.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+  })
   const [command, ...rest] = argv
   try {
     if (command === undefined || command === '-h' || command === '--help') return help(USAGE.main)
