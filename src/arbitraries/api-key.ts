@@ -51,7 +51,7 @@ const limitChoices = {
 const limitReset: fc.Arbitrary<LimitReset | null> = nullable(fc.constantFrom('daily', 'weekly', 'monthly'))
 
 /**
- * Arbitrary API key record as `GET /keys` and `GET /keys/{hash}` return it (SPEC.md section 2.1),
+ * Arbitrary API key record as `GET /keys` and `GET /keys/{hash}` return it,
  * one the official SDK parses: a 64-hex hash, a masked `sk-or-v1-` label, nested usage figures,
  * `limit_remaining` computed from the limit and the usage of its reset period as the simulator does
  * (null without a limit, never below 0), and service-format timestamps with `updated_at` and

@@ -62,7 +62,7 @@ const supportedParameters: fc.Arbitrary<SupportedParameter[]> = fc.subarray([...
 const toolChoiceFlags: fc.Arbitrary<SupportsToolChoice> = fc.record({ none: fc.boolean(), auto: fc.boolean(), required: fc.boolean(), function: fc.boolean() })
 
 /**
- * Arbitrary provider endpoint of a model (SPEC.md section 2.4), one the official SDK parses and
+ * Arbitrary provider endpoint of a model, one the official SDK parses and
  * whose pricing `validatePricing` accepts. Invariants: `max_completion_tokens` and
  * `max_prompt_tokens` null or within `context_length`; `supports_tool_choice` flags true only when
  * `supported_parameters` has `tool_choice` (which brings `tools`); uptimes null or in [0, 100];

@@ -26,7 +26,7 @@ export interface ModelWithEndpointsConstraints {
 const DISTINCT_TAGS = PROVIDERS.length * (QUANTIZATIONS.length + 1)
 
 /**
- * Arbitrary `data` of `GET /models/{author}/{slug}/endpoints` (SPEC.md section 2.3), one the
+ * Arbitrary `data` of `GET /models/{author}/{slug}/endpoints`, one the
  * official SDK parses: an `author/slug` id (sometimes with a `:variant`) and the display name the
  * simulator derives from it, `created` in whole Unix seconds, a faker-made description (sometimes
  * empty), an architecture whose `modality` (when not null) reads `inputs->outputs`, and endpoints

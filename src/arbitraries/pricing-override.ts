@@ -43,8 +43,8 @@ const conditions: fc.Arbitrary<Pick<PricingOverride, 'min_prompt_tokens' | 'utc_
 )
 
 /**
- * Arbitrary pricing override that `validatePricing` accepts and the official SDK parses (SPEC.md
- * section 2.4). Biased toward the edges that break pricing code: windows at 0000, 2359 and 2400,
+ * Arbitrary pricing override that `validatePricing` accepts and the official SDK parses. Biased
+ * toward the edges that break pricing code: windows at 0000, 2359 and 2400,
  * windows that wrap past midnight and one-minute windows, the real service's 0030 and 1630,
  * thresholds 0, 1000, 128000 and 200000, single weekdays and all seven, prices "0" and prices with
  * trailing zeros. Shrinks toward fewer keys and smaller values.

@@ -40,7 +40,7 @@ const tilingWindows: fc.Arbitrary<PricingOverride[]> = fc
   })
 
 /**
- * Arbitrary endpoint pricing (SPEC.md section 2.4, DESIGN.md section 4) that `validatePricing`
+ * Arbitrary endpoint pricing that `validatePricing`
  * accepts and the official SDK parses: `prompt` and `completion` always, any subset of the other
  * price keys, sometimes a `discount`, and `overrides` absent, empty or up to `maxOverrides` long.
  * Biased toward prices "0" and with trailing zeros, discounts 0 and 1, and the override edges of

@@ -43,7 +43,7 @@ const upscaleFactor: fc.Arbitrary<VideoModel['upscale_factor']> = nullable(
 )
 
 /**
- * Arbitrary video generation model as `GET /videos/models` lists it (SPEC.md section 2.5), one the
+ * Arbitrary video generation model as `GET /videos/models` lists it, one the
  * official SDK parses: an id such as `google/veo-3.1`, its canonical slug (the id, or the id and a
  * date), `created` in whole Unix seconds, lists drawn from the wire's values (`16:9`, `720p`,
  * `first_frame`, `1280x720`), durations and creativity levels as ascending positive integers, and

@@ -21,7 +21,7 @@ const TEAM_NAMES = ['Default Workspace', 'Production', 'Staging', 'Research', 'D
 const samplingRate: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(1, 0), fc.integer({ min: 0, max: 100 }).map((n) => n / 100))
 
 /**
- * Arbitrary workspace record as `GET /workspaces/{id}` returns it (SPEC.md section 2.2), one the
+ * Arbitrary workspace record as `GET /workspaces/{id}` returns it, one the
  * official SDK parses: a version 4 UUID, a faker-made name and the slug derived from it (lower-case
  * words joined by `-`), service-format timestamps with `updated_at` null or not before
  * `created_at`. Biased toward null fields, an empty `io_logging_api_key_ids`, sampling rates 0 and 1,

@@ -77,7 +77,7 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`
 }
 
-/** The one table of simulated operations (DESIGN.md section 3). */
+/** The one table of simulated operations. */
 export const OPERATIONS: readonly Operation[] = [
   {
     name: 'listKeys',

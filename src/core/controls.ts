@@ -1,4 +1,4 @@
-// Simulation controls: faults, latency and rate limits (DESIGN.md section 1, faults.ts). All of
+// Simulation controls: faults, latency and rate limits. All of
 // them run on the simulator clock and a seeded random stream of their own, so a test that uses them
 // replays exactly, and adding a fault never changes the ids the store generates.
 import type { OperationName } from './api.js'

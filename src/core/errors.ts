@@ -1,7 +1,7 @@
 import type { ErrorEnvelope } from './types.js'
 
 /**
- * Canonical message of each error status (SPEC.md section 7, DESIGN.md section 3).
+ * Canonical message of each error status.
  *
  * @example
  * import { ERROR_MESSAGES } from 'model-access-sim'
@@ -71,7 +71,7 @@ export class ApiError extends Error {
 }
 
 /**
- * Builds the error body of SPEC.md section 7: `code` equals the status, `metadata` only when there
+ * Builds the error body: `code` equals the status, `metadata` only when there
  * is some, `user_id` only when the caller is known.
  *
  * @example

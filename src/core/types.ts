@@ -8,7 +8,7 @@
 /** How often a key's spending limit resets; `null` means never. */
 export type LimitReset = 'daily' | 'weekly' | 'monthly'
 
-/** An API key as `GET /keys` and `GET /keys/{hash}` return it (SPEC.md section 2.1). */
+/** An API key as `GET /keys` and `GET /keys/{hash}` return it. */
 export interface ApiKey {
   hash: string
   name: string
@@ -34,7 +34,7 @@ export interface ApiKey {
   external_user: null
 }
 
-/** A workspace as `GET /workspaces/{id}` returns it (SPEC.md section 2.2). */
+/** A workspace as `GET /workspaces/{id}` returns it. */
 export interface Workspace {
   id: string
   name: string
@@ -335,7 +335,7 @@ export const PRICE_KEYS = [
 ] as const
 export type PriceKey = (typeof PRICE_KEYS)[number]
 
-/** A conditional price override (SPEC.md section 2.4). */
+/** A conditional price override. */
 export interface PricingOverride {
   prompt?: string
   completion?: string
@@ -370,7 +370,7 @@ export interface Pricing {
   overrides?: PricingOverride[]
 }
 
-/** One provider endpoint of a model (SPEC.md section 2.4). */
+/** One provider endpoint of a model. */
 export interface Endpoint {
   name: string
   model_id: string
@@ -438,7 +438,7 @@ export type VideoAspectRatio = (typeof VIDEO_ASPECT_RATIOS)[number]
 export const VIDEO_FRAME_IMAGES = ['first_frame', 'last_frame'] as const
 export type VideoFrameImage = (typeof VIDEO_FRAME_IMAGES)[number]
 
-/** A video generation model as `GET /videos/models` lists it (SPEC.md section 2.5). */
+/** A video generation model as `GET /videos/models` lists it. */
 export interface VideoModel {
   id: string
   canonical_slug: string
@@ -459,7 +459,7 @@ export interface VideoModel {
   hugging_face_id?: string | null
 }
 
-/** The error body every failing operation returns (SPEC.md section 7). */
+/** The error body every failing operation returns. */
 export interface ErrorEnvelope {
   error: {
     code: number

@@ -1,4 +1,4 @@
-// Usage accrual and the UTC day, ISO week and calendar month windows (DESIGN.md section 5).
+// Usage accrual and the UTC day, ISO week and calendar month windows.
 // A key keeps every usage record; its figures are sums over the records in each window as of the
 // simulator clock's now, so they roll over, and roll back, exactly as the clock moves
 // (decisions/0009).

@@ -1,4 +1,4 @@
-// model-access-sim/pricing: the override engine of DESIGN.md section 4. Pure; imports nothing.
+// model-access-sim/pricing: the override engine. Pure; imports nothing.
 
 export { compilePricing } from '../core/pricing/compile.js'
 export { estimateCost, explainPricing, resolvePricing } from '../core/pricing/resolve.js'

@@ -12,7 +12,7 @@ import { validatePricing } from './validate.js'
 
 /** The request a price depends on: its total prompt tokens and the instant it is made. */
 export interface PricingRequest {
-  /** Total prompt tokens, cached and cache-write tokens included (DESIGN.md section 4 rule 2). */
+  /** Total prompt tokens, cached and cache-write tokens included (`min_prompt_tokens` compares with this total). */
   promptTokens: number
   /** When the request is made: a Date or epoch milliseconds. Windows and days are read in UTC. */
   at: Date | number

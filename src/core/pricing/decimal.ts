@@ -16,7 +16,7 @@ export function parseDecimal(text: string): ScaledDecimal {
 }
 
 /**
- * Reads a discount as the decimal its shortest round-trip form shows (DESIGN.md section 4 rule 6):
+ * Reads a discount as the decimal its shortest round-trip form shows (0.1 is exactly one tenth):
  * 0.1 is exactly one tenth, 1e-7 is exactly one ten-millionth.
  */
 export function parseDiscount(discount: number): ScaledDecimal {

@@ -9,7 +9,7 @@ import type { PricingExplanation } from './explain.js'
 // memoize: changing it afterwards throws a TypeError at the change, instead of leaving an old price
 // behind. Comparing the object with a copy on every call would cost more than interpreting it
 // (decisions/0008). The memo holds only values derived from its keys and changes no result, so it is
-// not shared state in the sense of DESIGN.md section 1.
+// not shared state in the sense of the one-simulator-one-state rule.
 const memo = new WeakMap<object, PricingEngine>()
 
 function deepFreeze(value: unknown): void {
@@ -34,7 +34,7 @@ function engineFor(pricing: unknown, operation: string): PricingEngine {
 }
 
 /**
- * The effective prices of a request (DESIGN.md section 4): every price key after the overrides that
+ * The effective prices of a request: every price key after the overrides that
  * apply, each string identical to the source string that won, plus the discount if there is one.
  * The result is frozen and may be shared. Throws a `PricingError` naming the argument when the
  * pricing or the request is invalid.

@@ -87,7 +87,7 @@ function checkOverride(override: unknown, path: string, issues: PricingIssue[]):
 }
 
 /**
- * Checks a pricing object against SPEC.md section 2.4 and DESIGN.md section 4, and returns every
+ * Checks a pricing object against the wire's pricing fields and the override rules, and returns every
  * problem found (an empty list when the pricing is valid). It never throws.
  *
  * @example

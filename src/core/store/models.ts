@@ -153,7 +153,7 @@ function buildArchitecture(check: ArgumentChecker, input: unknown): Architecture
 function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown, at: string, model: { id: string; name: string }, usedTags: Set<string>): Endpoint {
   const given = check.object(input, at)
   for (const field of Object.keys(given)) {
-    if (!ENDPOINT_FIELDS.has(field)) check.fail(`${at}.${field}`, 'is not a field of an endpoint (SPEC.md section 2.4)')
+    if (!ENDPOINT_FIELDS.has(field)) check.fail(`${at}.${field}`, 'is not a field of an endpoint')
   }
   const has = (field: string): boolean => given[field] !== undefined
   const str = (field: string): string => check.string(given[field], `${at}.${field}`)
