@@ -89,23 +89,25 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-function readBody(req: IncomingMessage): Promise<string | null> {
+/** The body's text (null when empty), or undefined when it is larger than the control API reads. */
+function readBody(req: IncomingMessage): Promise<string | null | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.byteLength
-      if (size > MAX_BODY_BYTES) {
-        reject(new RangeError(`The request body is larger than ${MAX_BODY_BYTES} bytes`))
-        req.destroy()
-        return
-      }
-      chunks.push(chunk)
+      // Past the limit the rest is read and dropped, so that the 413 can still be answered.
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
     })
-    req.on('end', () => resolve(chunks.length === 0 ? null : Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : chunks.length === 0 ? null : Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
 }
+
+const TOO_LARGE = jsonResponse(
+  413,
+  errorEnvelope(413, { message: `Request body too large: the control API reads at most ${MAX_BODY_BYTES} bytes`, metadata: { argument: 'body', limit: MAX_BODY_BYTES } }),
+)
 
 /**
  * Serves a simulator over HTTP: the six operations under `basePath`, the control API under `/__sim`
@@ -155,15 +157,8 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
     const controlPath = controlApi === undefined ? undefined : pathBelow(CONTROL_BASE_PATH, url.pathname)
     if (controlApi !== undefined && controlPath !== undefined) {
       operation = 'control'
-      let body: string | null
-      try {
-        body = await readBody(req)
-      } catch {
-        if (!res.headersSent) res.writeHead(413, { connection: 'close' }).end()
-        log(413)
-        return
-      }
-      send(controlApi.handle({ method, path: controlPath, query: url.searchParams, body }))
+      const body = await readBody(req)
+      send(body === undefined ? TOO_LARGE : controlApi.handle({ method, path: controlPath, query: url.searchParams, body }))
       return
     }
     const request = toSimRequest(method, url, basePath, req.headers.authorization ?? null)
