@@ -43,7 +43,7 @@ const DISTINCT_TAGS = PROVIDERS.length * (QUANTIZATIONS.length + 1)
 export function modelWithEndpoints(constraints: ModelWithEndpointsConstraints = {}): fc.Arbitrary<ModelWithEndpoints> {
   const [minEndpoints, maxEndpoints] = countRange('modelWithEndpoints', ['minEndpoints', 'maxEndpoints'], [constraints.minEndpoints, constraints.maxEndpoints], [0, 4])
   if (minEndpoints > DISTINCT_TAGS) {
-    throw invalidConstraint('modelWithEndpoints', `minEndpoints (${minEndpoints}) exceeds the ${DISTINCT_TAGS} distinct endpoint tags there are`, `pass minEndpoints <= ${DISTINCT_TAGS}`)
+    throw invalidConstraint('modelWithEndpoints', 'minEndpoints', `minEndpoints (${minEndpoints}) exceeds the ${DISTINCT_TAGS} distinct endpoint tags there are`, `pass minEndpoints <= ${DISTINCT_TAGS}`)
   }
   const created = instantMs(instantRange('modelWithEndpoints', ['minCreatedAt', 'maxCreatedAt'], constraints.minCreatedAt, constraints.maxCreatedAt))
   return fc

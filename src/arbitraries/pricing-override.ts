@@ -63,7 +63,7 @@ const conditions: fc.Arbitrary<Pick<PricingOverride, 'min_prompt_tokens' | 'utc_
 export function pricingOverride(constraints: PricingOverrideConstraints = {}): fc.Arbitrary<PricingOverride> {
   const kind = constraints.kind ?? 'any'
   if (!KINDS.includes(kind)) {
-    throw invalidConstraint('pricingOverride', `kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`, `pass kind: 'window', 'tier' or 'any'`)
+    throw invalidConstraint('pricingOverride', 'kind', `kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`, `pass kind: 'window', 'tier' or 'any'`)
   }
   if (kind === 'tier') {
     return fc.tuple(overridePrices, threshold).map(([prices, min_prompt_tokens]): PricingOverride => ({ ...prices, min_prompt_tokens }))

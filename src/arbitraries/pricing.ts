@@ -61,12 +61,12 @@ const tilingWindows: fc.Arbitrary<PricingOverride[]> = fc
 export function pricing(constraints: PricingConstraints = {}): fc.Arbitrary<Pricing> {
   const kind = constraints.kind ?? 'any'
   if (!KINDS.includes(kind)) {
-    throw invalidConstraint('pricing', `kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`, `pass kind: 'windows', 'tiers' or 'any'`)
+    throw invalidConstraint('pricing', 'kind', `kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`, `pass kind: 'windows', 'tiers' or 'any'`)
   }
   const [minOverrides, maxOverrides] = countRange('pricing', ['minOverrides', 'maxOverrides'], [constraints.minOverrides, constraints.maxOverrides], [0, 6])
   const fixedDiscount = constraints.discount
   if (fixedDiscount !== undefined && !(typeof fixedDiscount === 'number' && fixedDiscount >= 0 && fixedDiscount <= 1)) {
-    throw invalidConstraint('pricing', `discount must be a number in [0, 1], got ${String(fixedDiscount)}`, 'pass a fraction such as 0.1, or leave discount out')
+    throw invalidConstraint('pricing', 'discount', `discount must be a number in [0, 1], got ${String(fixedDiscount)}`, 'pass a fraction such as 0.1, or leave discount out')
   }
   const override = pricingOverride({ kind: kind === 'windows' ? 'window' : kind === 'tiers' ? 'tier' : 'any' })
   const list = fc.array(override, { minLength: minOverrides, maxLength: maxOverrides })

@@ -47,7 +47,7 @@ export function requestContext(constraints: RequestContextConstraints = {}): fc.
   const [minTokens, maxTokens] = countRange('requestContext', ['minPromptTokens', 'maxPromptTokens'], [constraints.minPromptTokens, constraints.maxPromptTokens], [0, 300_000])
   const atType = constraints.atType ?? 'any'
   if (!AT_TYPES.includes(atType)) {
-    throw invalidConstraint('requestContext', `atType must be one of ${AT_TYPES.join(', ')}, got ${JSON.stringify(atType)}`, `pass atType: 'number', 'date' or 'any'`)
+    throw invalidConstraint('requestContext', 'atType', `atType must be one of ${AT_TYPES.join(', ')}, got ${JSON.stringify(atType)}`, `pass atType: 'number', 'date' or 'any'`)
   }
   const ms = instantMs(instantRange('requestContext', ['minAt', 'maxAt'], constraints.minAt, constraints.maxAt))
   const edges = TOKEN_EDGES.filter((n) => n >= minTokens && n <= maxTokens)

@@ -106,7 +106,7 @@ function maxCount(name: keyof WorldConstraints, value: number | undefined, least
   if (value === undefined) return DEFAULTS[name]
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < least) {
     const why = least === 0 ? 'a non-negative integer' : `an integer of at least ${least} (every world has an organisation with a management key)`
-    throw invalidConstraint('world', `${name} must be ${why}, got ${String(value)}`, `pass a whole number such as ${Math.max(least, 1)} or 3`)
+    throw invalidConstraint('world', name, `${name} must be ${why}, got ${String(value)}`, `pass a whole number such as ${Math.max(least, 1)} or 3`)
   }
   return value
 }

@@ -70,11 +70,16 @@ function json(body: unknown): SimResponse {
 
 const FILE_PROVIDERS: readonly FileProvider[] = ['openai', 'anthropic']
 
-/** `attachment; filename="..."`, with an RFC 5987 `filename*` when the name is not plain ASCII. */
+/**
+ * `attachment; filename="..."`, with an RFC 8187 `filename*` when the name is not plain ASCII.
+ * encodeURIComponent leaves `'()*` (and `!`) as they are; RFC 8187's attr-char allows `!` but not
+ * the others, and a parser splits the value at a bare `'`.
+ */
 function contentDisposition(filename: string): string {
   if (/^[\x20-\x7e]*$/.test(filename) && !/["\\]/.test(filename)) return `attachment; filename="${filename}"`
   const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_')
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`
 }
 
 /** The one table of simulated operations. */
@@ -143,7 +148,8 @@ export const OPERATIONS: readonly Operation[] = [
           'content-disposition': contentDisposition(file.filename),
         },
         type: 'bytes',
-        body: file.bytes.slice(),
+        // The store's own bytes: the router hands the caller a copy, and the journal shares these.
+        body: file.bytes,
       }
     },
   },
@@ -271,6 +277,19 @@ export interface RouterContext {
   journal: JournalStore
 }
 
+/** A request's field that is not what a SimRequest holds: the 400 to answer, naming it. */
+function malformed(request: unknown): ApiError | null {
+  const bad = (field: string, expected: string): ApiError =>
+    new ApiError(400, { message: `Malformed request: "${field}" must be ${expected}`, metadata: { parameter: field, reason: `must be ${expected}` } })
+  if (typeof request !== 'object' || request === null) return bad('request', 'an object { method, path, query?, authorization? }')
+  const { method, path, query, authorization } = request as Record<string, unknown>
+  if (typeof method !== 'string') return bad('method', 'a string such as "GET"')
+  if (typeof path !== 'string') return bad('path', 'a string such as "/keys"')
+  if (query !== undefined && query !== null && typeof query !== 'string' && !(query instanceof URLSearchParams)) return bad('query', 'a string or URLSearchParams')
+  if (authorization !== undefined && authorization !== null && typeof authorization !== 'string') return bad('authorization', 'a string or null')
+  return null
+}
+
 /**
  * The router: one request in, one response out, never a throw. In order: faults, then the rate
  * limiter, then the operation (auth, validation, lookup), then latency; every request is journaled.
@@ -283,7 +302,12 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   let fault: string | null = null
   let rateLimited = false
   let principal: Principal | null = null
+  // What the journal shows of the request; empty for a request too malformed to read.
+  let shown = { method: '', path: '', query: '' }
   try {
+    const refused = malformed(request)
+    if (refused !== null) throw refused
+    shown = { method: request.method.toUpperCase(), path: request.path, query: queryText(request) }
     const { method, path, matched } = routeOf(request)
     operation = matched?.operation.name ?? null
     const keyHash = bearerKeyHash(ctx, request.authorization)
@@ -304,7 +328,8 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
       response = serve(ctx, request, method, path, matched, caller)
     }
   } catch (error) {
-    response = errorResponse(new ApiError(500, { metadata: { reason: error instanceof Error ? error.message : String(error) } }), principal)
+    response =
+      error instanceof ApiError ? errorResponse(error, principal) : errorResponse(new ApiError(500, { metadata: { reason: error instanceof Error ? error.message : String(error) } }), principal)
   }
   const delay = router.controls.delayFor(operation)
   if (delay.ms > 0) {
@@ -316,9 +341,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   }
   router.journal.add({
     at: new Date(arrivedMs).toISOString(),
-    method: String(request.method).toUpperCase(),
-    path: String(request.path),
-    query: queryText(request),
+    ...shown,
     operation,
     status: response.status,
     outcome: response.type === 'network-error' || response.type === 'never' ? response.type : 'response',
@@ -328,5 +351,6 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     delayMs: delay.ms,
     response,
   })
-  return response
+  // The caller gets its own copy of a file's bytes; the journal keeps the store's, shared.
+  return response.type === 'bytes' ? { ...response, body: response.body.slice() } : response
 }

@@ -5,7 +5,7 @@ import type { OperationName } from './api.js'
 import { ApiError, type ErrorStatus, ERROR_MESSAGES, invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
-import { describe } from './store/check.js'
+import { describe } from './describe.js'
 import type { RateBucket } from './store/state.js'
 
 /**
@@ -20,7 +20,7 @@ export const OPERATION_NAMES: readonly OperationName[] = ['listKeys', 'getKey', 
 
 const MAX_DELAY_MS = 2 ** 31 - 1
 
-/** A token bucket: `requests` per `intervalMs`, refilled continuously on the simulator clock. */
+/** A token bucket: `requests` per `intervalMs` (at most a year), refilled continuously on the simulator clock. */
 export interface RateLimit {
   requests: number
   intervalMs: number
@@ -87,11 +87,11 @@ export interface FaultControls {
   /** Adds a rule; rules are tried in the order added and the first that fires answers. */
   add(rule: FaultRule): Fault
   /** 502 "Provider returned error": the upstream provider is down. */
-  providerDown(options?: FaultMatch & FaultTiming): Fault
+  providerDown(options?: (FaultMatch & FaultTiming) | null): Fault
   /** 503 "Service temporarily unavailable" with `Retry-After` (default 30 seconds). */
-  serviceUnavailable(options?: FaultMatch & FaultTiming & { retryAfterSeconds?: number }): Fault
+  serviceUnavailable(options?: (FaultMatch & FaultTiming & { retryAfterSeconds?: number }) | null): Fault
   /** 500 "Internal Server Error". */
-  internalError(options?: FaultMatch & FaultTiming): Fault
+  internalError(options?: (FaultMatch & FaultTiming) | null): Fault
   list(): Fault[]
   /** Removes every rule. */
   clear(): void
@@ -151,9 +151,10 @@ function globToRegExp(glob: string): RegExp {
 function checkOperations(value: unknown, operation: string): ReadonlySet<OperationName> | undefined {
   if (value === undefined) return undefined
   const list = Array.isArray(value) ? value : [value]
+  if (list.length === 0) throw invalidArgument(operation, 'operation', `must name at least one of ${OPERATION_NAMES.join(', ')}; leave it out to match every request`)
   for (const name of list) {
     if (!OPERATION_NAMES.includes(name as OperationName)) {
-      throw invalidArgument(operation, 'operation', `must be one of ${OPERATION_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+      throw invalidArgument(operation, 'operation', `must be one of ${OPERATION_NAMES.join(', ')}, got ${describe(name)}`)
     }
   }
   return new Set(list as OperationName[])
@@ -162,17 +163,60 @@ function checkOperations(value: unknown, operation: string): ReadonlySet<Operati
 function checkCount(value: unknown, argument: string, operation: string, min: number): number | undefined {
   if (value === undefined) return undefined
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw invalidArgument(operation, argument, `must be an integer of at least ${min}, got ${JSON.stringify(value)}`)
+    throw invalidArgument(operation, argument, `must be an integer of at least ${min}, got ${describe(value)}`)
   }
   return value
 }
 
-function checkResponse(respond: unknown, operation: string): void {
-  if (respond === 'network-error' || respond === 'never') return
+/** Whether a value is JSON data (plain objects, arrays, strings, finite numbers, booleans, null), without cycles. */
+function isJsonData(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
+  if (typeof value === 'number') return Number.isFinite(value)
+  if (typeof value !== 'object' || depth > 32) return false
+  if (Array.isArray(value)) return value.every((item) => isJsonData(item, depth + 1))
+  const proto = Object.getPrototypeOf(value) as unknown
+  if (proto !== Object.prototype && proto !== null) return false
+  return Object.values(value as Record<string, unknown>).every((item) => isJsonData(item, depth + 1))
+}
+
+/** An HTTP header name (an RFC 9110 token) and a value a header can carry (no CR, LF or NUL). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+
+/** Checks what a fault answers with, and returns a copy of it the caller can no longer change. */
+function checkResponse(respond: unknown, operation: string): FaultResponse {
+  if (respond === 'network-error' || respond === 'never') return respond
   const status = (respond as { status?: unknown } | null)?.status
-  if (typeof respond !== 'object' || respond === null || typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
-    throw invalidArgument(operation, 'respond', `must be { status: 400..599, message?, metadata?, headers? }, "network-error" or "never", got ${JSON.stringify(respond)}`)
+  if (typeof respond !== 'object' || respond === null || Array.isArray(respond) || typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
+    throw invalidArgument(operation, 'respond', `must be { status: 400..599, message?, metadata?, headers? }, "network-error" or "never", got ${describe(respond)}`)
   }
+  const { message, metadata, headers } = respond as { message?: unknown; metadata?: unknown; headers?: unknown }
+  if (message !== undefined && typeof message !== 'string') throw invalidArgument(operation, 'respond.message', `must be a string, got ${describe(message)}`)
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+  // The envelope's metadata is an object on the wire; anything else breaks the clients that parse it.
+  if (metadata !== undefined && !(isObject(metadata) && isJsonData(metadata))) {
+    throw invalidArgument(operation, 'respond.metadata', `must be an object of JSON data, got ${describe(metadata)}`)
+  }
+  if (headers !== undefined) {
+    if (!isObject(headers) || Object.getPrototypeOf(headers) !== Object.prototype) throw invalidArgument(operation, 'respond.headers', `must be an object of header names and values, got ${describe(headers)}`)
+    for (const [name, value] of Object.entries(headers)) {
+      if (!HEADER_NAME.test(name)) throw invalidArgument(operation, 'respond.headers', `has a name that is not an HTTP header name: ${describe(name)}`)
+      if (typeof value !== 'string' || !HEADER_VALUE.test(value)) throw invalidArgument(operation, `respond.headers`, `has a value for ${describe(name)} that is not a header value (a string without CR, LF or NUL): ${describe(value)}`)
+    }
+  }
+  return {
+    status,
+    ...(message !== undefined && { message }),
+    ...(metadata !== undefined && { metadata: structuredClone(metadata) as Record<string, unknown> }),
+    ...(headers !== undefined && { headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value as string])) }),
+  }
+}
+
+/** A preset's options: none, null (the same as none) or an options object. */
+function presetOptions<T extends object>(options: T | null | undefined, operation: string): T {
+  if (options === undefined || options === null) return {} as T
+  if (typeof options !== 'object' || Array.isArray(options)) throw invalidArgument(operation, 'options', `must be an options object, got ${describe(options)}`)
+  return options
 }
 
 /** Faults, latency and the controls' random stream: test-harness state, outside snapshots (decisions/0010). */
@@ -199,15 +243,20 @@ export class Controls {
 
   readonly faults: FaultControls = {
     add: (rule) => this.addFault(rule, 'add a fault'),
-    providerDown: (options = {}) => this.addFault({ name: 'provider-down', ...options, respond: { status: 502 } }, 'add the provider-down fault'),
-    serviceUnavailable: ({ retryAfterSeconds = 30, ...options } = {}) => {
-      checkCount(retryAfterSeconds, 'retryAfterSeconds', 'add the service-unavailable fault', 0)
-      return this.addFault(
-        { name: 'service-unavailable', ...options, respond: { status: 503, headers: { 'retry-after': String(retryAfterSeconds) } } },
-        'add the service-unavailable fault',
-      )
+    providerDown: (options) => {
+      const operation = 'add the provider-down fault'
+      return this.addFault({ name: 'provider-down', ...presetOptions(options, operation), respond: { status: 502 } }, operation)
     },
-    internalError: (options = {}) => this.addFault({ name: 'internal-error', ...options, respond: { status: 500 } }, 'add the internal-error fault'),
+    serviceUnavailable: (options) => {
+      const operation = 'add the service-unavailable fault'
+      const { retryAfterSeconds = 30, ...rest } = presetOptions(options, operation)
+      checkCount(retryAfterSeconds, 'retryAfterSeconds', operation, 0)
+      return this.addFault({ name: 'service-unavailable', ...rest, respond: { status: 503, headers: { 'retry-after': String(retryAfterSeconds) } } }, operation)
+    },
+    internalError: (options) => {
+      const operation = 'add the internal-error fault'
+      return this.addFault({ name: 'internal-error', ...presetOptions(options, operation), respond: { status: 500 } }, operation)
+    },
     list: () => this.faultStates.map((state) => this.view(state)),
     clear: () => {
       this.faultStates = []
@@ -223,7 +272,7 @@ export class Controls {
       // The longest delay a timer can wait (setTimeout overflows past 2^31 - 1 ms, about 24.8 days).
       const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_DELAY_MS
       if (Array.isArray(ms) ? !(ms.length === 2 && valid(ms[0]) && valid(ms[1]) && ms[0] <= ms[1]) : !valid(ms)) {
-        throw invalidArgument(operation, 'ms', `must be a whole number of milliseconds in [0, ${MAX_DELAY_MS}] or a [min, max] range of them, got ${JSON.stringify(ms)}`)
+        throw invalidArgument(operation, 'ms', `must be a whole number of milliseconds in [0, ${MAX_DELAY_MS}] or a [min, max] range of them, got ${describe(ms)}`)
       }
       if (rule.real !== undefined && typeof rule.real !== 'boolean') throw invalidArgument(operation, 'real', 'must be a boolean')
       this.latencyRules.set(rule.operation ?? '*', { ms: Array.isArray(ms) ? [ms[0], ms[1]] : ms, real: rule.real ?? false })
@@ -232,8 +281,8 @@ export class Controls {
   }
 
   private addFault(rule: FaultRule, operation: string): Fault {
-    if (typeof rule !== 'object' || rule === null) throw invalidArgument(operation, 'rule', 'must be a fault rule object')
-    checkResponse(rule.respond, operation)
+    if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw invalidArgument(operation, 'rule', 'must be a fault rule object')
+    const respond = checkResponse(rule.respond, operation)
     const operations = checkOperations(rule.operation, operation)
     if (rule.path !== undefined && typeof rule.path !== 'string' && !(rule.path instanceof RegExp)) {
       throw invalidArgument(operation, 'path', 'must be a string pattern (with * for any characters) or a RegExp')
@@ -244,12 +293,12 @@ export class Controls {
     if (rule.once !== undefined && typeof rule.once !== 'boolean') throw invalidArgument(operation, 'once', 'must be a boolean')
     if (rule.once && times !== undefined && times !== 1) throw invalidArgument(operation, 'times', 'contradicts once: true')
     const p = rule.probability
-    if (p !== undefined && (typeof p !== 'number' || !(p >= 0 && p <= 1))) throw invalidArgument(operation, 'probability', `must be a number in [0, 1], got ${JSON.stringify(p)}`)
+    if (p !== undefined && (typeof p !== 'number' || !(p >= 0 && p <= 1))) throw invalidArgument(operation, 'probability', `must be a number in [0, 1], got ${describe(p)}`)
     if (rule.name !== undefined && (typeof rule.name !== 'string' || rule.name === '')) throw invalidArgument(operation, 'name', 'must be a non-empty string')
     const state: FaultState = {
-      rule: { ...rule },
+      rule: { ...rule, respond },
       name: rule.name ?? `fault-${this.nextFault}`,
-      pathPattern: rule.path === undefined ? undefined : typeof rule.path === 'string' ? globToRegExp(rule.path) : new RegExp(rule.path.source, rule.path.flags.replace('g', '')),
+      pathPattern: rule.path === undefined ? undefined : typeof rule.path === 'string' ? globToRegExp(rule.path) : new RegExp(rule.path.source, rule.path.flags.replace(/[gy]/g, '')),
       operations,
       limit: rule.once ? 1 : (times ?? Number.POSITIVE_INFINITY),
       matched: 0,
@@ -312,6 +361,12 @@ export function faultError(respond: Exclude<FaultResponse, 'network-error' | 'ne
   })
 }
 
+/**
+ * The longest rate-limit interval: a year. With it, `Retry-After` stays a whole number of seconds
+ * well inside what a header's integer can say (a 1e300 ms interval gave `9.999999999999999e+296`).
+ */
+const MAX_INTERVAL_MS = 365 * 86_400_000
+
 /** Checks a rate limit given as an option; `argument` names it in the error. */
 export function checkRateLimit(value: unknown, operation: string, argument: string): RateLimit {
   const limit = value as Partial<RateLimit> | null
@@ -323,11 +378,12 @@ export function checkRateLimit(value: unknown, operation: string, argument: stri
     limit.requests >= 1 &&
     typeof limit.intervalMs === 'number' &&
     Number.isFinite(limit.intervalMs) &&
-    limit.intervalMs > 0
+    limit.intervalMs > 0 &&
+    limit.intervalMs <= MAX_INTERVAL_MS
   if (!ok) {
     throw new SimulatorError(
       SimulatorErrorCode.InvalidArgument,
-      `Failed to ${operation}: "${argument}" must be { requests: a positive integer, intervalMs: a positive number }, got ${describe(value)}.`,
+      `Failed to ${operation}: "${argument}" must be { requests: a positive integer, intervalMs: a positive number of milliseconds up to a year (${MAX_INTERVAL_MS}) }, got ${describe(value)}.`,
       { argument },
     )
   }

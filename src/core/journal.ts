@@ -1,5 +1,7 @@
 import type { OperationName, SimResponse } from './api.js'
 import type { Principal } from './auth.js'
+import { OPERATION_NAMES } from './controls.js'
+import { ArgumentChecker, describe } from './store/check.js'
 
 /** One request the simulator answered, and how. */
 export interface JournalEntry {
@@ -63,10 +65,30 @@ export interface Journal {
   clear(): void
 }
 
-/** The journal's storage: harness state, outside snapshots like faults and latency (decisions/0010). */
+const OUTCOMES: readonly JournalEntry['outcome'][] = ['response', 'network-error', 'never']
+
+function checkFilter(filter: unknown): void {
+  const check: ArgumentChecker = new ArgumentChecker('list the journal')
+  const given = check.object(filter, 'filter')
+  if (given['operation'] !== undefined && given['operation'] !== null) check.oneOf(given['operation'], OPERATION_NAMES, 'filter.operation')
+  if (given['status'] !== undefined && (typeof given['status'] !== 'number' || !Number.isInteger(given['status']))) {
+    check.fail('filter.status', `must be an HTTP status (an integer), got ${describe(given['status'])}`)
+  }
+  if (given['method'] !== undefined) check.string(given['method'], 'filter.method')
+  if (given['keyHash'] !== undefined) check.string(given['keyHash'], 'filter.keyHash')
+  if (given['outcome'] !== undefined) check.oneOf(given['outcome'], OUTCOMES, 'filter.outcome')
+}
+
+/**
+ * The journal's storage: harness state, outside snapshots like faults and latency (decisions/0010).
+ * A ring of at most `limit` entries: the oldest is overwritten, so it never holds more, and adding
+ * costs the same at any size. A file download's entry shares the store's bytes, not a copy.
+ */
 export class JournalStore {
-  entries: JournalEntry[] = []
-  nextSeq = 1
+  private ring: JournalEntry[] = []
+  /** Index of the oldest entry once the ring is full. */
+  private oldest = 0
+  private nextSeq = 1
 
   /** `limit`: entries kept, the oldest dropped first; 0 keeps none. */
   constructor(private readonly limit: number) {}
@@ -74,20 +96,30 @@ export class JournalStore {
   add(entry: Omit<JournalEntry, 'seq'>): void {
     const seq = this.nextSeq++
     if (this.limit === 0) return
-    this.entries.push({ seq, ...entry })
-    // Drop in batches, so a full journal costs amortised O(1) per request.
-    if (this.entries.length >= this.limit * 2) this.entries = this.entries.slice(-this.limit)
+    const full = { seq, ...entry }
+    if (this.ring.length < this.limit) {
+      this.ring.push(full)
+      return
+    }
+    this.ring[this.oldest] = full
+    this.oldest = (this.oldest + 1) % this.limit
   }
 
   reset(): void {
-    this.entries = []
+    this.ring = []
+    this.oldest = 0
     this.nextSeq = 1
   }
 
+  /** The entries in arrival order. */
+  private inOrder(): JournalEntry[] {
+    return this.oldest === 0 ? this.ring : [...this.ring.slice(this.oldest), ...this.ring.slice(0, this.oldest)]
+  }
+
   readonly view: Journal = {
-    list: (filter = {}) =>
-      this.entries
-        .slice(-this.limit)
+    list: (filter = {}) => {
+      checkFilter(filter)
+      return this.inOrder()
         .filter(
           (e) =>
             (filter.operation === undefined || e.operation === filter.operation) &&
@@ -96,9 +128,11 @@ export class JournalStore {
             (filter.keyHash === undefined || e.principal?.keyHash === filter.keyHash) &&
             (filter.outcome === undefined || e.outcome === filter.outcome),
         )
-        .map((e) => structuredClone(e)),
+        .map((e) => structuredClone(e))
+    },
     clear: () => {
-      this.entries = []
+      this.ring = []
+      this.oldest = 0
     },
   }
 }

@@ -2,7 +2,7 @@ import { type SimRequest, type SimResponse, handleRequest } from './api.js'
 import { type SimulatorClock, type StoreClock, type WallTime, createClock } from './clock.js'
 import { Controls, type FaultControls, type LatencyControls, type RateLimit, checkRateLimit } from './controls.js'
 import { invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
-import { describe } from './store/check.js'
+import { describe } from './describe.js'
 import { type Journal, JournalStore } from './journal.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
@@ -151,14 +151,14 @@ export function createSimulator(options: SimulatorOptions & { world: 'empty' }):
 export function createSimulator<Handles extends object>(options: SimulatorOptions & { world: WorldSpec<Handles> }): Simulator<Handles>
 export function createSimulator(options?: SimulatorOptions): Simulator<DefaultWorld | EmptyWorld>
 export function createSimulator(options: SimulatorOptions = {}): Simulator<object> {
-  if (typeof options !== 'object' || options === null) throw invalidArgument('create simulator', 'options', 'must be an options object')
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument('create simulator', 'options', 'must be an options object')
   const seed = options.seed ?? DEFAULT_SEED
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
     throw invalidArgument('create simulator', 'seed', `must be a safe integer, got ${String(seed)}`)
   }
   const worldOption = options.world === undefined ? 'default' : options.world
   if (worldOption !== 'default' && worldOption !== 'empty' && !isWorldSpec(worldOption)) {
-    throw invalidArgument('create simulator', 'world', `must be "default", "empty" or a world spec, got ${JSON.stringify(worldOption)}`)
+    throw invalidArgument('create simulator', 'world', `must be "default", "empty" or a world spec, got ${describe(worldOption)}`)
   }
   const spec = worldOption === 'default' ? DEFAULT_WORLD : worldOption === 'empty' ? undefined : worldOption
   // A world written for an instant starts the clock there, or moves with the clock when `now` is given.
@@ -166,7 +166,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   const startMs = options.now === undefined ? (specNow ?? toEpochMs(DEFAULT_NOW, 'create simulator', 'now')) : toEpochMs(options.now, 'create simulator', 'now')
   const clockOption = options.clock ?? 'virtual'
   if (clockOption !== 'virtual' && clockOption !== 'real' && typeof clockOption !== 'function') {
-    throw invalidArgument('create simulator', 'clock', `must be "virtual", "real" or a function returning epoch milliseconds, got ${JSON.stringify(clockOption)}`)
+    throw invalidArgument('create simulator', 'clock', `must be "virtual", "real" or a function returning epoch milliseconds, got ${describe(clockOption)}`)
   }
   const clock = createClock(startMs, clockOption === 'virtual' ? undefined : clockOption === 'real' ? Date.now : clockOption)
   const rateLimit = options.rateLimit === undefined || options.rateLimit === null ? null : checkRateLimit(options.rateLimit, 'create simulator', 'rateLimit')

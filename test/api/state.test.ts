@@ -125,18 +125,23 @@ describe('isolation', () => {
 })
 
 describe('the router never throws', () => {
-  it('answers a request without a method with a 500 envelope and journals it, never throwing', () => {
+  it('answers a request without a method with a 400 envelope naming it and journals it, never throwing', () => {
     const sim = createSimulator()
     const res = sim.handle({ path: '/keys' } as unknown as SimRequest)
-    expect(res.status).toBe(500)
-    expect(sim.journal.list().map((entry) => [entry.method, entry.status])).toEqual([['UNDEFINED', 500]])
+    expect(res.status).toBe(400)
+    expect((res.body as { error: { metadata: unknown } }).error.metadata).toEqual({ parameter: 'method', reason: 'must be a string such as "GET"' })
+    expect(sim.journal.list().map((entry) => [entry.method, entry.status])).toEqual([['', 400]])
   })
 
   it('turns an internal failure into a 500 envelope', () => {
     const sim = createSimulator()
-    // A request whose query getter throws stands in for any bug below the router.
-    const hostile = { method: 'GET', path: '/keys', authorization: `Bearer ${sim.world.managementKey}`, get query(): string { throw new Error('boom') } }
-    const res = sim.handle(hostile)
+    // A query that throws when an operation reads it stands in for any bug below the router.
+    class Hostile extends URLSearchParams {
+      override getAll(): string[] {
+        throw new Error('boom')
+      }
+    }
+    const res = sim.handle({ method: 'GET', path: '/keys', authorization: `Bearer ${sim.world.managementKey}`, query: new Hostile() })
     expect(res.status).toBe(500)
     expect(res.body).toEqual({ error: { code: 500, message: 'Internal Server Error', metadata: { reason: 'boom' } }, user_id: sim.world.userId })
   })

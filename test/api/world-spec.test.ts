@@ -201,7 +201,7 @@ describe('a hand-written world spec', () => {
     const sim = createSimulator({ world: makeSpec() })
     const res = get(sim, `/keys/${APP_HASH}`, ADMIN_SECRET)
     expect(res.status).toBe(200)
-    expect((res.body as { data: ApiKey }).data).toMatchObject({ hash: APP_HASH, name: 'App', label: 'sk-or-v1-app...cret', workspace_id: ACME_DEFAULT })
+    expect((res.body as { data: ApiKey }).data).toMatchObject({ hash: APP_HASH, name: 'App', label: 'sk-or-v1-app...ret', workspace_id: ACME_DEFAULT })
     expect(get(sim, `/keys/${GLOBEX_HASH}`, ADMIN_SECRET).status).toBe(404)
     expect(keyOf(sim, GLOBEX_HASH)).toMatchObject({ creator_user_id: GLOBEX, workspace_id: GLOBEX_DEFAULT })
   })

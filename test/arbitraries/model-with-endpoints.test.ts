@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { ListEndpointsResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpoints.js'
 import { describe, expect, it } from 'vitest'
+import { SimulatorError } from '../../src/index.js'
 import { modelWithEndpoints } from '../../src/arbitraries/index.js'
 import { validatePricing } from '../../src/pricing/index.js'
 import { expectSdkParses, sampleOf, settings, shrunk } from './support.js'
@@ -43,7 +44,7 @@ describe('modelWithEndpoints', () => {
       }),
       settings,
     )
-    expect(() => modelWithEndpoints({ minEndpoints: 2, maxEndpoints: 1 })).toThrow(RangeError)
+    expect(() => modelWithEndpoints({ minEndpoints: 2, maxEndpoints: 1 })).toThrow(SimulatorError)
     expect(() => modelWithEndpoints({ minEndpoints: 1000 })).toThrow(/Please pass minEndpoints <= 260/)
   })
 

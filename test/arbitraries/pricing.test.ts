@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { Pricing$inboundSchema } from '@openrouter/sdk/models/publicendpoint.js'
 import { PricingOverride$inboundSchema } from '@openrouter/sdk/models/pricingoverride.js'
 import { describe, expect, it } from 'vitest'
-import { OVERRIDABLE_PRICE_KEYS } from '../../src/index.js'
+import { OVERRIDABLE_PRICE_KEYS, SimulatorError } from '../../src/index.js'
 import { pricing, pricingOverride } from '../../src/arbitraries/index.js'
 import type { Pricing, PricingOverride } from '../../src/arbitraries/index.js'
 import { validatePricing } from '../../src/pricing/index.js'
@@ -59,8 +59,8 @@ describe('pricing', () => {
 
   it('refuses constraints that cannot be met, saying what to pass instead', () => {
     expect(() => pricing({ minOverrides: 3, maxOverrides: 2 })).toThrow(/minOverrides \(3\) is greater than maxOverrides \(2\)\. Please pass minOverrides <= maxOverrides/)
-    expect(() => pricing({ discount: 1.5 })).toThrow(RangeError)
-    expect(() => pricing({ maxOverrides: -1 })).toThrow(RangeError)
+    expect(() => pricing({ discount: 1.5 })).toThrow(SimulatorError)
+    expect(() => pricing({ maxOverrides: -1 })).toThrow(SimulatorError)
   })
 
   it('is biased toward prices "0", trailing zeros, discounts 0 and 1, and absent or empty overrides', () => {

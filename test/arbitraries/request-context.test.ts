@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { SimulatorError } from '../../src/index.js'
 import { requestContext } from '../../src/arbitraries/index.js'
 import { resolvePricing } from '../../src/pricing/index.js'
 import { sampleOf, settings, shrunk } from './support.js'
@@ -41,8 +42,8 @@ describe('requestContext', () => {
 
   it('refuses bounds in the wrong order, saying what to pass instead', () => {
     expect(() => requestContext({ minPromptTokens: 5, maxPromptTokens: 4 })).toThrow(/Please pass minPromptTokens <= maxPromptTokens/)
-    expect(() => requestContext({ minAt: Date.UTC(2027, 0, 1), maxAt: Date.UTC(2026, 0, 1) })).toThrow(RangeError)
-    expect(() => requestContext({ minAt: new Date(Number.NaN) })).toThrow(RangeError)
+    expect(() => requestContext({ minAt: Date.UTC(2027, 0, 1), maxAt: Date.UTC(2026, 0, 1) })).toThrow(SimulatorError)
+    expect(() => requestContext({ minAt: new Date(Number.NaN) })).toThrow(SimulatorError)
   })
 
   it('is biased toward prompt tokens one either side of the thresholds', () => {

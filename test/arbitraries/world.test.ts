@@ -189,10 +189,10 @@ describe('world', () => {
   })
 
   it.each(['maxUsers', 'maxWorkspacesPerUser', 'maxKeys', 'maxUsageRecords', 'maxModels', 'maxVideoModels', 'maxFiles'] as const)(
-    'throws a RangeError naming %s when it is negative or not a whole number',
+    'throws a SimulatorError naming %s when it is negative or not a whole number',
     (name) => {
       for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-        expect(() => world({ [name]: bad }), String(bad)).toThrow(RangeError)
+        expect(() => world({ [name]: bad }), String(bad)).toThrow(expect.objectContaining({ name: 'SimulatorError', argument: name }))
         expect(() => world({ [name]: bad })).toThrow(new RegExp(`world arbitrary: ${name} must be`))
       }
     },

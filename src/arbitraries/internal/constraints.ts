@@ -1,13 +1,15 @@
+import { SimulatorError, SimulatorErrorCode } from '../../core/errors.js'
+
 /** A contract violation in a constraints object, said the way the project says errors. */
-export function invalidConstraint(arbitrary: string, reason: string, fix: string): RangeError {
-  return new RangeError(`Failed to build the ${arbitrary} arbitrary: ${reason}. Please ${fix}.`)
+export function invalidConstraint(arbitrary: string, argument: string, reason: string, fix: string): SimulatorError {
+  return new SimulatorError(SimulatorErrorCode.InvalidArgument, `Failed to build the ${arbitrary} arbitrary: ${reason}. Please ${fix}.`, { argument })
 }
 
 /** A count constraint: a non-negative safe integer, or the fallback when absent. */
 function count(arbitrary: string, name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw invalidConstraint(arbitrary, `${name} must be a non-negative integer, got ${String(value)}`, `pass a whole number such as 0 or 3`)
+    throw invalidConstraint(arbitrary, name, `${name} must be a non-negative integer, got ${String(value)}`, `pass a whole number such as 0 or 3`)
   }
   return value
 }
@@ -22,7 +24,7 @@ export function countRange(
   const min = count(arbitrary, names[0], values[0], fallbacks[0])
   const max = count(arbitrary, names[1], values[1], Math.max(min, fallbacks[1]))
   if (min > max) {
-    throw invalidConstraint(arbitrary, `${names[0]} (${min}) is greater than ${names[1]} (${max})`, `pass ${names[0]} <= ${names[1]}`)
+    throw invalidConstraint(arbitrary, names[0], `${names[0]} (${min}) is greater than ${names[1]} (${max})`, `pass ${names[0]} <= ${names[1]}`)
   }
   return [min, max]
 }

@@ -29,7 +29,7 @@ export interface InstantRange {
 function toMs(value: Date | number, arbitrary: string, name: string): number {
   const ms = value instanceof Date ? value.getTime() : value
   if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < FIRST_MS || ms > LAST_MS) {
-    throw invalidConstraint(arbitrary, `${name} must be a Date or whole epoch milliseconds in the years 0000 to 9999, got ${String(value)}`, 'pass a Date or a number such as Date.UTC(2026, 2, 2)')
+    throw invalidConstraint(arbitrary, name, `${name} must be a Date or whole epoch milliseconds in the years 0000 to 9999, got ${String(value)}`, 'pass a Date or a number such as Date.UTC(2026, 2, 2)')
   }
   return ms
 }
@@ -43,7 +43,7 @@ export function instantRange(arbitrary: string, names: readonly [string, string]
     max: hi ?? Math.max(DEFAULT_MAX_MS, lo ?? DEFAULT_MAX_MS),
   }
   if (range.min > range.max) {
-    throw invalidConstraint(arbitrary, `${names[0]} (${new Date(range.min).toISOString()}) is after ${names[1]} (${new Date(range.max).toISOString()})`, `pass ${names[0]} <= ${names[1]}`)
+    throw invalidConstraint(arbitrary, names[0], `${names[0]} (${new Date(range.min).toISOString()}) is after ${names[1]} (${new Date(range.max).toISOString()})`, `pass ${names[0]} <= ${names[1]}`)
   }
   return range
 }

@@ -1,3 +1,4 @@
+import { describe } from '../describe.js'
 import { OVERRIDABLE_PRICE_KEYS, PRICE_KEYS } from '../types.js'
 import type { OverridablePriceKey, PriceKey, Pricing, PricingOverride, Weekday } from '../types.js'
 import { buildRates, costAt } from './cost.js'
@@ -109,7 +110,7 @@ function ruleApplies(rule: Rule, promptTokens: number, minute: number, weekday: 
 /** Throws naming `promptTokens` unless it is a non-negative safe integer. */
 function checkPromptTokens(value: unknown, operation: string): void {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return
-  throw new PricingError(operation, 'request', [{ path: 'promptTokens', message: `must be a non-negative integer, got ${JSON.stringify(value) ?? 'nothing'}` }])
+  throw new PricingError(operation, 'request', [{ path: 'promptTokens', message: `must be a non-negative integer, got ${describe(value)}` }])
 }
 
 function checkRequest(request: unknown, operation: string): asserts request is object {

@@ -1,3 +1,4 @@
+import { describe } from '../describe.js'
 import type { PriceKey } from '../types.js'
 import { formatBigUnits, formatUnits, parseDecimal, rescale } from './decimal.js'
 import type { ScaledDecimal } from './decimal.js'
@@ -106,7 +107,7 @@ function usageIssues(usage: CostUsage): PricingIssue[] {
   for (const field of USAGE_FIELDS) {
     const value = usage[field as UsageField]
     if (value !== undefined && !(typeof value === 'number' && isCount(value))) {
-      issues.push({ path: field, message: `must be a non-negative integer, got ${JSON.stringify(value)}` })
+      issues.push({ path: field, message: `must be a non-negative integer, got ${describe(value)}` })
     }
   }
   if (issues.length > 0) return issues

@@ -1,3 +1,4 @@
+import { describe } from '../describe.js'
 import { OVERRIDABLE_PRICE_KEYS, PRICE_KEYS, WEEKDAYS } from '../types.js'
 
 /** One problem found in a pricing object: where it is, and what is wrong. */
@@ -39,7 +40,7 @@ function checkHhmm(value: unknown, path: string, allow2400: boolean, issues: Pri
     ((value >= 0 && value <= 2359 && value % 100 < 60) || (allow2400 && value === 2400))
   if (!valid) {
     const range = allow2400 ? '0000..2359 or 2400' : '0000..2359'
-    issues.push({ path, message: `must be an HHMM clock number in ${range} with minutes below 60, got ${JSON.stringify(value)}` })
+    issues.push({ path, message: `must be an HHMM clock number in ${range} with minutes below 60, got ${describe(value)}` })
   }
   return valid
 }
@@ -59,7 +60,7 @@ function checkOverride(override: unknown, path: string, issues: PricingIssue[]):
   }
   const threshold = override['min_prompt_tokens']
   if (threshold !== undefined && (typeof threshold !== 'number' || !Number.isFinite(threshold) || threshold < 0)) {
-    issues.push({ path: `${path}.min_prompt_tokens`, message: `must be a non-negative number, got ${JSON.stringify(threshold)}` })
+    issues.push({ path: `${path}.min_prompt_tokens`, message: `must be a non-negative number, got ${describe(threshold)}` })
   }
   const start = override['utc_start']
   const end = override['utc_end']
@@ -79,7 +80,7 @@ function checkOverride(override: unknown, path: string, issues: PricingIssue[]):
     } else {
       days.forEach((day, i) => {
         if (typeof day !== 'string' || !WEEKDAY_SET.has(day)) {
-          issues.push({ path: `${path}.utc_days[${i}]`, message: `must be one of ${WEEKDAYS.join(', ')}, got ${JSON.stringify(day)}` })
+          issues.push({ path: `${path}.utc_days[${i}]`, message: `must be one of ${WEEKDAYS.join(', ')}, got ${describe(day)}` })
         }
       })
     }
@@ -106,7 +107,7 @@ export function validatePricing(pricing: unknown): PricingIssue[] {
     if (PRICE_KEY_SET.has(key)) checkPrice(value, key, issues)
     else if (key === 'discount') {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-        issues.push({ path: 'discount', message: `must be a number in [0, 1], got ${JSON.stringify(value)}` })
+        issues.push({ path: 'discount', message: `must be a number in [0, 1], got ${describe(value)}` })
       }
     } else if (key === 'overrides') {
       if (!Array.isArray(value)) issues.push({ path: 'overrides', message: 'must be an array (never null)' })

@@ -1,4 +1,7 @@
+import { describe } from '../describe.js'
 import { invalidArgument } from '../errors.js'
+
+export { describe }
 
 /** Argument checks for the programmatic API; each throws a SimulatorError naming the argument. */
 export class ArgumentChecker {
@@ -44,12 +47,5 @@ export class ArgumentChecker {
   }
 }
 
-export function describe(value: unknown): string {
-  if (value === undefined) return 'undefined'
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value)
-  if (Array.isArray(value)) return 'an array'
-  return `a value of type ${typeof value}`
-}
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

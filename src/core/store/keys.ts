@@ -1,3 +1,4 @@
+import { describe } from '../describe.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import { type RateLimit, checkRateLimit } from '../controls.js'
@@ -89,23 +90,31 @@ const UPDATABLE: readonly (keyof UpdateKeyOptions)[] = ['name', 'disabled', 'lim
 export function requireKey(ctx: StoreContext, hash: unknown, operation: string, argument = 'hash'): KeyState {
   const key = typeof hash === 'string' ? ctx.data.keys.get(hash) : undefined
   if (!key) {
-    throw new SimulatorError(SimulatorErrorCode.UnknownKey, `Failed to ${operation}: "${argument}" is not the hash of a key in this simulator, got ${JSON.stringify(hash) ?? 'nothing'}.`, { argument })
+    throw new SimulatorError(SimulatorErrorCode.UnknownKey, `Failed to ${operation}: "${argument}" is not the hash of a key in this simulator, got ${describe(hash)}.`, { argument })
   }
   return key
 }
 
 /**
- * Masks a secret the way the service labels keys.
+ * Masks a secret the way the service labels keys: the first 3 and last 4 characters after
+ * `sk-or-v1-`. A label never lets anyone recover the secret: it shows at most a third of those
+ * characters (fewer for a short custom secret), and is never the secret itself.
  *
  * @example
  * import { maskSecret } from 'model-access-sim'
  * console.log(maskSecret('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'))
+ * console.log(maskSecret('sk-or-v1-admin'))
  * //=> sk-or-v1-0e6...1c96
+ * //=> sk-or-v1-...n
  */
 export function maskSecret(secret: string): string {
   const prefix = secret.startsWith('sk-or-v1-') ? 'sk-or-v1-' : ''
   const body = secret.slice(prefix.length)
-  return `${prefix}${body.slice(0, 3)}...${body.slice(-4)}`
+  const shown = Math.min(7, Math.floor(body.length / 3))
+  const tail = Math.min(4, Math.ceil(shown / 2))
+  const label = `${prefix}${body.slice(0, shown - tail)}...${tail === 0 ? '' : body.slice(-tail)}`
+  // A secret shaped like its own label ("sk-or-v1-....") would be shown whole; show none of it.
+  return label === secret ? `${prefix}...` : label
 }
 
 /** The wire record of a key as of an instant: its usage figures are the sums for that instant's windows. */

@@ -172,22 +172,108 @@ export function takeSnapshot(data: StoreData, clockMs: number, random: Random, s
   })
 }
 
+const LIMIT_RESETS: readonly unknown[] = ['daily', 'weekly', 'monthly']
+const PROVIDERS: readonly unknown[] = ['openai', 'anthropic']
+const ORIGINS: readonly unknown[] = ['server', 'upload']
+
+type Fields = Record<string, unknown>
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isString = (value: unknown): value is string => typeof value === 'string'
+const isInstant = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= 8.64e15
+const isAmount = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value) && value >= 0
+const isRateLimit = (value: unknown): boolean => isObject(value) && Number.isSafeInteger(value['requests']) && (value['requests'] as number) >= 1 && isAmount(value['intervalMs']) && (value['intervalMs'] as number) > 0
+
+function isUsageRecord(record: unknown): boolean {
+  return isObject(record) && isInstant(record['at']) && Number.isSafeInteger(record['units']) && (record['units'] as number) >= 0 && typeof record['byok'] === 'boolean'
+}
+
+function isKey(key: unknown): key is KeyState {
+  return (
+    isObject(key) &&
+    ['hash', 'secret', 'userId', 'workspaceId', 'name', 'label'].every((field) => isString(key[field])) &&
+    ['management', 'disabled', 'includeByokInLimit'].every((field) => typeof key[field] === 'boolean') &&
+    (key['limit'] === null || isAmount(key['limit'])) &&
+    (key['limitReset'] === null || LIMIT_RESETS.includes(key['limitReset'])) &&
+    Array.isArray(key['usage']) &&
+    key['usage'].every(isUsageRecord) &&
+    (key['rateLimit'] === null || isRateLimit(key['rateLimit'])) &&
+    isInstant(key['createdAt']) &&
+    (key['updatedAt'] === null || isInstant(key['updatedAt'])) &&
+    (key['expiresAt'] === null || isInstant(key['expiresAt'])) &&
+    (key['creatorUserId'] === null || isString(key['creatorUserId']))
+  )
+}
+
+function isFile(file: unknown): file is FileState {
+  return (
+    isObject(file) &&
+    ['id', 'userId', 'workspaceId', 'filename'].every((field) => isString(file[field])) &&
+    (file['provider'] === null || PROVIDERS.includes(file['provider'])) &&
+    ORIGINS.includes(file['origin']) &&
+    // A snapshot through JSON has plain objects here, not bytes.
+    file['bytes'] instanceof Uint8Array &&
+    isInstant(file['createdAt'])
+  )
+}
+
+const isUser = (user: unknown): user is UserState =>
+  isObject(user) && isString(user['id']) && isString(user['name']) && isString(user['defaultWorkspaceId']) && isInstant(user['createdAt'])
+const isWorkspace = (workspace: unknown): workspace is WorkspaceState =>
+  isObject(workspace) && isString(workspace['userId']) && isObject(workspace['record']) && isString(workspace['record']['id']) && isString(workspace['record']['slug'])
+const isModel = (model: unknown): boolean =>
+  isObject(model) && isString(model['id']) && isString(model['name']) && Array.isArray(model['endpoints']) && model['endpoints'].every((e) => isObject(e) && isObject(e['pricing']))
+const isVideoModel = (model: unknown): boolean => isObject(model) && isString(model['id'])
+const isBucket = (entry: unknown): boolean =>
+  Array.isArray(entry) && entry.length === 2 && isString(entry[0]) && isObject(entry[1]) && typeof entry[1]['tokens'] === 'number' && Number.isFinite(entry[1]['tokens']) && isInstant(entry[1]['updatedMs'])
+
+/** A random state the generator can run from: four 32-bit integers, not all zero (which would repeat 0 forever). */
+export const isRandomState = (state: unknown): state is number[] =>
+  Array.isArray(state) && state.length === 4 && state.every((n) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 32) && state.some((n) => n !== 0)
+
+/** What is wrong with a value given as a snapshot, or null when it is one this library made, intact. */
+function snapshotProblem(snapshot: unknown): string | null {
+  if (!isObject(snapshot) || snapshot['format'] !== SNAPSHOT_FORMAT) return `it is not a value returned by sim.snapshot() (expected format "${SNAPSHOT_FORMAT}")`
+  if (!Number.isSafeInteger(snapshot['seed'])) return 'its seed is not an integer'
+  if (!isInstant(snapshot['clockMs'])) return 'its clock is not an instant'
+  if (!isRandomState(snapshot['random'])) return 'its random state is not one the generator can run from'
+  const lists: [string, (item: unknown) => boolean][] = [
+    ['users', isUser],
+    ['workspaces', isWorkspace],
+    ['keys', isKey],
+    ['files', isFile],
+    ['models', isModel],
+    ['videoModels', isVideoModel],
+    ['rateBuckets', isBucket],
+  ]
+  for (const [list, valid] of lists) {
+    const items = snapshot[list]
+    if (!Array.isArray(items)) return `its ${list} are not a list`
+    const bad = items.findIndex((item) => !valid(item))
+    if (bad !== -1) return `${list}[${bad}] is not as sim.snapshot() wrote it${list === 'files' ? ' (a snapshot through JSON loses the files\' bytes)' : ''}`
+  }
+  // Every reference between entities holds, so no request can meet a dangling one.
+  const users = new Set((snapshot['users'] as UserState[]).map((u) => u.id))
+  const workspaces = new Map((snapshot['workspaces'] as WorkspaceState[]).map((w) => [w.record.id, w.userId]))
+  const keys = snapshot['keys'] as KeyState[]
+  const distinct = (values: unknown[]): boolean => new Set(values).size === values.length
+  if (users.size !== (snapshot['users'] as unknown[]).length || workspaces.size !== (snapshot['workspaces'] as unknown[]).length || !distinct(keys.map((k) => k.hash)) || !distinct(keys.map((k) => k.secret))) {
+    return 'it holds an id or a secret twice'
+  }
+  const owned = (userId: string, workspaceId: string): boolean => workspaces.get(workspaceId) === userId
+  if ([...workspaces.values()].some((userId) => !users.has(userId))) return 'a workspace belongs to no user'
+  if ((snapshot['users'] as UserState[]).some((u) => !owned(u.id, u.defaultWorkspaceId))) return "a user's default workspace is missing"
+  if (keys.some((k) => !owned(k.userId, k.workspaceId))) return 'a key belongs to no workspace of its user'
+  if ((snapshot['files'] as FileState[]).some((f) => !owned(f.userId, f.workspaceId))) return 'a file belongs to no workspace of its user'
+  return null
+}
+
 /** Reads a snapshot back into fresh store data; throws before touching anything if it is not one. */
 export function dataFromSnapshot(snapshot: SimulatorSnapshot): StoreData {
-  const lists = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'rateBuckets'] as const
-  if (
-    typeof snapshot !== 'object' ||
-    snapshot === null ||
-    snapshot.format !== SNAPSHOT_FORMAT ||
-    typeof snapshot.clockMs !== 'number' ||
-    !Array.isArray(snapshot.random) ||
-    lists.some((list) => !Array.isArray(snapshot[list]))
-  ) {
-    throw new SimulatorError(
-      SimulatorErrorCode.InvalidSnapshot,
-      `Failed to restore: "snapshot" is not a value returned by sim.snapshot() (expected format "${SNAPSHOT_FORMAT}").`,
-      { argument: 'snapshot' },
-    )
+  const problem = snapshotProblem(snapshot)
+  if (problem !== null) {
+    throw new SimulatorError(SimulatorErrorCode.InvalidSnapshot, `Failed to restore: "snapshot" is not a snapshot to restore: ${problem}. Nothing was changed.`, {
+      argument: 'snapshot',
+    })
   }
   const copy = structuredClone(snapshot)
   return {

@@ -1,3 +1,4 @@
+import { describe } from '../describe.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import type { Workspace } from '../types.js'
@@ -134,7 +135,8 @@ export function createWorkspaceCollection(ctx: StoreContext): WorkspaceCollectio
   return {
     create: (options) =>
       atomically(ctx, () => {
-        requireUser(ctx, options?.userId, 'create workspace')
+        new ArgumentChecker('create workspace').object(options, 'options')
+        requireUser(ctx, options.userId, 'create workspace')
         const state = buildWorkspace(ctx, options)
         insertWorkspace(ctx, state)
         return structuredClone(state.record)
@@ -173,7 +175,7 @@ export function resolveWorkspaceId(ctx: StoreContext, userId: string, workspaceI
   if (!workspace || workspace.userId !== userId) {
     throw new SimulatorError(
       SimulatorErrorCode.UnknownWorkspace,
-      `Failed to ${operation}: "workspaceId" ${JSON.stringify(workspaceId)} is not a workspace of user "${userId}".`,
+      `Failed to ${operation}: "workspaceId" ${describe(workspaceId)} is not a workspace of user "${userId}".`,
       { argument: 'workspaceId' },
     )
   }
