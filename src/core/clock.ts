@@ -1,3 +1,4 @@
+import { describe } from './describe.js'
 import { invalidArgument } from './errors.js'
 import { type InstantInput, toEpochMs } from './time.js'
 
@@ -39,12 +40,19 @@ export interface StoreClock extends SimulatorClock {
  * by as much as `wall()` does, from the instant of the last jump.
  */
 export function createClock(startMs: number, wall?: WallTime): StoreClock {
+  // A wall reading that is not a finite number (a broken time source) counts as no time passing.
+  let lastWall = 0
+  const read = (): number => {
+    const reading = wall?.()
+    if (typeof reading === 'number' && Number.isFinite(reading)) lastWall = reading
+    return lastWall
+  }
   let anchorMs = startMs
-  let anchorWall = wall?.() ?? 0
-  const nowMs = wall === undefined ? () => anchorMs : () => Math.min(LAST_INSTANT_MS, anchorMs + Math.max(0, wall() - anchorWall))
+  let anchorWall = read()
+  const nowMs = wall === undefined ? () => anchorMs : () => Math.min(LAST_INSTANT_MS, anchorMs + Math.max(0, read() - anchorWall))
   const jump = (ms: number): void => {
     anchorMs = ms
-    if (wall !== undefined) anchorWall = wall()
+    anchorWall = read()
   }
   return {
     mode: wall === undefined ? 'virtual' : 'real',
@@ -56,7 +64,7 @@ export function createClock(startMs: number, wall?: WallTime): StoreClock {
     },
     advance(ms) {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-        throw invalidArgument('advance the clock', 'ms', `must be a non-negative finite number of milliseconds, got ${String(ms)}`)
+        throw invalidArgument('advance the clock', 'ms', `must be a non-negative finite number of milliseconds, got ${describe(ms)}`)
       }
       const next = nowMs() + Math.trunc(ms)
       if (Math.abs(next) > LAST_INSTANT_MS) throw invalidArgument('advance the clock', 'ms', 'moves the clock past the last representable instant')

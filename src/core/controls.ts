@@ -6,6 +6,7 @@ import { ApiError, type ErrorStatus, ERROR_MESSAGES, invalidArgument, SimulatorE
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
 import { describe } from './describe.js'
+import { isJsonData } from './json-data.js'
 import type { RateBucket } from './store/state.js'
 
 /**
@@ -168,20 +169,10 @@ function checkCount(value: unknown, argument: string, operation: string, min: nu
   return value
 }
 
-/** Whether a value is JSON data (plain objects, arrays, strings, finite numbers, booleans, null), without cycles. */
-function isJsonData(value: unknown, depth = 0): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
-  if (typeof value === 'number') return Number.isFinite(value)
-  if (typeof value !== 'object' || depth > 32) return false
-  if (Array.isArray(value)) return value.every((item) => isJsonData(item, depth + 1))
-  const proto = Object.getPrototypeOf(value) as unknown
-  if (proto !== Object.prototype && proto !== null) return false
-  return Object.values(value as Record<string, unknown>).every((item) => isJsonData(item, depth + 1))
-}
-
 /** An HTTP header name (an RFC 9110 token) and a value a header can carry (no CR, LF or NUL). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+const OWN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection'])
 
 /** Checks what a fault answers with, and returns a copy of it the caller can no longer change. */
 function checkResponse(respond: unknown, operation: string): FaultResponse {
@@ -191,16 +182,21 @@ function checkResponse(respond: unknown, operation: string): FaultResponse {
     throw invalidArgument(operation, 'respond', `must be { status: 400..599, message?, metadata?, headers? }, "network-error" or "never", got ${describe(respond)}`)
   }
   const { message, metadata, headers } = respond as { message?: unknown; metadata?: unknown; headers?: unknown }
-  if (message !== undefined && typeof message !== 'string') throw invalidArgument(operation, 'respond.message', `must be a string, got ${describe(message)}`)
+  if (message !== undefined && (typeof message !== 'string' || message === '')) throw invalidArgument(operation, 'respond.message', `must be a non-empty string, got ${describe(message)}`)
   const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
   // The envelope's metadata is an object on the wire; anything else breaks the clients that parse it.
   if (metadata !== undefined && !(isObject(metadata) && isJsonData(metadata))) {
     throw invalidArgument(operation, 'respond.metadata', `must be an object of JSON data, got ${describe(metadata)}`)
   }
   if (headers !== undefined) {
+    const names = new Set<string>()
     if (!isObject(headers) || Object.getPrototypeOf(headers) !== Object.prototype) throw invalidArgument(operation, 'respond.headers', `must be an object of header names and values, got ${describe(headers)}`)
     for (const [name, value] of Object.entries(headers)) {
       if (!HEADER_NAME.test(name)) throw invalidArgument(operation, 'respond.headers', `has a name that is not an HTTP header name: ${describe(name)}`)
+      // The envelope's own framing: a fault changes what the error says, not how its JSON is sent.
+      if (names.has(name.toLowerCase())) throw invalidArgument(operation, 'respond.headers', `names the header ${describe(name)} twice (header names ignore case)`)
+      names.add(name.toLowerCase())
+      if (OWN_HEADERS.has(name.toLowerCase())) throw invalidArgument(operation, 'respond.headers', `may not set ${describe(name)}: the answer is always a JSON error envelope`)
       if (typeof value !== 'string' || !HEADER_VALUE.test(value)) throw invalidArgument(operation, `respond.headers`, `has a value for ${describe(name)} that is not a header value (a string without CR, LF or NUL): ${describe(value)}`)
     }
   }
@@ -378,12 +374,12 @@ export function checkRateLimit(value: unknown, operation: string, argument: stri
     limit.requests >= 1 &&
     typeof limit.intervalMs === 'number' &&
     Number.isFinite(limit.intervalMs) &&
-    limit.intervalMs > 0 &&
+    limit.intervalMs >= 1 &&
     limit.intervalMs <= MAX_INTERVAL_MS
   if (!ok) {
     throw new SimulatorError(
       SimulatorErrorCode.InvalidArgument,
-      `Failed to ${operation}: "${argument}" must be { requests: a positive integer, intervalMs: a positive number of milliseconds up to a year (${MAX_INTERVAL_MS}) }, got ${describe(value)}.`,
+      `Failed to ${operation}: "${argument}" must be { requests: a positive integer, intervalMs: milliseconds from 1 to a year (${MAX_INTERVAL_MS}) }, got ${describe(value)}.`,
       { argument },
     )
   }

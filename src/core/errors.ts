@@ -1,3 +1,4 @@
+import { describe } from './describe.js'
 import type { ErrorEnvelope } from './types.js'
 
 /**
@@ -83,8 +84,13 @@ export class ApiError extends Error {
  */
 export function errorEnvelope(
   status: number,
-  options: { message?: string; metadata?: Record<string, unknown> | undefined; userId?: string | undefined } = {},
+  given: { message?: string; metadata?: Record<string, unknown> | undefined; userId?: string | undefined } | null = {},
 ): ErrorEnvelope {
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
+    throw invalidArgument('build an error envelope', 'status', `must be an HTTP status from 100 to 599, got ${describe(status)}`)
+  }
+  if (given !== null && (typeof given !== 'object' || Array.isArray(given))) throw invalidArgument('build an error envelope', 'options', `must be an options object, got ${describe(given)}`)
+  const options = given ?? {}
   const message = options.message ?? (ERROR_MESSAGES as Record<number, string>)[status] ?? 'Error'
   const envelope: ErrorEnvelope = {
     error: options.metadata === undefined ? { code: status, message } : { code: status, message, metadata: options.metadata },

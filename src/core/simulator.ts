@@ -154,7 +154,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument('create simulator', 'options', 'must be an options object')
   const seed = options.seed ?? DEFAULT_SEED
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
-    throw invalidArgument('create simulator', 'seed', `must be a safe integer, got ${String(seed)}`)
+    throw invalidArgument('create simulator', 'seed', `must be a safe integer, got ${describe(seed)}`)
   }
   const worldOption = options.world === undefined ? 'default' : options.world
   if (worldOption !== 'default' && worldOption !== 'empty' && !isWorldSpec(worldOption)) {
@@ -172,7 +172,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   const rateLimit = options.rateLimit === undefined || options.rateLimit === null ? null : checkRateLimit(options.rateLimit, 'create simulator', 'rateLimit')
   const journalLimit = options.journalLimit ?? 1_000
   if (typeof journalLimit !== 'number' || !Number.isSafeInteger(journalLimit) || journalLimit < 0) {
-    throw invalidArgument('create simulator', 'journalLimit', `must be a non-negative integer, got ${String(journalLimit)}`)
+    throw invalidArgument('create simulator', 'journalLimit', `must be a non-negative integer, got ${describe(journalLimit)}`)
   }
   const router = { controls: new Controls(seed, rateLimit), journal: new JournalStore(journalLimit) }
   const { ctx, collections } = createStore(seed, clock)

@@ -1,3 +1,4 @@
+import { describe } from './describe.js'
 import { invalidArgument } from './errors.js'
 
 /** An instant as the programmatic API accepts it: a Date, epoch milliseconds, or an ISO 8601 string. */
@@ -42,7 +43,7 @@ export function toEpochMs(value: InstantInput, operation: string, argument: stri
     throw invalidArgument(operation, argument, `must be a Date, epoch milliseconds or an ISO 8601 string, got ${typeof value}`)
   }
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
-    throw invalidArgument(operation, argument, `is not a valid instant (${String(value)})`)
+    throw invalidArgument(operation, argument, `is not a valid instant (${value instanceof Date ? 'an invalid Date' : describe(value)})`)
   }
   return Math.trunc(ms)
 }
@@ -57,6 +58,9 @@ export function toEpochMs(value: InstantInput, operation: string, argument: stri
  * //=> 2026-03-02T10:00:00.005000+00:00
  */
 export function formatTimestamp(ms: number): string {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
+    throw invalidArgument('format a timestamp', 'ms', `must be epoch milliseconds of a valid instant, got ${describe(ms)}`)
+  }
   return `${new Date(ms).toISOString().slice(0, -1)}000+00:00`
 }
 

@@ -1,5 +1,7 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw'
 import type { SimRequest, SimResponse } from '../core/api.js'
+import { describe } from '../core/describe.js'
+import { invalidArgument } from '../core/errors.js'
 import { isAnswered, normaliseBasePath, toSimRequest, toWire } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
 
@@ -32,12 +34,22 @@ export interface CreateHandlersOptions {
  * //=> 503 5
  */
 export function toResponse(response: SimResponse, method = 'GET'): Response {
-  if (response.type === 'network-error') return HttpResponse.error()
-  if (!isAnswered(response)) {
-    throw new TypeError('Failed to convert a response: a "never" fault has no Response; wait forever instead (createHandlers does).')
+  const type = typeof response === 'object' && response !== null ? (response as { type?: unknown }).type : undefined
+  if (type === 'network-error') return HttpResponse.error()
+  if (type === 'never') {
+    throw invalidArgument('convert a response', 'response', 'is a "never" fault, which has no Response; wait forever instead (createHandlers does)')
   }
-  const wire = toWire(response, method)
-  return new HttpResponse(wire.body, { status: wire.status, headers: wire.headers })
+  if (type === undefined || !isAnswered(response) || typeof response.status !== 'number' || typeof response.headers !== 'object' || response.headers === null) {
+    throw invalidArgument('convert a response', 'response', `must be a response sim.handle() returned, got ${describe(response)}`)
+  }
+  if (typeof method !== 'string') throw invalidArgument('convert a response', 'method', `must be the request's method, such as "GET", got ${describe(method)}`)
+  try {
+    const wire = toWire(response, method)
+    return new HttpResponse(wire.body, { status: wire.status, headers: wire.headers })
+  } catch (error) {
+    // A response built by hand: a body JSON cannot carry, a header or status a Response refuses.
+    throw invalidArgument('convert a response', 'response', `cannot be sent as HTTP (${error instanceof Error ? error.message : String(error)})`)
+  }
 }
 
 /**
@@ -58,12 +70,14 @@ export function toResponse(response: SimResponse, method = 'GET'): Response {
  * server.close()
  */
 export function createHandlers(sim: Pick<Simulator<unknown>, 'handle'>, options: CreateHandlersOptions = {}): HttpHandler[] {
-  const raw = options.baseUrl ?? DEFAULT_BASE_URL
-  let base: URL
-  try {
-    base = new URL(raw)
-  } catch {
-    throw new TypeError(`Failed to create handlers: "baseUrl" must be an absolute URL such as "${DEFAULT_BASE_URL}", got ${JSON.stringify(raw)}.`)
+  const operation = 'create handlers'
+  if (typeof sim !== 'object' || sim === null || typeof sim.handle !== 'function') throw invalidArgument(operation, 'sim', 'must be a simulator (createSimulator())')
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(operation, 'options', `must be an options object, got ${describe(options)}`)
+  const raw: unknown = options.baseUrl ?? DEFAULT_BASE_URL
+  // Only an absolute http(s) URL can be intercepted: "localhost:3000/api/v1" parses as a URL of scheme "localhost:".
+  const base = typeof raw === 'string' && URL.canParse(raw) ? new URL(raw) : undefined
+  if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
+    throw invalidArgument(operation, 'baseUrl', `must be an absolute http: or https: URL such as "${DEFAULT_BASE_URL}", got ${describe(raw)}`)
   }
   const basePath = normaliseBasePath(base.pathname) ?? ''
   const prefix = `${base.origin}${basePath}`

@@ -200,6 +200,18 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       res.writeHead(wire.status, wire.headers).end(wire.body ?? undefined)
     })
   })
+  // What node's HTTP parser refuses before a request exists (an unknown method, a header block over
+  // its limit, a target with bytes HTTP forbids) still gets an envelope, not a bare status line.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy()
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+    const message = status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Malformed HTTP request'
+    // The method, when the parser got that far: a HEAD still gets no body.
+    const method = (error as { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 5) === 'HEAD ' ? 'HEAD' : 'GET'
+    const wire = toWire(jsonResponse(status, errorEnvelope(status, { message, metadata: { reason: error.code ?? 'malformed' } })), method)
+    const head = Object.entries({ ...wire.headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${message}\r\n${head}\r\n`, 'latin1'), wire.body ?? Buffer.alloc(0)]))
+  })
   server.on('connection', (socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))

@@ -59,8 +59,9 @@ describe('anything else under the base URL', () => {
     await expect(call('/videos/models', { base: 'https://openrouter.ai/api/v10' })).rejects.toThrow()
   })
 
-  it('refuses a base URL that is not absolute', async () => {
+  it.each(['/api/v1', 'localhost:3000/api/v1', 'ftp://example.com/api/v1', 'not a url'])('refuses %j, which is not an absolute http(s) URL, naming baseUrl', async (baseUrl) => {
     const { createHandlers } = await import('../../src/msw/index.js')
-    expect(() => createHandlers(createSimulator(), { baseUrl: '/api/v1' })).toThrow(/"baseUrl" must be an absolute URL/)
+    expect(() => createHandlers(createSimulator(), { baseUrl })).toThrow(expect.objectContaining({ name: 'SimulatorError', argument: 'baseUrl' }))
+    expect(() => createHandlers(createSimulator(), { baseUrl })).toThrow(/"baseUrl" must be an absolute http: or https: URL/)
   })
 })

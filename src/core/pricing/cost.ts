@@ -146,13 +146,14 @@ export function costAt(engine: PricingEngine, usage: CostUsage, ms: number, oper
   const outputImages = orZero(usage.outputImages)
   const webSearches = orZero(usage.webSearches)
   const requests = usage.requests === undefined ? 1 : usage.requests
-  const textPrompt = prompt - cached - write - write1h - audio - cachedAudio
-  const textCompletion = completion - reasoning - audioOutput
-  const valid =
+  const numeric =
     isCount(prompt) && isCount(completion) && isCount(cached) && isCount(write) && isCount(write1h) && isCount(audio) &&
     isCount(cachedAudio) && isCount(reasoning) && isCount(audioOutput) && isCount(images) && isCount(imageTokens) &&
-    isCount(outputImages) && isCount(webSearches) && isCount(requests) && textPrompt >= 0 && textCompletion >= 0 &&
-    !hasUnknownField(usage)
+    isCount(outputImages) && isCount(webSearches) && isCount(requests)
+  // Subtracted only once every count is a number: a BigInt would throw a TypeError here.
+  const textPrompt = numeric ? prompt - cached - write - write1h - audio - cachedAudio : -1
+  const textCompletion = numeric ? completion - reasoning - audioOutput : -1
+  const valid = numeric && textPrompt >= 0 && textCompletion >= 0 && !hasUnknownField(usage)
   if (!valid) throw new PricingError(operation, 'usage', usageIssues(usage))
 
   const rates = engine.ratesOf(engine.tierAt(prompt, ms))

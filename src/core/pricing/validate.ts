@@ -78,7 +78,8 @@ function checkOverride(override: unknown, path: string, issues: PricingIssue[]):
     if (!Array.isArray(days) || days.length === 0) {
       issues.push({ path: `${path}.utc_days`, message: 'must be a non-empty array of weekday names (monday..sunday)' })
     } else {
-      days.forEach((day, i) => {
+      // Array.from visits the holes of a sparse array, which forEach would skip.
+      Array.from(days as unknown[], (day, i) => {
         if (typeof day !== 'string' || !WEEKDAY_SET.has(day)) {
           issues.push({ path: `${path}.utc_days[${i}]`, message: `must be one of ${WEEKDAYS.join(', ')}, got ${describe(day)}` })
         }
@@ -111,7 +112,8 @@ export function validatePricing(pricing: unknown): PricingIssue[] {
       }
     } else if (key === 'overrides') {
       if (!Array.isArray(value)) issues.push({ path: 'overrides', message: 'must be an array (never null)' })
-      else value.forEach((override, i) => checkOverride(override, `overrides[${i}]`, issues))
+      // A for loop, not forEach, which skips the holes of a sparse array.
+      else for (let i = 0; i < value.length; i++) checkOverride(value[i], `overrides[${i}]`, issues)
     } else {
       issues.push({ path: key, message: 'is not a pricing key' })
     }

@@ -1,5 +1,5 @@
 import { describe } from '../describe.js'
-import { SimulatorError, SimulatorErrorCode } from '../errors.js'
+import { invalidArgument, SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import { type RateLimit, checkRateLimit } from '../controls.js'
 import type { ApiKey, LimitReset } from '../types.js'
@@ -108,6 +108,7 @@ export function requireKey(ctx: StoreContext, hash: unknown, operation: string, 
  * //=> sk-or-v1-...n
  */
 export function maskSecret(secret: string): string {
+  if (typeof secret !== 'string') throw invalidArgument('mask a secret', 'secret', `must be a string, got ${describe(secret)}`)
   const prefix = secret.startsWith('sk-or-v1-') ? 'sk-or-v1-' : ''
   const body = secret.slice(prefix.length)
   const shown = Math.min(7, Math.floor(body.length / 3))
@@ -238,7 +239,7 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
       const check: ArgumentChecker = new ArgumentChecker(operation)
       check.object(changes, 'changes')
       for (const field of Object.keys(changes)) {
-        if (!UPDATABLE.includes(field as keyof UpdateKeyOptions)) check.fail(field, `is not something update can change; it changes ${UPDATABLE.join(', ')}`)
+        if (!UPDATABLE.includes(field as keyof UpdateKeyOptions)) check.fail(field === '' ? 'changes' : field, `${field === '' ? 'has a field with an empty name, which' : ''} is not something update can change; it changes ${UPDATABLE.join(', ')}`.trim())
       }
       // Read everything before writing anything, so a bad field changes nothing.
       const next = {

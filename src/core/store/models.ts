@@ -124,7 +124,8 @@ function checkUptime(check: ArgumentChecker, value: unknown, argument: string): 
 
 function checkList<T extends string>(check: ArgumentChecker, value: unknown, allowed: readonly T[], argument: string): T[] {
   if (!Array.isArray(value)) check.fail(argument, `must be an array, got ${describe(value)}`)
-  return value.map((item, i) => check.oneOf(item, allowed, `${argument}[${i}]`))
+  // Array.from, not map, so that a hole in a sparse array is refused like any other bad item.
+  return Array.from(value as unknown[], (item, i) => check.oneOf(item, allowed, `${argument}[${i}]`))
 }
 
 function buildArchitecture(check: ArgumentChecker, input: unknown): Architecture {
@@ -271,7 +272,7 @@ export function createModelCollection(ctx: StoreContext): ModelCollection {
         const inputs: unknown = options.endpoints ?? [{}]
         if (!Array.isArray(inputs)) check.fail('endpoints', `must be an array of endpoint objects, got ${describe(inputs)}`)
         const usedTags = new Set<string>()
-        const endpoints = inputs.map((input, i) => buildEndpoint(ctx, check, input, `endpoints[${i}]`, { id, name }, usedTags))
+        const endpoints = Array.from(inputs as unknown[], (input, i) => buildEndpoint(ctx, check, input, `endpoints[${i}]`, { id, name }, usedTags))
         const model: ModelWithEndpoints = { id, name, created: toUnixSeconds(created), description, architecture, endpoints }
         ctx.data.models.set(id, model)
         return structuredClone(model)

@@ -1,4 +1,5 @@
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
+import { isJsonData } from '../json-data.js'
 import type { Random } from '../random.js'
 import { SortedIndex } from '../sorted-index.js'
 import type { LimitReset, ModelWithEndpoints, VideoModel, Workspace } from '../types.js'
@@ -183,6 +184,12 @@ const isInstant = (value: unknown): boolean => typeof value === 'number' && Numb
 const isAmount = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value) && value >= 0
 const isRateLimit = (value: unknown): boolean => isObject(value) && Number.isSafeInteger(value['requests']) && (value['requests'] as number) >= 1 && isAmount(value['intervalMs']) && (value['intervalMs'] as number) > 0
 
+/** Whether every item passes, holes of a sparse array included (every() skips them). */
+function everyItem(items: readonly unknown[], valid: (item: unknown) => boolean): boolean {
+  for (let i = 0; i < items.length; i++) if (!valid(items[i])) return false
+  return true
+}
+
 function isUsageRecord(record: unknown): boolean {
   return isObject(record) && isInstant(record['at']) && Number.isSafeInteger(record['units']) && (record['units'] as number) >= 0 && typeof record['byok'] === 'boolean'
 }
@@ -195,7 +202,7 @@ function isKey(key: unknown): key is KeyState {
     (key['limit'] === null || isAmount(key['limit'])) &&
     (key['limitReset'] === null || LIMIT_RESETS.includes(key['limitReset'])) &&
     Array.isArray(key['usage']) &&
-    key['usage'].every(isUsageRecord) &&
+    everyItem(key['usage'], isUsageRecord) &&
     (key['rateLimit'] === null || isRateLimit(key['rateLimit'])) &&
     isInstant(key['createdAt']) &&
     (key['updatedAt'] === null || isInstant(key['updatedAt'])) &&
@@ -218,11 +225,20 @@ function isFile(file: unknown): file is FileState {
 
 const isUser = (user: unknown): user is UserState =>
   isObject(user) && isString(user['id']) && isString(user['name']) && isString(user['defaultWorkspaceId']) && isInstant(user['createdAt'])
-const isWorkspace = (workspace: unknown): workspace is WorkspaceState =>
-  isObject(workspace) && isString(workspace['userId']) && isObject(workspace['record']) && isString(workspace['record']['id']) && isString(workspace['record']['slug'])
+const isWorkspace = (workspace: unknown): workspace is WorkspaceState => {
+  if (!isObject(workspace) || !isString(workspace['userId']) || !isObject(workspace['record'])) return false
+  const record = workspace['record']
+  return (
+    ['id', 'name', 'slug', 'created_at', 'default_guardrail_id'].every((field) => isString(record[field])) &&
+    Number.isFinite(Date.parse(record['created_at'] as string)) &&
+    isJsonData(record)
+  )
+}
+// Models are wire records: JSON data throughout, or a request (or an export) would trip on them.
 const isModel = (model: unknown): boolean =>
-  isObject(model) && isString(model['id']) && isString(model['name']) && Array.isArray(model['endpoints']) && model['endpoints'].every((e) => isObject(e) && isObject(e['pricing']))
-const isVideoModel = (model: unknown): boolean => isObject(model) && isString(model['id'])
+  isObject(model) && isString(model['id']) && isString(model['name']) && isInstant(model['created']) && Array.isArray(model['endpoints']) &&
+  model['endpoints'].every((e) => isObject(e) && isObject(e['pricing'])) && isJsonData(model)
+const isVideoModel = (model: unknown): boolean => isObject(model) && isString(model['id']) && isInstant(model['created']) && isJsonData(model)
 const isBucket = (entry: unknown): boolean =>
   Array.isArray(entry) && entry.length === 2 && isString(entry[0]) && isObject(entry[1]) && typeof entry[1]['tokens'] === 'number' && Number.isFinite(entry[1]['tokens']) && isInstant(entry[1]['updatedMs'])
 
@@ -275,7 +291,15 @@ export function dataFromSnapshot(snapshot: SimulatorSnapshot): StoreData {
       argument: 'snapshot',
     })
   }
-  const copy = structuredClone(snapshot)
+  let copy: SimulatorSnapshot
+  try {
+    copy = structuredClone(snapshot)
+  } catch (error) {
+    // A field this check does not know holds something that cannot be copied (a function, a symbol).
+    throw new SimulatorError(SimulatorErrorCode.InvalidSnapshot, `Failed to restore: "snapshot" is not a snapshot to restore: ${error instanceof Error ? error.message : String(error)}. Nothing was changed.`, {
+      argument: 'snapshot',
+    })
+  }
   return {
     users: new Map(copy.users.map((u) => [u.id, u])),
     workspaces: new Map(copy.workspaces.map((w) => [w.record.id, w])),

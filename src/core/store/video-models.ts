@@ -30,7 +30,8 @@ export function createVideoModelCollection(ctx: StoreContext): VideoModelCollect
           if (!has(field)) return fallback
           if (given[field] === null) return null
           if (!Array.isArray(given[field])) check.fail(field, `must be an array or null, got ${describe(given[field])}`)
-          return (given[field] as unknown[]).map((item, i) => readItem(item, `${field}[${i}]`))
+          // Array.from, not map, so that a hole in a sparse array is refused like any other bad item.
+          return Array.from(given[field] as unknown[], (item, i) => readItem(item, `${field}[${i}]`))
         }
         const nullableBoolean = (field: string, fallback: boolean | null): boolean | null =>
           !has(field) ? fallback : given[field] === null ? null : check.boolean(given[field], field)

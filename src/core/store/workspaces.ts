@@ -143,7 +143,7 @@ export function createWorkspaceCollection(ctx: StoreContext): WorkspaceCollectio
       }),
     list: () => [...ctx.data.workspaces.values()].map((w) => structuredClone(w.record)),
     get: (id) => {
-      const state = ctx.data.workspaces.get(id.toLowerCase())
+      const state = typeof id === 'string' ? ctx.data.workspaces.get(id.toLowerCase()) : undefined
       return state && structuredClone(state.record)
     },
   }
@@ -155,7 +155,7 @@ export function requireUser(ctx: StoreContext, userId: unknown, operation: strin
   if (!ctx.data.users.has(id)) {
     throw new SimulatorError(
       SimulatorErrorCode.UnknownUser,
-      `Failed to ${operation}: unknown user "${id}". Create it with sim.users.create() first.`,
+      `Failed to ${operation}: "userId" names an unknown user "${id}". Create it with sim.users.create() first.`,
       { argument: 'userId' },
     )
   }

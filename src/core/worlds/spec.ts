@@ -1,4 +1,5 @@
 import { fromBase64 } from '../base64.js'
+import { isJsonData } from '../json-data.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import type { StoreContext } from '../store/context.js'
 import type { CreateFileOptions, FileCollection } from '../store/files.js'
@@ -267,11 +268,9 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
     if (spec.handles !== undefined && (typeof spec.handles !== 'object' || spec.handles === null || Array.isArray(spec.handles))) {
       check.fail('world.handles', `must be an object, got ${describe(spec.handles)}`)
     }
-    try {
-      handles = structuredClone(spec.handles ?? ({} as Handles))
-    } catch {
-      check.fail('world.handles', 'must be plain data (no functions or symbols), as JSON would carry it')
-    }
+    // JSON data, as the rest of a spec: handles go out again in exportWorld and GET /__sim/world.
+    if (spec.handles !== undefined && !isJsonData(spec.handles)) check.fail('world.handles', 'must be JSON data (no functions, BigInts, cycles or class instances)')
+    handles = structuredClone(spec.handles ?? ({} as Handles))
   })
   return handles
 }
