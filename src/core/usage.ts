@@ -49,27 +49,103 @@ export interface UsageFigures {
   byokMonthly: number
 }
 
-/** Sums the records at or before `windows.nowMs`; a record dated later has not happened yet. */
-export function figuresAt(records: readonly UsageRecord[], windows: UsageWindows): UsageFigures {
-  const f: UsageFigures = { total: 0, daily: 0, weekly: 0, monthly: 0, byokTotal: 0, byokDaily: 0, byokWeekly: 0, byokMonthly: 0 }
-  for (const { at, units, byok } of records) {
-    if (at > windows.nowMs) continue
-    const inDay = at >= windows.day ? units : 0
-    const inWeek = at >= windows.week ? units : 0
-    const inMonth = at >= windows.month ? units : 0
-    if (byok) {
-      f.byokTotal += units
-      f.byokDaily += inDay
-      f.byokWeekly += inWeek
-      f.byokMonthly += inMonth
-    } else {
-      f.total += units
-      f.daily += inDay
-      f.weekly += inWeek
-      f.monthly += inMonth
-    }
+/**
+ * What a key's records summed to at an instant, kept on the records array itself (under a symbol,
+ * which snapshots, structuredClone and JSON all leave behind), so every simulator's cache lives in
+ * its own store. It holds for any later instant in the same day, week and month until the next
+ * record dated after it comes due; records appended since are folded in one by one.
+ */
+interface FiguresCache {
+  day: number
+  week: number
+  month: number
+  /** The instant the figures are for: records at or before it are in them. */
+  nowMs: number
+  /** The earliest record dated after `nowMs` (Infinity when none): the figures hold until then. */
+  next: number
+  /** How many records are folded in. */
+  count: number
+  figures: UsageFigures
+}
+
+/** Running all-time sums of a key's records, due or not: what the exact-sum limit is checked against. */
+interface TotalsCache {
+  count: number
+  regular: number
+  byok: number
+}
+
+const FIGURES = Symbol('usage figures')
+const TOTALS = Symbol('usage totals')
+
+type CachedRecords = readonly UsageRecord[] & { [FIGURES]?: FiguresCache; [TOTALS]?: TotalsCache }
+
+function fold(cache: FiguresCache, { at, units, byok }: UsageRecord): void {
+  if (at > cache.nowMs) {
+    cache.next = Math.min(cache.next, at)
+    return
   }
-  return f
+  const f = cache.figures
+  const inDay = at >= cache.day ? units : 0
+  const inWeek = at >= cache.week ? units : 0
+  const inMonth = at >= cache.month ? units : 0
+  if (byok) {
+    f.byokTotal += units
+    f.byokDaily += inDay
+    f.byokWeekly += inWeek
+    f.byokMonthly += inMonth
+  } else {
+    f.total += units
+    f.daily += inDay
+    f.weekly += inWeek
+    f.monthly += inMonth
+  }
+}
+
+/**
+ * Sums the records at or before `windows.nowMs`; a record dated later has not happened yet. The
+ * sums are cached on the records (see {@link FiguresCache}), so reading a key costs the records
+ * added since the last read, not all of them, until a window rolls or the clock goes back.
+ * The result is shared with the cache: read it, never change it.
+ */
+export function figuresAt(records: readonly UsageRecord[], windows: UsageWindows): Readonly<UsageFigures> {
+  const holder = records as CachedRecords
+  let cache = holder[FIGURES]
+  const sameWindows = cache !== undefined && cache.day === windows.day && cache.week === windows.week && cache.month === windows.month
+  if (cache !== undefined && sameWindows && windows.nowMs >= cache.nowMs) {
+    for (let i = cache.count; i < records.length; i++) fold(cache, records[i] as UsageRecord)
+    cache.count = records.length
+    if (windows.nowMs < cache.next) return cache.figures
+  }
+  cache = {
+    day: windows.day,
+    week: windows.week,
+    month: windows.month,
+    nowMs: windows.nowMs,
+    next: Number.POSITIVE_INFINITY,
+    count: records.length,
+    figures: { total: 0, daily: 0, weekly: 0, monthly: 0, byokTotal: 0, byokDaily: 0, byokWeekly: 0, byokMonthly: 0 },
+  }
+  for (const record of records) fold(cache, record)
+  Object.defineProperty(holder, FIGURES, { value: cache, configurable: true, writable: true, enumerable: false })
+  return cache.figures
+}
+
+/** All-time units of one kind (regular or BYOK) over every record, due or not; cached like the figures. */
+export function unitsOfKind(records: readonly UsageRecord[], byok: boolean): number {
+  const holder = records as CachedRecords
+  let totals = holder[TOTALS]
+  if (totals === undefined) {
+    totals = { count: 0, regular: 0, byok: 0 }
+    Object.defineProperty(holder, TOTALS, { value: totals, configurable: true, writable: true, enumerable: false })
+  }
+  for (let i = totals.count; i < records.length; i++) {
+    const record = records[i] as UsageRecord
+    if (record.byok) totals.byok += record.units
+    else totals.regular += record.units
+  }
+  totals.count = records.length
+  return byok ? totals.byok : totals.regular
 }
 
 export const toUsd = (units: number): number => units / UNITS_PER_USD

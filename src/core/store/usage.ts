@@ -1,6 +1,6 @@
 import { type InstantInput, toEpochMs } from '../time.js'
 import type { ApiKey } from '../types.js'
-import { MAX_EXACT_USD, toUnits, windowsAt } from '../usage.js'
+import { MAX_EXACT_USD, toUnits, unitsOfKind, windowsAt } from '../usage.js'
 import { ArgumentChecker } from './check.js'
 import type { StoreContext } from './context.js'
 import { keyToWire, requireKey } from './keys.js'
@@ -51,8 +51,7 @@ export function createUsageCollection(ctx: StoreContext): UsageCollection {
       const key = requireKey(ctx, options.keyHash, operation, 'keyHash')
       const cost = check.nonNegative(options.cost, 'cost')
       // Sums stay exact while every key's total, of either kind, stays a safe integer of 10^-10 USD.
-      let units = toUnits(cost)
-      for (const record of key.usage) if (record.byok === (options.byok === true)) units += record.units
+      const units = toUnits(cost) + unitsOfKind(key.usage, options.byok === true)
       if (!Number.isSafeInteger(units)) {
         check.fail('cost', `would take the key's ${options.byok === true ? 'BYOK ' : ''}usage past ${MAX_EXACT_USD} USD, the most kept exactly (to 10^-10 USD); got ${cost}`)
       }
