@@ -193,9 +193,9 @@ function checkResponse(respond: unknown, operation: string): FaultResponse {
     if (!isObject(headers) || Object.getPrototypeOf(headers) !== Object.prototype) throw invalidArgument(operation, 'respond.headers', `must be an object of header names and values, got ${describe(headers)}`)
     for (const [name, value] of Object.entries(headers)) {
       if (!HEADER_NAME.test(name)) throw invalidArgument(operation, 'respond.headers', `has a name that is not an HTTP header name: ${describe(name)}`)
-      // The envelope's own framing: a fault changes what the error says, not how its JSON is sent.
       if (names.has(name.toLowerCase())) throw invalidArgument(operation, 'respond.headers', `names the header ${describe(name)} twice (header names ignore case)`)
       names.add(name.toLowerCase())
+      // The envelope's own framing: a fault changes what the error says, not how its JSON is sent.
       if (OWN_HEADERS.has(name.toLowerCase())) throw invalidArgument(operation, 'respond.headers', `may not set ${describe(name)}: the answer is always a JSON error envelope`)
       if (typeof value !== 'string' || !HEADER_VALUE.test(value)) throw invalidArgument(operation, `respond.headers`, `has a value for ${describe(name)} that is not a header value (a string without CR, LF or NUL): ${describe(value)}`)
     }
