@@ -166,7 +166,8 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       send(outsideResponse(method, url.pathname, bases))
       return
     }
-    operation = operationOf(request)
+    // Routing a second time only for the log line: skipped when nobody reads it.
+    if (onRequest !== undefined) operation = operationOf(request)
     const response: SimResponse = sim.handle(request)
     if (response.realDelay && response.delayMs !== undefined) {
       await new Promise<void>((resolve) => {

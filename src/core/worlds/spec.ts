@@ -158,15 +158,11 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
   const check: ArgumentChecker = new ArgumentChecker(OPERATION)
   /** Runs one step; in collecting mode a SimulatorError becomes a problem and the step is skipped. */
   const step = (path: string, run: () => void): boolean => {
-    if (problems === undefined) {
-      run()
-      return true
-    }
     try {
       run()
       return true
     } catch (error) {
-      if (!(error instanceof SimulatorError)) throw error
+      if (problems === undefined || !(error instanceof SimulatorError)) throw error
       problems.push(toProblem(error, path))
       return false
     }
