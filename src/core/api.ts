@@ -6,10 +6,11 @@ import { pageOf } from './pagination.js'
 import { booleanParam, decodeSegment, enumParam, offsetParam, uuidParam } from './params.js'
 import type { StoreContext } from './store/context.js'
 import { FILE_ID } from './store/files.js'
-import { keyToWire } from './store/keys.js'
-import { windowsAt } from './usage.js'
-import { anonymousView } from './store/models.js'
-import { type FileProvider, fileScopeKey } from './store/state.js'
+import { copyKeyWire, wireKey } from './store/keys.js'
+import { type JsonPayload, cachedJson, dataPayload, listPayload } from './json-text.js'
+import { windowsNow } from './store/context.js'
+import { anonymousJson } from './store/models.js'
+import { type FileProvider, type KeyState, fileScopeKey } from './store/state.js'
 import { defaultWorkspaceId, findWorkspace } from './store/workspaces.js'
 
 /** A request as an adapter hands it to the core, relative to the base URL. */
@@ -64,9 +65,42 @@ type Operation =
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const
 
-function json(body: unknown): SimResponse {
-  return { status: 200, headers: { ...JSON_HEADERS }, type: 'json', body }
+const PAYLOAD = Symbol('payload')
+
+/**
+ * A 200 whose body is made from cached JSON: the adapters send the payload's text, and `body` is
+ * built from the same records on first read (so a caller that never reads it never pays for it).
+ * Once `body` is read or set, the payload is withdrawn: an edited body is what gets sent.
+ */
+function payloadResponse(payload: JsonPayload): SimResponse {
+  let body: unknown
+  let built = false
+  const response = {
+    status: 200,
+    headers: { ...JSON_HEADERS },
+    type: 'json' as const,
+    get body(): unknown {
+      if (!built) {
+        body = payload.value()
+        built = true
+      }
+      return body
+    },
+    set body(value: unknown) {
+      body = value
+      built = true
+    },
+  }
+  Object.defineProperty(response, PAYLOAD, { value: () => (built ? undefined : payload) })
+  return response
 }
+
+/** The cached payload of a response, while its body has not been read or replaced; else undefined. */
+export function payloadOf(response: SimResponse): JsonPayload | undefined {
+  return (response as { [PAYLOAD]?: () => JsonPayload | undefined })[PAYLOAD]?.()
+}
+
+const clone = <T>(value: T): T => structuredClone(value)
 
 const FILE_PROVIDERS: readonly FileProvider[] = ['openai', 'anthropic']
 
@@ -99,8 +133,11 @@ export const OPERATIONS: readonly Operation[] = [
         throw ApiError.badParameter('workspace_id', 'is not a workspace of the caller', workspaceId)
       }
       const index = ctx.indices.listableKeys.get(workspaceId)
-      const windows = windowsAt(ctx.clock.nowMs())
-      return json({ data: pageOf(includeDisabled ? index?.all : index?.enabled, offset).map((key) => keyToWire(key, windows)) })
+      const windows = windowsNow(ctx)
+      const keys = ctx.data.keys
+      // The index orders keys; the store holds each one's current state.
+      const page = pageOf(includeDisabled ? index?.all : index?.enabled, offset).map((order) => wireKey(keys.get(order.hash) as KeyState, windows))
+      return payloadResponse(listPayload(page, copyKeyWire))
     },
   },
   {
@@ -111,7 +148,7 @@ export const OPERATIONS: readonly Operation[] = [
       const key = ctx.data.keys.get(params['hash'] as string)
       // Another organisation's key is as absent as a key that never existed.
       if (!key || key.userId !== principal.userId) throw ApiError.notFound({ resource: 'key' })
-      return json({ data: keyToWire(key, windowsAt(ctx.clock.nowMs())) })
+      return payloadResponse(dataPayload(wireKey(key, windowsNow(ctx)), copyKeyWire))
     },
   },
   {
@@ -122,7 +159,7 @@ export const OPERATIONS: readonly Operation[] = [
       const id = `${params['author']}/${params['slug']}`
       const model = ctx.data.models.get(id)
       if (!model) throw ApiError.notFound({ resource: 'model', model: id })
-      return json({ data: principal ? structuredClone(model) : anonymousView(model) })
+      return payloadResponse(dataPayload(principal ? cachedJson(model) : anonymousJson(model), clone))
     },
   },
   {
@@ -160,7 +197,7 @@ export const OPERATIONS: readonly Operation[] = [
     run({ ctx, params, principal }) {
       const workspace = findWorkspace(ctx, principal.userId, params['id'] as string)
       if (!workspace) throw ApiError.notFound({ resource: 'workspace' })
-      return json({ data: structuredClone(workspace.record) })
+      return payloadResponse(dataPayload(cachedJson(workspace.record), clone))
     },
   },
   {
@@ -168,7 +205,7 @@ export const OPERATIONS: readonly Operation[] = [
     template: '/videos/models',
     management: false,
     run({ ctx }) {
-      return json({ data: [...ctx.data.videoModels.values()].map((m) => structuredClone(m)) })
+      return payloadResponse(listPayload(Array.from(ctx.data.videoModels.values(), cachedJson), clone))
     },
   },
 ]
@@ -337,10 +374,12 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     // real clock is moved by a real wait itself; jumping it too would count the delay twice.
     const waitsForReal = delay.real && ctx.clock.mode === 'real'
     if (!waitsForReal && ctx.clock.nowMs() + delay.ms <= 8.64e15) ctx.clock.advance(delay.ms)
-    response = { ...response, delayMs: delay.ms, ...(delay.real && { realDelay: true }) }
+    // The response is this request's own object: set, not spread, which would build a cached body.
+    response.delayMs = delay.ms
+    if (delay.real) response.realDelay = true
   }
   router.journal.add({
-    at: new Date(arrivedMs).toISOString(),
+    arrivedMs,
     ...shown,
     operation,
     status: response.status,

@@ -9,7 +9,7 @@ import { SimulatorError, SimulatorErrorCode, errorEnvelope } from './errors.js'
 import { type AnsweredResponse, jsonResponse } from './http.js'
 import type { JournalEntry, JournalFilter } from './journal.js'
 import type { Simulator } from './simulator.js'
-import type { SimulatorSnapshot } from './store/state.js'
+import type { SimulatorSnapshot } from './snapshot.js'
 import type { StoredFile } from './store/files.js'
 import { type WorldFile, type WorldModel, type WorldVideoModel, fileOptions, modelOptions, videoModelOptions } from './worlds/spec.js'
 

@@ -5,6 +5,7 @@ import type { OperationName } from './api.js'
 import { ApiError, type ErrorStatus, ERROR_MESSAGES, invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
+import { put } from './store/versions.js'
 import { describe } from './describe.js'
 import { isJsonData } from './json-data.js'
 import type { RateBucket } from './store/state.js'
@@ -402,9 +403,9 @@ export function takeToken(ctx: StoreContext, keyHash: string | null, defaultLimi
   // A clock moved backwards refills nothing; it never takes tokens away either.
   const tokens = Math.min(limit.requests, bucket.tokens + Math.max(0, now - bucket.updatedMs) * perMs)
   if (tokens >= 1) {
-    ctx.data.rateBuckets.set(id, { tokens: tokens - 1, updatedMs: now })
+    put(ctx, 'rateBuckets', id, { tokens: tokens - 1, updatedMs: now })
     return null
   }
-  ctx.data.rateBuckets.set(id, { tokens, updatedMs: now })
+  put(ctx, 'rateBuckets', id, { tokens, updatedMs: now })
   return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000))
 }

@@ -1,14 +1,17 @@
 // The one translation between HTTP and the core, shared by the MSW handlers and the node:http
 // server: a URL into a SimRequest, and a SimResponse into status, headers and body bytes. Neither
 // adapter writes a header or body rule of its own.
-import type { SimRequest, SimResponse } from './api.js'
+import { type SimRequest, type SimResponse, payloadOf } from './api.js'
 import { errorEnvelope } from './errors.js'
 
-/** A response ready for the wire: the body is absent for HEAD and for 204. */
+/**
+ * A response ready for the wire: the body is absent for HEAD and for 204. A cached JSON body comes
+ * as its text (its UTF-8 length already in `content-length`), for the adapter to send as it is.
+ */
 export interface WireResponse {
   status: number
   headers: Record<string, string>
-  body: Uint8Array | null
+  body: Uint8Array | string | null
 }
 
 /** An answer the adapters can put on the wire (faults that drop the connection are theirs to act out). */
@@ -50,10 +53,16 @@ export function toSimRequest(method: string, url: URL, basePath: string, authori
 export function toWire(response: AnsweredResponse, method: string): WireResponse {
   const headers = { ...response.headers }
   if (response.status === 204) return { status: 204, headers, body: null }
+  // HTTP forbids a body on HEAD; the headers are those GET would carry.
+  const head = method.toUpperCase() === 'HEAD'
+  const payload = response.type === 'json' ? payloadOf(response) : undefined
+  if (payload !== undefined) {
+    headers['content-length'] = String(payload.byteLength)
+    return { status: response.status, headers, body: head ? null : payload.text() }
+  }
   const bytes = response.type === 'json' ? encoder.encode(JSON.stringify(response.body)) : response.body
   headers['content-length'] = String(bytes.byteLength)
-  // HTTP forbids a body on HEAD; the headers are those GET would carry.
-  return { status: response.status, headers, body: method.toUpperCase() === 'HEAD' ? null : bytes }
+  return { status: response.status, headers, body: head ? null : bytes }
 }
 
 /** A JSON answer with its content type. */

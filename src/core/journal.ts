@@ -1,4 +1,5 @@
-import type { OperationName, SimResponse } from './api.js'
+import { type OperationName, type SimResponse, payloadOf } from './api.js'
+import type { JsonPayload } from './json-text.js'
 import type { Principal } from './auth.js'
 import { OPERATION_NAMES } from './controls.js'
 import { ArgumentChecker, describe } from './store/check.js'
@@ -28,12 +29,22 @@ export interface JournalEntry {
   /** Simulated latency, in milliseconds. */
   delayMs: number
   /**
-   * The response `handle()` returned. The entry shares it until `list()` copies it, so a caller that
-   * edits the object it got edits the journal's too (copying every response would double the cost
-   * of a request; decisions/0010).
+   * The response `handle()` returned, as it was returned: a success body is rebuilt from the
+   * simulator's cached records on `list()`. An error body is shared with the response until `list()`
+   * copies it, so a caller that edits an error body it got edits the journal's too (copying every
+   * response would double the cost of a request; decisions/0010).
    */
   response: SimResponse
 }
+
+/** What an entry keeps of a response: a cached body as its payload (shared records, not a copy). */
+type KeptResponse = { response: SimResponse; payload: undefined } | { response: Omit<SimResponse, 'body'>; payload: JsonPayload }
+
+/** An entry as the journal keeps it: the instant unformatted and a cached body unbuilt until `list()`. */
+type KeptEntry = Omit<JournalEntry, 'at' | 'response'> & { arrivedMs: number; kept: KeptResponse }
+
+/** An entry as the router hands it over. */
+export type NewJournalEntry = Omit<JournalEntry, 'seq' | 'at'> & { arrivedMs: number }
 
 /** Entries to keep: every given criterion must hold. */
 export interface JournalFilter {
@@ -85,7 +96,7 @@ function checkFilter(filter: unknown): void {
  * costs the same at any size. A file download's entry shares the store's bytes, not a copy.
  */
 export class JournalStore {
-  private ring: JournalEntry[] = []
+  private ring: KeptEntry[] = []
   /** Index of the oldest entry once the ring is full. */
   private oldest = 0
   private nextSeq = 1
@@ -93,10 +104,19 @@ export class JournalStore {
   /** `limit`: entries kept, the oldest dropped first; 0 keeps none. */
   constructor(private readonly limit: number) {}
 
-  add(entry: Omit<JournalEntry, 'seq'>): void {
+  add(entry: NewJournalEntry): void {
     const seq = this.nextSeq++
     if (this.limit === 0) return
-    const full = { seq, ...entry }
+    const { response, ...rest } = entry
+    const payload = payloadOf(response)
+    let kept: KeptResponse
+    if (payload === undefined) kept = { response, payload }
+    else {
+      // Everything but the body (an accessor that would build it).
+      const { status, headers, type, delayMs, realDelay } = response
+      kept = { response: { status, headers, type, ...(delayMs !== undefined && { delayMs }), ...(realDelay && { realDelay }) } as Omit<SimResponse, 'body'>, payload }
+    }
+    const full: KeptEntry = { seq, ...rest, kept }
     if (this.ring.length < this.limit) {
       this.ring.push(full)
       return
@@ -112,7 +132,7 @@ export class JournalStore {
   }
 
   /** The entries in arrival order. */
-  private inOrder(): JournalEntry[] {
+  private inOrder(): KeptEntry[] {
     return this.oldest === 0 ? this.ring : [...this.ring.slice(this.oldest), ...this.ring.slice(0, this.oldest)]
   }
 
@@ -128,7 +148,12 @@ export class JournalStore {
             (filter.keyHash === undefined || e.principal?.keyHash === filter.keyHash) &&
             (filter.outcome === undefined || e.outcome === filter.outcome),
         )
-        .map((e) => structuredClone(e))
+        .map(({ seq, arrivedMs, kept, ...e }) => {
+          const copy = structuredClone({ seq, at: new Date(arrivedMs).toISOString(), ...e, response: kept.response }) as JournalEntry
+          // A cached body is built afresh, which is a copy already.
+          if (kept.payload !== undefined) (copy.response as { body: unknown }).body = kept.payload.value()
+          return copy
+        })
     },
     clear: () => {
       this.ring = []

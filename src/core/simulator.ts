@@ -9,13 +9,10 @@ import type { StoreContext } from './store/context.js'
 import { type FileCollection, createFileCollection } from './store/files.js'
 import { type KeyCollection, createKeyCollection } from './store/keys.js'
 import { type ModelCollection, createModelCollection } from './store/models.js'
-import {
-  type SimulatorSnapshot,
-  StoreIndices,
-  dataFromSnapshot,
-  emptyStoreData,
-  takeSnapshot,
-} from './store/state.js'
+import { StoreIndices, copyStoreData, emptyStoreData } from './store/state.js'
+import { type SimulatorSnapshot, snapshotHandle, versionOf } from './snapshot.js'
+import { History } from './store/versions.js'
+import { WindowsMemo } from './usage.js'
 import { type UsageCollection, createUsageCollection } from './store/usage.js'
 import { type UserCollection, createUserCollection } from './store/users.js'
 import { type VideoModelCollection, createVideoModelCollection } from './store/video-models.js'
@@ -99,9 +96,16 @@ export interface Simulator<World = DefaultWorld> {
   readonly latency: LatencyControls
   /** Every request and its response, in order. */
   readonly journal: Journal
-  /** A copy of the whole service state: store (usage included), clock, random state and rate-limit buckets. Faults, latency and the journal are not in it. */
+  /**
+   * The whole service state as it is now: store (usage included), clock, random state and
+   * rate-limit buckets; faults, latency and the journal are not in it. An opaque handle, cheap to
+   * take: it costs what changed since the last one, not the world's size.
+   */
   snapshot(): SimulatorSnapshot
-  /** Puts the state back exactly as a snapshot of this or another simulator held it. */
+  /**
+   * Puts the state back exactly as a snapshot held it, at a cost in proportion to what changed
+   * since (a snapshot of another simulator costs a full copy of its state).
+   */
   restore(snapshot: SimulatorSnapshot): void
   /** Back to the state right after creation: the seeded world at the initial clock, no faults, no latency, an empty journal. */
   reset(): void
@@ -119,7 +123,7 @@ export interface Simulator<World = DefaultWorld> {
 /** An empty store on a clock, and the collections that work on it. */
 function createStore(seed: number, clock: StoreClock) {
   const data = emptyStoreData()
-  const ctx: StoreContext = { data, indices: StoreIndices.build(data), random: new Random(seed >>> 0), clock }
+  const ctx: StoreContext = { data, indices: StoreIndices.build(data), random: new Random(seed >>> 0), clock, windows: new WindowsMemo() }
   const collections = {
     users: createUserCollection(ctx),
     workspaces: createWorkspaceCollection(ctx),
@@ -178,15 +182,26 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   const { ctx, collections } = createStore(seed, clock)
   const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, specNow === undefined ? 0 : startMs - specNow)
 
-  const snapshot = (): SimulatorSnapshot => takeSnapshot(ctx.data, clock.nowMs(), ctx.random, seed)
+  // From here on every write is recorded, so snapshots and restores cost what changed (decisions/0015).
+  const history = new History(ctx)
+  ctx.history = history
+  const baseline = history.root
+  const snapshot = (): SimulatorSnapshot => snapshotHandle(history.seal(), seed)
   const restore = (saved: SimulatorSnapshot): void => {
-    const restored = dataFromSnapshot(saved)
-    ctx.data = restored
-    ctx.indices = StoreIndices.build(restored)
-    ctx.random.setState(saved.random)
-    clock.jump(saved.clockMs)
+    const version = versionOf(saved)
+    if (version.history === history) history.goTo(version)
+    else {
+      // Another simulator's state: a copy of it, read by walking that simulator there and back.
+      const other = version.history
+      const here = other.seal()
+      other.goTo(version)
+      const copy = copyStoreData(other.data)
+      other.goTo(here)
+      history.replace(copy, version.clockMs, version.random)
+    }
+    ctx.random.setState([...version.random])
+    clock.jump(version.clockMs)
   }
-  const baseline = snapshot()
 
   return {
     seed,
@@ -199,7 +214,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     latency: router.controls.latency,
     journal: router.journal.view,
     reset: () => {
-      restore(baseline)
+      history.goTo(baseline)
+      ctx.random.setState([...baseline.random])
+      clock.jump(baseline.clockMs)
       router.controls.reset()
       router.journal.reset()
     },

@@ -37,6 +37,25 @@ export function windowsAt(nowMs: number): UsageWindows {
   }
 }
 
+const DAY_MS = 86_400_000
+
+/**
+ * {@link windowsAt}, remembering the last UTC day asked about: the week and month starts change
+ * only where a day does, so every instant of that day shares them (UTC days are all 86,400,000 ms).
+ */
+export class WindowsMemo {
+  private last: UsageWindows | undefined
+
+  at(nowMs: number): UsageWindows {
+    const last = this.last
+    if (last !== undefined && nowMs >= last.day && nowMs < last.day + DAY_MS) {
+      if (last.nowMs === nowMs) return last
+      return (this.last = { nowMs, day: last.day, week: last.week, month: last.month })
+    }
+    return (this.last = windowsAt(nowMs))
+  }
+}
+
 /** A key's figures as of a moment, in 10^-10 USD: all time and per window, regular and BYOK. */
 export interface UsageFigures {
   total: number
@@ -50,10 +69,11 @@ export interface UsageFigures {
 }
 
 /**
- * What a key's records summed to at an instant, kept on the records array itself (under a symbol,
- * which snapshots, structuredClone and JSON all leave behind), so every simulator's cache lives in
- * its own store. It holds for any later instant in the same day, week and month until the next
- * record dated after it comes due; records appended since are folded in one by one.
+ * What the first `count` records of a key's log summed to at an instant, kept on the log itself
+ * (under a symbol, which structuredClone and JSON leave behind). It holds for any later instant in
+ * the same day, week and month until the next record dated after it comes due; records appended
+ * since are folded in one by one. A version of the key that sees a shorter prefix of the log (a
+ * snapshot's) sums its own afresh.
  */
 interface FiguresCache {
   day: number
@@ -108,13 +128,13 @@ function fold(cache: FiguresCache, { at, units, byok }: UsageRecord): void {
  * added since the last read, not all of them, until a window rolls or the clock goes back.
  * The result is shared with the cache: read it, never change it.
  */
-export function figuresAt(records: readonly UsageRecord[], windows: UsageWindows): Readonly<UsageFigures> {
+export function figuresAt(records: readonly UsageRecord[], count: number, windows: UsageWindows): Readonly<UsageFigures> {
   const holder = records as CachedRecords
   let cache = holder[FIGURES]
   const sameWindows = cache !== undefined && cache.day === windows.day && cache.week === windows.week && cache.month === windows.month
-  if (cache !== undefined && sameWindows && windows.nowMs >= cache.nowMs) {
-    for (let i = cache.count; i < records.length; i++) fold(cache, records[i] as UsageRecord)
-    cache.count = records.length
+  if (cache !== undefined && sameWindows && windows.nowMs >= cache.nowMs && count >= cache.count) {
+    for (let i = cache.count; i < count; i++) fold(cache, records[i] as UsageRecord)
+    cache.count = count
     if (windows.nowMs < cache.next) return cache.figures
   }
   cache = {
@@ -123,29 +143,40 @@ export function figuresAt(records: readonly UsageRecord[], windows: UsageWindows
     month: windows.month,
     nowMs: windows.nowMs,
     next: Number.POSITIVE_INFINITY,
-    count: records.length,
+    count,
     figures: { total: 0, daily: 0, weekly: 0, monthly: 0, byokTotal: 0, byokDaily: 0, byokWeekly: 0, byokMonthly: 0 },
   }
-  for (const record of records) fold(cache, record)
+  for (let i = 0; i < count; i++) fold(cache, records[i] as UsageRecord)
   Object.defineProperty(holder, FIGURES, { value: cache, configurable: true, writable: true, enumerable: false })
   return cache.figures
 }
 
-/** All-time units of one kind (regular or BYOK) over every record, due or not; cached like the figures. */
-export function unitsOfKind(records: readonly UsageRecord[], byok: boolean): number {
+/** All-time units of one kind (regular or BYOK) over the first `count` records, due or not; cached like the figures. */
+export function unitsOfKind(records: readonly UsageRecord[], count: number, byok: boolean): number {
   const holder = records as CachedRecords
   let totals = holder[TOTALS]
-  if (totals === undefined) {
+  if (totals === undefined || totals.count > count) {
     totals = { count: 0, regular: 0, byok: 0 }
     Object.defineProperty(holder, TOTALS, { value: totals, configurable: true, writable: true, enumerable: false })
   }
-  for (let i = totals.count; i < records.length; i++) {
+  for (let i = totals.count; i < count; i++) {
     const record = records[i] as UsageRecord
     if (record.byok) totals.byok += record.units
     else totals.regular += record.units
   }
-  totals.count = records.length
+  totals.count = count
   return byok ? totals.byok : totals.regular
+}
+
+/**
+ * A log holding the first `count` records of `log` and then `record`: `log` itself, appended to,
+ * when nothing lies past `count` in it; else a copy of that prefix, so the versions that own the
+ * rest (another branch's, restored away from) keep it. Records below a version's count never change.
+ */
+export function appendUsage(log: UsageRecord[], count: number, record: UsageRecord): UsageRecord[] {
+  const own = log.length === count ? log : log.slice(0, count)
+  own.push(record)
+  return own
 }
 
 export const toUsd = (units: number): number => units / UNITS_PER_USD

@@ -211,7 +211,7 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
     const method = (error as { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 5) === 'HEAD ' ? 'HEAD' : 'GET'
     const wire = toWire(jsonResponse(status, errorEnvelope(status, { message, metadata: { reason: error.code ?? 'malformed' } })), method)
     const head = Object.entries({ ...wire.headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('')
-    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${message}\r\n${head}\r\n`, 'latin1'), wire.body ?? Buffer.alloc(0)]))
+    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${message}\r\n${head}\r\n`, 'latin1'), typeof wire.body === 'string' ? Buffer.from(wire.body) : (wire.body ?? Buffer.alloc(0))]))
   })
   server.on('connection', (socket) => {
     sockets.add(socket)

@@ -99,11 +99,31 @@ describe('cached usage figures', () => {
     )
   })
 
-  it('are not carried into a snapshot or a world export', () => {
+  it('are not carried into a world export', () => {
     const sim = createSimulator()
     sim.keys.get(sim.world.apiKeyHash)
-    const snapshot = sim.snapshot()
-    for (const key of snapshot.keys) expect(Object.getOwnPropertySymbols(key.usage)).toEqual([])
     expect(JSON.stringify(sim.exportWorld())).not.toContain('Symbol')
+  })
+
+  it('stay each simulator\'s own when two share a key\'s records after a restore from one to the other', () => {
+    const sim = createSimulator()
+    const hash = sim.world.apiKeyHash
+    const before = sim.keys.get(hash)?.usage as number
+    const twin = createSimulator({ world: 'empty' })
+    // The twin takes the same rows, the same record log included; each then charges its own.
+    twin.restore(sim.snapshot())
+    sim.usage.record({ keyHash: hash, cost: 1 })
+    twin.usage.record({ keyHash: hash, cost: 2 })
+    sim.usage.record({ keyHash: hash, cost: 4 })
+    expect(sim.keys.get(hash)?.usage).toBeCloseTo(before + 5, 9)
+    expect(twin.keys.get(hash)?.usage).toBeCloseTo(before + 2, 9)
+    // And a snapshot of the first, taken before its charges, still sums to what it was.
+    const first = createSimulator()
+    const saved = first.snapshot()
+    first.usage.record({ keyHash: hash, cost: 8 })
+    first.restore(saved)
+    expect(first.keys.get(hash)?.usage).toBeCloseTo(before, 9)
+    first.usage.record({ keyHash: hash, cost: 16 })
+    expect(first.keys.get(hash)?.usage).toBeCloseTo(before + 16, 9)
   })
 })

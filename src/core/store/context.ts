@@ -1,13 +1,27 @@
 import type { SimulatorClock } from '../clock.js'
 import type { Random } from '../random.js'
+import type { UsageWindows, WindowsMemo } from '../usage.js'
 import type { StoreData, StoreIndices } from './state.js'
+import type { History } from './versions.js'
 
-/** What every collection works on. `data` and `indices` are swapped whole by restore. */
+/**
+ * What every collection works on. Reads go to `data`; writes go through `put` (store/versions.ts).
+ * `data` and `indices` are swapped whole by a restore from another simulator.
+ */
 export interface StoreContext {
   data: StoreData
   indices: StoreIndices
   readonly random: Random
   readonly clock: SimulatorClock
+  /** Records every write once the simulator is created; absent while a world loads. */
+  history?: History
+  /** The usage windows of an instant, memoised per UTC day. */
+  readonly windows: WindowsMemo
+}
+
+/** The usage windows at the clock's now. */
+export function windowsNow(ctx: StoreContext): UsageWindows {
+  return ctx.windows.at(ctx.clock.nowMs())
 }
 
 /**

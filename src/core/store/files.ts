@@ -2,6 +2,7 @@ import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, toEpochMs } from '../time.js'
 import { ArgumentChecker } from './check.js'
 import { type StoreContext, atomically } from './context.js'
+import { put } from './versions.js'
 import { type FileOrigin, type FileProvider, type FileState, fileScopeKey } from './state.js'
 import { requireUser, resolveWorkspaceId } from './workspaces.js'
 
@@ -91,7 +92,7 @@ export function createFileCollection(ctx: StoreContext): FileCollection {
         }
         const filename = options.filename === undefined ? id : check.string(options.filename, 'filename', /^[^\r\n]{1,255}$/, 'one line of at most 255 characters')
         const file: FileState = { id, userId, workspaceId, provider, origin, filename, bytes, createdAt }
-        ctx.data.files.set(fileScopeKey(workspaceId, provider, id), file)
+        put(ctx, 'files', fileScopeKey(workspaceId, provider, id), file)
         return toStoredFile(file)
       }),
     list: () => [...ctx.data.files.values()].map(toStoredFile),

@@ -3,11 +3,13 @@ import { invalidArgument, SimulatorError, SimulatorErrorCode } from '../errors.j
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import { type RateLimit, checkRateLimit } from '../controls.js'
 import type { ApiKey, LimitReset } from '../types.js'
-import { MAX_EXACT_USD, type UsageRecord, type UsageWindows, figuresAt, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
+import { type CachedJson, utf8Length } from '../json-text.js'
+import { MAX_EXACT_USD, type UsageFigures, type UsageRecord, type UsageWindows, figuresAt, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
 import { ArgumentChecker } from './check.js'
-import { type StoreContext, atomically } from './context.js'
+import { type StoreContext, atomically, windowsNow } from './context.js'
 import { KEY_NAMES } from './defaults.js'
 import type { KeyState } from './state.js'
+import { put } from './versions.js'
 import { requireUser, resolveWorkspaceId } from './workspaces.js'
 
 /** Usage of a key in USD: all time and in the current UTC day, ISO week and calendar month. */
@@ -64,10 +66,9 @@ export interface UpdateKeyOptions {
   rateLimit?: RateLimit | null
 }
 
-/** Stores a key built by {@link buildKey} and indexes it. */
+/** Stores a key built by {@link buildKey} (which indexes it). */
 export function insertKey(ctx: StoreContext, key: KeyState): KeyState {
-  ctx.data.keys.set(key.hash, key)
-  ctx.indices.addKey(key)
+  put(ctx, 'keys', key.hash, key)
   return key
 }
 
@@ -118,10 +119,27 @@ export function maskSecret(secret: string): string {
   return label === secret ? `${prefix}...` : label
 }
 
-/** The wire record of a key as of an instant: its usage figures are the sums for that instant's windows. */
-export function keyToWire(key: KeyState, windows: UsageWindows): ApiKey {
-  const f = figuresAt(key.usage, windows)
-  return {
+/** A key's wire record and its JSON, for the usage figures it was made with. */
+interface WireCache extends CachedJson<ApiKey> {
+  readonly figures: UsageFigures
+}
+
+const WIRE = Symbol('wire record')
+type CachedKey = KeyState & { [WIRE]?: WireCache }
+
+const FIGURE_NAMES = ['total', 'daily', 'weekly', 'monthly', 'byokTotal', 'byokDaily', 'byokWeekly', 'byokMonthly'] as const
+
+/**
+ * A key's wire record as of an instant, with its JSON: made once per KeyState (a value, so nothing
+ * else about it can change) and made again only when the usage figures for the instant differ
+ * from those it was made with. Kept on the key under a symbol that spreads and structuredClone skip.
+ * Shared: hand out copies of `value`, never `value` itself.
+ */
+export function wireKey(key: KeyState, windows: UsageWindows): WireCache {
+  const f = figuresAt(key.usage, key.usageCount, windows)
+  const cached = (key as CachedKey)[WIRE]
+  if (cached !== undefined && FIGURE_NAMES.every((name) => cached.figures[name] === f[name])) return cached
+  const value: ApiKey = {
     hash: key.hash,
     name: key.name,
     label: key.label,
@@ -145,6 +163,18 @@ export function keyToWire(key: KeyState, windows: UsageWindows): ApiKey {
     workspace_id: key.workspaceId,
     external_user: null,
   }
+  const json = JSON.stringify(value)
+  const entry: WireCache = { figures: { ...f }, value, json, bytes: utf8Length(json) }
+  Object.defineProperty(key, WIRE, { value: entry, configurable: true, writable: true, enumerable: false })
+  return entry
+}
+
+/** A key's wire record is flat: a spread is a whole copy. */
+export const copyKeyWire = (wire: ApiKey): ApiKey => ({ ...wire })
+
+/** The wire record of a key as of an instant: its usage figures are the sums for that instant's windows. A fresh copy. */
+export function keyToWire(key: KeyState, windows: UsageWindows): ApiKey {
+  return copyKeyWire(wireKey(key, windows).value)
 }
 
 /** Seeded usage as records that reproduce it at the clock's now; throws naming an impossible figure. */
@@ -218,6 +248,7 @@ export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState
     limitReset,
     includeByokInLimit,
     usage,
+    usageCount: usage.length,
     rateLimit: options.rateLimit === undefined || options.rateLimit === null ? null : checkRateLimit(options.rateLimit, operation, 'rateLimit'),
     createdAt,
     updatedAt,
@@ -231,7 +262,7 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
     create: (options) =>
       atomically(ctx, () => {
         const key = insertKey(ctx, buildKey(ctx, options))
-        return { key: key.secret, record: keyToWire(key, windowsAt(ctx.clock.nowMs())) }
+        return { key: key.secret, record: keyToWire(key, windowsNow(ctx)) }
       }),
     update: (hash, changes) => {
       const operation = 'update API key'
@@ -254,22 +285,18 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
         rateLimit:
           changes.rateLimit === undefined ? key.rateLimit : changes.rateLimit === null ? null : checkRateLimit(changes.rateLimit, operation, 'rateLimit'),
       }
-      if (next.disabled !== key.disabled && !key.management) {
-        const index = ctx.indices.keyIndex(key.workspaceId).enabled
-        if (next.disabled) index.remove(key)
-        else index.insert(key)
-      }
       // updated_at is the latest instant anything happened to the key, records included (decisions/0009).
-      Object.assign(key, next, { updatedAt: Math.max(key.updatedAt ?? Number.NEGATIVE_INFINITY, ctx.clock.nowMs()) })
-      return keyToWire(key, windowsAt(ctx.clock.nowMs()))
+      const updated: KeyState = { ...key, ...next, updatedAt: Math.max(key.updatedAt ?? Number.NEGATIVE_INFINITY, ctx.clock.nowMs()) }
+      put(ctx, 'keys', key.hash, updated)
+      return keyToWire(updated, windowsNow(ctx))
     },
     list: () => {
-      const windows = windowsAt(ctx.clock.nowMs())
+      const windows = windowsNow(ctx)
       return [...ctx.data.keys.values()].map((key) => keyToWire(key, windows))
     },
     get: (hash) => {
       const key = ctx.data.keys.get(hash)
-      return key && keyToWire(key, windowsAt(ctx.clock.nowMs()))
+      return key && keyToWire(key, windowsNow(ctx))
     },
   }
 }

@@ -18,6 +18,8 @@ import {
 } from '../types.js'
 import { ArgumentChecker, describe } from './check.js'
 import { type StoreContext, atomically } from './context.js'
+import { put } from './versions.js'
+import { type CachedJson, cachedJson } from '../json-text.js'
 import { DEFAULT_SUPPORTED_PARAMETERS, PROVIDERS } from './defaults.js'
 
 export interface CreateModelOptions {
@@ -242,6 +244,19 @@ function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown
   return endpoint
 }
 
+const ANONYMOUS = Symbol('anonymous view')
+
+/** The cached JSON of what an anonymous caller sees of a model (kept on the model, which never changes). */
+export function anonymousJson(model: ModelWithEndpoints): CachedJson<ModelWithEndpoints> {
+  const holder = model as ModelWithEndpoints & { [ANONYMOUS]?: CachedJson<ModelWithEndpoints> }
+  let cached = holder[ANONYMOUS]
+  if (cached === undefined) {
+    cached = cachedJson(anonymousView(model))
+    Object.defineProperty(holder, ANONYMOUS, { value: cached, configurable: true, writable: true, enumerable: false })
+  }
+  return cached
+}
+
 /** What an anonymous caller sees: no performance figures. */
 export function anonymousView(model: ModelWithEndpoints): ModelWithEndpoints {
   return {
@@ -274,7 +289,7 @@ export function createModelCollection(ctx: StoreContext): ModelCollection {
         const usedTags = new Set<string>()
         const endpoints = Array.from(inputs as unknown[], (input, i) => buildEndpoint(ctx, check, input, `endpoints[${i}]`, { id, name }, usedTags))
         const model: ModelWithEndpoints = { id, name, created: toUnixSeconds(created), description, architecture, endpoints }
-        ctx.data.models.set(id, model)
+        put(ctx, 'models', id, model)
         return structuredClone(model)
       }),
     list: () => [...ctx.data.models.values()].map((m) => structuredClone(m)),

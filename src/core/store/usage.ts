@@ -1,9 +1,11 @@
 import { type InstantInput, toEpochMs } from '../time.js'
 import type { ApiKey } from '../types.js'
-import { MAX_EXACT_USD, toUnits, unitsOfKind, windowsAt } from '../usage.js'
+import { MAX_EXACT_USD, appendUsage, toUnits, unitsOfKind } from '../usage.js'
 import { ArgumentChecker } from './check.js'
-import type { StoreContext } from './context.js'
+import { type StoreContext, windowsNow } from './context.js'
 import { keyToWire, requireKey } from './keys.js'
+import type { KeyState } from './state.js'
+import { put } from './versions.js'
 
 export interface RecordUsageOptions {
   /** The key the cost is charged to. */
@@ -51,15 +53,20 @@ export function createUsageCollection(ctx: StoreContext): UsageCollection {
       const key = requireKey(ctx, options.keyHash, operation, 'keyHash')
       const cost = check.nonNegative(options.cost, 'cost')
       // Sums stay exact while every key's total, of either kind, stays a safe integer of 10^-10 USD.
-      const units = toUnits(cost) + unitsOfKind(key.usage, options.byok === true)
+      const units = toUnits(cost) + unitsOfKind(key.usage, key.usageCount, options.byok === true)
       if (!Number.isSafeInteger(units)) {
         check.fail('cost', `would take the key's ${options.byok === true ? 'BYOK ' : ''}usage past ${MAX_EXACT_USD} USD, the most kept exactly (to 10^-10 USD); got ${cost}`)
       }
       const byok = options.byok === undefined ? false : check.boolean(options.byok, 'byok')
       const at = options.at === undefined ? ctx.clock.nowMs() : toEpochMs(options.at, operation, 'at')
-      key.usage.push({ at, units: toUnits(cost), byok })
-      key.updatedAt = key.updatedAt === null ? at : Math.max(key.updatedAt, at)
-      return keyToWire(key, windowsAt(ctx.clock.nowMs()))
+      const charged: KeyState = {
+        ...key,
+        usage: appendUsage(key.usage, key.usageCount, { at, units: toUnits(cost), byok }),
+        usageCount: key.usageCount + 1,
+        updatedAt: key.updatedAt === null ? at : Math.max(key.updatedAt, at),
+      }
+      put(ctx, 'keys', key.hash, charged)
+      return keyToWire(charged, windowsNow(ctx))
     },
   }
 }

@@ -2,6 +2,7 @@ import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, toEpochMs } from '../time.js'
 import { ArgumentChecker, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
+import { put } from './versions.js'
 import { DEFAULT_WORKSPACE } from './defaults.js'
 import type { UserState } from './state.js'
 import { buildWorkspace, insertWorkspace } from './workspaces.js'
@@ -78,7 +79,7 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
           'create user',
         )
         const state: UserState = { id, name, defaultWorkspaceId: workspace.record.id, createdAt }
-        ctx.data.users.set(id, state)
+        put(ctx, 'users', id, state)
         insertWorkspace(ctx, workspace)
         return toUser(state)
       }),

@@ -3,6 +3,7 @@ import { type InstantInput, toEpochMs, toUnixSeconds } from '../time.js'
 import { VIDEO_ASPECT_RATIOS, VIDEO_FRAME_IMAGES, VIDEO_RESOLUTIONS, type VideoModel } from '../types.js'
 import { ArgumentChecker, describe } from './check.js'
 import { type StoreContext, atomically } from './context.js'
+import { put } from './versions.js'
 import { MODEL_ID, titleCase } from './models.js'
 
 export type CreateVideoModelOptions = { id: string; created?: InstantInput } & Partial<Omit<VideoModel, 'id' | 'created'>>
@@ -78,7 +79,7 @@ export function createVideoModelCollection(ctx: StoreContext): VideoModelCollect
           upscale_factor,
         }
         if (has('hugging_face_id')) model.hugging_face_id = given['hugging_face_id'] === null ? null : check.string(given['hugging_face_id'], 'hugging_face_id')
-        ctx.data.videoModels.set(id, model)
+        put(ctx, 'videoModels', id, model)
         return structuredClone(model)
       }),
     list: () => [...ctx.data.videoModels.values()].map((m) => structuredClone(m)),

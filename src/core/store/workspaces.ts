@@ -4,6 +4,7 @@ import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import type { Workspace } from '../types.js'
 import { ArgumentChecker, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
+import { put } from './versions.js'
 import type { UserState, WorkspaceState } from './state.js'
 
 export interface CreateWorkspaceOptions {
@@ -119,8 +120,7 @@ export function buildWorkspace(ctx: StoreContext, options: CreateWorkspaceOption
 }
 
 export function insertWorkspace(ctx: StoreContext, state: WorkspaceState): void {
-  ctx.data.workspaces.set(state.record.id, state)
-  ctx.indices.addWorkspace(state)
+  put(ctx, 'workspaces', state.record.id, state)
 }
 
 /** A workspace of `userId` by UUID (any case) or slug; another organisation's is not found. */

@@ -73,7 +73,7 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
       updatedAt: key.updatedAt === null ? null : iso(key.updatedAt),
       expiresAt: key.expiresAt === null ? null : iso(key.expiresAt),
       ...(key.rateLimit && { rateLimit: { ...key.rateLimit } }),
-      usage: key.usage.flatMap(exportRecord),
+      usage: key.usage.slice(0, key.usageCount).flatMap(exportRecord),
     })
   }
   const files: WorldFile[] = []

@@ -222,7 +222,8 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
       updatedAt: whenOrNull(key.updatedAt, `${path}.updatedAt`),
       expiresAt: whenOrNull(key.expiresAt, `${path}.expiresAt`),
     } as CreateKeyOptions
-    const state = at(path, () => buildKey(ctx, options))
+    const built = at(path, () => buildKey(ctx, options))
+    const usage = [...built.usage]
     if (records !== undefined && !Array.isArray(records)) check.fail(`${path}.usage`, `must be an array of usage records, got ${describe(records)}`)
     const totals = { regular: 0, byok: 0 }
     let latest: number | null = null
@@ -235,11 +236,11 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
       const total = (totals[byok ? 'byok' : 'regular'] += units)
       if (!Number.isSafeInteger(total)) check.fail(`${recordPath}.cost`, `takes the key's usage past ${MAX_EXACT_USD} USD, the most kept exactly`)
       const recordAt = instant(record.at, `${recordPath}.at`, shift)
-      state.usage.push({ at: recordAt, units, byok })
+      usage.push({ at: recordAt, units, byok })
       latest = latest === null ? recordAt : Math.max(latest, recordAt)
     }
     // Left out, updated_at is the latest record's instant; given (null included), it stands (decisions/0012).
-    if (key.updatedAt === undefined) state.updatedAt = latest
+    const state: KeyState = { ...built, usage, usageCount: usage.length, updatedAt: key.updatedAt === undefined ? latest : built.updatedAt }
     // Stored now, so a later key with the same hash or secret is refused; listed below.
     ctx.data.keys.set(state.hash, state)
     ctx.indices.keyHashBySecret.set(state.secret, state.hash)
