@@ -6,21 +6,25 @@
  *   npm run bench:server
  *
  * Each server runs in a child process of its own, so the load generator here does not share its
- * event loop. Rounds alternate between the two servers; the figures are medians. It reports the
- * ratio and checks only that nothing is pathological (every answer 200 and byte-identical to the
- * bare server's); the throughput target belongs to the performance work (decisions/0013).
- * Writes benchmarks/results/server.md.
+ * event loop. Rounds alternate between the two servers; the figures are medians. Every answer must
+ * be 200 and byte-identical to the bare server's.
+ *
+ * Target (this machine class): for each request, the cost ratio (bare requests per second over the
+ * simulator server's) is at most 1.5x.
+ *
+ * Writes benchmarks/results/server.md and server.json; exits 1 when a target is missed.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { Agent, request as httpRequest } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { createSimulator } from '../src/index.js'
-import { fmtInt, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, table, writeResults } from './support.js'
+import { type Figure, figure, fmtInt, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, table, writeReport } from './support.js'
 
 const CONNECTIONS = 32
 const REQUESTS_PER_ROUND = 4_000
 const ROUNDS = 5
 const WARMUP_REQUESTS = 1_000
+const TARGET_RATIO = 1.5
 
 const sim = createSimulator()
 const PATHS = ['/keys', '/videos/models'] as const
@@ -94,6 +98,7 @@ async function main(): Promise<void> {
   const bare = await startChild('bare')
   try {
     const rows: string[][] = []
+    const figures: Figure[] = []
     for (const path of PATHS) {
       const expected = await get(new Agent(), bare.port, path)
       await run(simServer.port, path, WARMUP_REQUESTS, expected)
@@ -107,12 +112,24 @@ async function main(): Promise<void> {
       const simRate = median(simRates)
       const bareRate = median(bareRates)
       rows.push([`GET ${path}`, fmtInt(expected.byteLength), fmtInt(Math.round(bareRate)), fmtInt(Math.round(simRate)), fmtRatio(bareRate / simRate)])
+      figures.push(
+        figure({
+          id: `ratio-${path.slice(1).replaceAll('/', '-')}`,
+          what: `GET ${path} over loopback, ${CONNECTIONS} connections: bare node:http req/s / simulator server req/s`,
+          measured: bareRate / simRate,
+          unit: 'x',
+          runs: ROUNDS,
+          op: '<=',
+          bound: TARGET_RATIO,
+        }),
+      )
     }
     const { text, markdown } = table(['request', 'body bytes', 'bare node:http (req/s)', 'simulator server (req/s)', 'cost ratio'], rows, ['l', 'r', 'r', 'r', 'r'])
     console.log(`\n${text}`)
-    writeResults(
+    writeReport(
       'server',
-      `# Server mode throughput\n\n${machineMarkdown(m)}\n\n${CONNECTIONS} keep-alive connections over loopback, ${fmtInt(REQUESTS_PER_ROUND)} requests a round, median of ${ROUNDS} rounds alternating between the servers; each server in its own process. The cost ratio is bare requests per second over the simulator's.\n\n${markdown}\n`,
+      `# Server mode throughput\n\n${machineMarkdown(m)}\n\n${CONNECTIONS} keep-alive connections over loopback, ${fmtInt(REQUESTS_PER_ROUND)} requests a round (after ${fmtInt(WARMUP_REQUESTS)} warm-up requests to each server), median of ${ROUNDS} rounds alternating between the servers; each server in its own process. The cost ratio is the bare server's median requests per second over the simulator's.\n\n${markdown}\n`,
+      figures,
     )
   } finally {
     simServer.child.kill()

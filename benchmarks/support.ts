@@ -69,16 +69,13 @@ export function machineLine(m: Machine): string {
   return `${m.cpu}, ${m.cores} cores, ${m.memoryGB.toFixed(1)} GiB, Node ${m.node}`
 }
 
-/** The machine as the two-column Markdown table every results file starts with. */
-export function machineMarkdown(m: Machine): string {
-  return `| | |
-|:---|:---|
-| CPU | ${m.cpu} |
-| Cores | ${m.cores} |
-| Memory | ${m.memoryGB.toFixed(1)} GiB |
-| Node | ${m.node} |
-| Platform | ${m.platform} |
-| \`global.gc\` exposed | ${m.gcExposed ? 'yes' : 'no (GC not forced between phases)'} |`
+/**
+ * The machine as the two-column Markdown table every results file starts with; `rows` replace the
+ * last line (whether `global.gc` is exposed), which a summary of several processes has no use for.
+ */
+export function machineMarkdown(m: Machine, rows: readonly (readonly [string, string])[] = [['`global.gc` exposed', m.gcExposed ? 'yes' : 'no (GC not forced between phases)']]): string {
+  const lines: (readonly [string, string])[] = [['CPU', m.cpu], ['Cores', String(m.cores)], ['Memory', `${m.memoryGB.toFixed(1)} GiB`], ['Node', m.node], ['Platform', m.platform], ...rows]
+  return ['| | |', '|:---|:---|', ...lines.map(([name, value]) => `| ${name} | ${value} |`)].join('\n')
 }
 
 /** Writes benchmarks/results/<name>.md and says where. */
@@ -87,4 +84,112 @@ export function writeResults(name: string, markdown: string): void {
   mkdirSync(dirname(out), { recursive: true })
   writeFileSync(out, markdown)
   console.log(`\nwrote ${out}`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The common result protocol: every benchmark writes benchmarks/results/<name>.json beside its
+// .md, and exits 1 when a figure misses its target. benchmarks/run-all.ts collects the JSON files
+// into benchmarks/RESULTS.md.
+
+/** Units a figure is measured in. */
+export type FigureUnit = 'ms' | 'ns' | 'x' | 'MiB' | 'ops/s' | 'req/s' | 'entries'
+
+/** One measured figure with its target, as written to results/<name>.json. */
+export interface Figure {
+  /** Stable identifier within the benchmark: `keys-ratio`, `reset-ms`... */
+  id: string
+  /** What was measured, in words. */
+  what: string
+  /** The median (NaN, written as null, when it could not be measured). */
+  measured: number
+  unit: FigureUnit
+  /** The measured value as shown: `1.23×`, `4.56 ms`. */
+  display: string
+  /** The target as text: `<= 1.25x`. */
+  target: string
+  pass: boolean
+  /** How many runs or batches the median is over. */
+  runs: number
+}
+
+export interface BenchmarkResults {
+  name: string
+  generatedAt: string
+  figures: Figure[]
+}
+
+const UNIT_SUFFIX: Record<FigureUnit, string> = { ms: ' ms', ns: ' ns', x: 'x', MiB: ' MiB', 'ops/s': ' ops/s', 'req/s': ' req/s', entries: ' entries' }
+
+/** Formats a value in its unit, for `display`. */
+export function fmtUnit(value: number, unit: FigureUnit): string {
+  if (!Number.isFinite(value)) return 'not measured'
+  switch (unit) {
+    case 'ms':
+      return `${fmtMs(value)} ms`
+    case 'ns':
+      return `${fmtNs(value)} ns`
+    case 'x':
+      return fmtRatio(value)
+    case 'MiB':
+      return `${value.toFixed(value >= 10 ? 1 : 2)} MiB`
+    default:
+      return `${fmtInt(Math.round(value))}${UNIT_SUFFIX[unit]}`
+  }
+}
+
+/**
+ * A figure checked against its target: `measured <= bound` (or `>=`). A measurement that is not a
+ * finite number never passes. `display` defaults to the value formatted in its unit.
+ */
+export function figure(spec: {
+  id: string
+  what: string
+  measured: number
+  unit: FigureUnit
+  runs: number
+  op: '<=' | '>='
+  bound: number
+  display?: string
+}): Figure {
+  const { id, what, measured, unit, runs, op, bound } = spec
+  const pass = Number.isFinite(measured) && (op === '<=' ? measured <= bound : measured >= bound)
+  const boundText = unit === 'x' ? `${bound}x` : `${bound.toLocaleString('en-US')}${UNIT_SUFFIX[unit]}`
+  let display = spec.display ?? fmtUnit(measured, unit)
+  // A ratio that rounds to its bound but misses it: show the digit that decides.
+  if (spec.display === undefined && unit === 'x' && !pass && Number.isFinite(measured) && measured.toFixed(2) === bound.toFixed(2)) display = `${measured.toFixed(3)}×`
+  return { id, what, measured, unit, display, target: `${op} ${boundText}`, pass, runs }
+}
+
+/** The figures as a Markdown table (and aligned text), with a pass / **FAIL** column. */
+export function figuresTable(figures: readonly Figure[]): { text: string; markdown: string } {
+  return table(
+    ['figure', 'measured (median)', 'runs', 'target', 'result'],
+    figures.map((f) => [f.what, f.display, String(f.runs), f.target, f.pass ? 'pass' : '**FAIL**']),
+    ['l', 'r', 'r', 'l', 'l'],
+  )
+}
+
+/**
+ * Writes benchmarks/results/<name>.json, prints the figures, and for each figure that misses its
+ * target prints `target missed: ...` to stderr and sets process.exitCode to 1.
+ */
+export function writeFigures(name: string, figures: readonly Figure[]): void {
+  const results: BenchmarkResults = { name, generatedAt: new Date().toISOString(), figures: [...figures] }
+  const out = join(dirname(fileURLToPath(import.meta.url)), 'results', `${name}.json`)
+  mkdirSync(dirname(out), { recursive: true })
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`)
+  console.log(`\n${figuresTable(figures).text}`)
+  console.log(`\nwrote ${out}`)
+  for (const f of figures) {
+    if (!f.pass) {
+      console.error(`target missed: ${name}: ${f.what}: measured ${f.display}, target ${f.target}`)
+      process.exitCode = 1
+    }
+  }
+}
+
+/** The results file and the figures file together; the Markdown gets a "Targets" section with the figures. */
+export function writeReport(name: string, markdown: string, figures: readonly Figure[]): void {
+  writeResults(name, `${markdown.trimEnd()}\n\n## Targets\n\nEach measured value is a median; "runs" is how many runs or batches it is the median of.\n\n${figuresTable(figures).markdown}\n`)
+  writeFigures(name, figures)
 }

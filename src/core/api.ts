@@ -65,7 +65,30 @@ type Operation =
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const
 
-const PAYLOAD = Symbol('payload')
+/** A cached response's body: the payload until `body` is read or set, then the object. */
+interface BodyState {
+  payload: JsonPayload | undefined
+  body: unknown
+}
+
+const BODY = Symbol('body')
+type WithBody = { [BODY]: BodyState }
+
+// One accessor pair for every cached response (not a closure each: this runs on every request).
+function readBody(this: WithBody): unknown {
+  const state = this[BODY]
+  if (state.payload !== undefined) {
+    state.body = state.payload.value()
+    state.payload = undefined
+  }
+  return state.body
+}
+function writeBody(this: WithBody, value: unknown): void {
+  const state = this[BODY]
+  state.body = value
+  state.payload = undefined
+}
+const BODY_ACCESSOR: PropertyDescriptor = { get: readBody, set: writeBody, enumerable: true, configurable: true }
 
 /**
  * A 200 whose body is made from cached JSON: the adapters send the payload's text, and `body` is
@@ -73,31 +96,15 @@ const PAYLOAD = Symbol('payload')
  * Once `body` is read or set, the payload is withdrawn: an edited body is what gets sent.
  */
 function payloadResponse(payload: JsonPayload): SimResponse {
-  let body: unknown
-  let built = false
-  const response = {
-    status: 200,
-    headers: { ...JSON_HEADERS },
-    type: 'json' as const,
-    get body(): unknown {
-      if (!built) {
-        body = payload.value()
-        built = true
-      }
-      return body
-    },
-    set body(value: unknown) {
-      body = value
-      built = true
-    },
-  }
-  Object.defineProperty(response, PAYLOAD, { value: () => (built ? undefined : payload) })
-  return response
+  const response = { status: 200, headers: { ...JSON_HEADERS }, type: 'json' as const }
+  Object.defineProperty(response, BODY, { value: { payload, body: undefined } satisfies BodyState })
+  Object.defineProperty(response, 'body', BODY_ACCESSOR)
+  return response as unknown as SimResponse
 }
 
 /** The cached payload of a response, while its body has not been read or replaced; else undefined. */
 export function payloadOf(response: SimResponse): JsonPayload | undefined {
-  return (response as { [PAYLOAD]?: () => JsonPayload | undefined })[PAYLOAD]?.()
+  return (response as Partial<WithBody>)[BODY]?.payload
 }
 
 const clone = <T>(value: T): T => structuredClone(value)
@@ -314,10 +321,11 @@ export interface RouterContext {
   journal: JournalStore
 }
 
+const bad = (field: string, expected: string): ApiError =>
+  new ApiError(400, { message: `Malformed request: "${field}" must be ${expected}`, metadata: { parameter: field, reason: `must be ${expected}` } })
+
 /** A request's field that is not what a SimRequest holds: the 400 to answer, naming it. */
 function malformed(request: unknown): ApiError | null {
-  const bad = (field: string, expected: string): ApiError =>
-    new ApiError(400, { message: `Malformed request: "${field}" must be ${expected}`, metadata: { parameter: field, reason: `must be ${expected}` } })
   if (typeof request !== 'object' || request === null) return bad('request', 'an object { method, path, query?, authorization? }')
   const { method, path, query, authorization } = request as Record<string, unknown>
   if (typeof method !== 'string') return bad('method', 'a string such as "GET"')

@@ -40,29 +40,57 @@ export interface JsonPayload {
 const DATA_OPEN = '{"data":'
 const LIST_OPEN = '{"data":['
 
+// Classes, not closures: a payload is made on every request.
+
 /** `{ "data": record }`. */
-export function dataPayload<T>(entry: CachedJson<T>, copy: (value: T) => unknown): JsonPayload {
-  return {
-    byteLength: DATA_OPEN.length + entry.bytes + 1,
-    text: () => `${DATA_OPEN}${entry.json}}`,
-    value: () => ({ data: copy(entry.value) }),
+class DataPayload<T> implements JsonPayload {
+  readonly byteLength: number
+
+  constructor(
+    private readonly entry: CachedJson<T>,
+    private readonly copy: (value: T) => unknown,
+  ) {
+    this.byteLength = DATA_OPEN.length + entry.bytes + 1
+  }
+
+  text(): string {
+    return `${DATA_OPEN}${this.entry.json}}`
+  }
+
+  value(): unknown {
+    return { data: this.copy(this.entry.value) }
   }
 }
 
 /** `{ "data": [records...] }`. */
-export function listPayload<T>(entries: readonly CachedJson<T>[], copy: (value: T) => unknown): JsonPayload {
-  let bytes = LIST_OPEN.length + 2 + Math.max(0, entries.length - 1)
-  for (const entry of entries) bytes += entry.bytes
-  return {
-    byteLength: bytes,
-    text: () => {
-      let text = LIST_OPEN
-      for (let i = 0; i < entries.length; i++) text += i === 0 ? (entries[i] as CachedJson<T>).json : `,${(entries[i] as CachedJson<T>).json}`
-      return `${text}]}`
-    },
-    value: () => ({ data: entries.map((entry) => copy(entry.value)) }),
+class ListPayload<T> implements JsonPayload {
+  readonly byteLength: number
+
+  constructor(
+    private readonly entries: readonly CachedJson<T>[],
+    private readonly copy: (value: T) => unknown,
+  ) {
+    let bytes = LIST_OPEN.length + 2 + Math.max(0, entries.length - 1)
+    for (const entry of entries) bytes += entry.bytes
+    this.byteLength = bytes
+  }
+
+  text(): string {
+    const entries = this.entries
+    let text = LIST_OPEN
+    for (let i = 0; i < entries.length; i++) text += i === 0 ? (entries[i] as CachedJson<T>).json : `,${(entries[i] as CachedJson<T>).json}`
+    return `${text}]}`
+  }
+
+  value(): unknown {
+    const data = new Array<unknown>(this.entries.length)
+    for (let i = 0; i < data.length; i++) data[i] = this.copy((this.entries[i] as CachedJson<T>).value)
+    return { data }
   }
 }
+
+export const dataPayload = <T>(entry: CachedJson<T>, copy: (value: T) => unknown): JsonPayload => new DataPayload(entry, copy)
+export const listPayload = <T>(entries: readonly CachedJson<T>[], copy: (value: T) => unknown): JsonPayload => new ListPayload(entries, copy)
 
 const CACHE = Symbol('json')
 type Holder<T> = T & { [CACHE]?: CachedJson<T> }

@@ -19,15 +19,24 @@ function daysInMonth(year: number, month: number): number {
 
 /** Whether the fields of an ISO instant name a real calendar moment (Date.parse reads 2026-02-30 as 2 March). */
 function onTheCalendar(match: RegExpExecArray): boolean {
-  const field = (i: number): number => Number(match[i])
-  const month = field(2)
-  const day = field(3)
-  const second = match[6] === undefined ? 0 : field(6)
+  const month = Number(match[2])
+  const day = Number(match[3])
   return (
-    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(field(1), month) &&
-    field(4) <= 23 && field(5) <= 59 && second <= 59 &&
-    (match[9] === undefined || (field(9) <= 23 && field(10) <= 59))
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(Number(match[1]), month) &&
+    Number(match[4]) <= 23 && Number(match[5]) <= 59 && (match[6] === undefined || Number(match[6]) <= 59) &&
+    (match[9] === undefined || (Number(match[9]) <= 23 && Number(match[10]) <= 59))
   )
+}
+
+/**
+ * Epoch milliseconds of an ISO 8601 instant string as {@link toEpochMs} reads it, or undefined when
+ * it would refuse it: the loader's fast path, which names the argument only when there is a problem.
+ */
+export function parseInstant(value: string): number | undefined {
+  const match = ISO_INSTANT.exec(value)
+  if (match === null || !onTheCalendar(match)) return undefined
+  const ms = Date.parse(value)
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? Math.trunc(ms) : undefined
 }
 
 /**

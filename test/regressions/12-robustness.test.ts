@@ -133,3 +133,22 @@ describe('key labels', () => {
     expect(JSON.stringify(res.body)).not.toContain('"sk-or-v1-...."')
   })
 })
+
+describe('generated ids never collide with the ids of a loaded world', () => {
+  it('draws a fresh user and workspace id in a simulator loaded from an export with the same seed', () => {
+    const sim = createSimulator({ world: 'empty', seed: 9 })
+    const first = sim.users.create({ name: 'First' })
+    const extra = sim.workspaces.create({ userId: first.id, name: 'Extra' })
+    // Same seed, same draws: the twin's next user and workspace ids are the ones just taken.
+    const twin = createSimulator({ world: sim.exportWorld(), seed: 9 })
+    const second = twin.users.create({ name: 'Second' })
+    const other = twin.workspaces.create({ userId: second.id, name: 'Other' })
+    expect(second.id).not.toBe(first.id)
+    expect([second.defaultWorkspaceId, other.id]).not.toContain(first.defaultWorkspaceId)
+    expect(other.id).not.toBe(extra.id)
+    expect(twin.users.list().map((u) => u.name).sort()).toEqual(['First', 'Second'])
+    expect(twin.workspaces.get(extra.id)?.name).toBe('Extra')
+    // And the twin still exports a world that loads.
+    expect(() => createSimulator({ world: twin.exportWorld() })).not.toThrow()
+  })
+})

@@ -269,29 +269,33 @@ export function anonymousView(model: ModelWithEndpoints): ModelWithEndpoints {
   }
 }
 
-export function createModelCollection(ctx: StoreContext): ModelCollection {
+/** Validates and stores a model; returns the stored model itself (the loader's way: no copy to throw away). */
+export function insertModel(ctx: StoreContext, options: CreateModelOptions): ModelWithEndpoints {
   const operation = 'create model'
+  return atomically(ctx, () => {
+    const check: ArgumentChecker = new ArgumentChecker(operation)
+    check.object(options, 'options')
+    const id = check.string(options.id, 'id', MODEL_ID, '"author/slug" with an optional ":variant"')
+    if (ctx.data.models.has(id)) {
+      throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: a model with id "${id}" already exists.`, { argument: 'id' })
+    }
+    const name = options.name === undefined ? nameFromId(id) : check.string(options.name, 'name')
+    const description = options.description === undefined ? `${name}, served by the model-access simulator.` : plainString(check, options.description, 'description')
+    const created = options.created === undefined ? ctx.clock.nowMs() : toEpochMs(options.created, operation, 'created')
+    const architecture = buildArchitecture(check, options.architecture)
+    const inputs: unknown = options.endpoints ?? [{}]
+    if (!Array.isArray(inputs)) check.fail('endpoints', `must be an array of endpoint objects, got ${describe(inputs)}`)
+    const usedTags = new Set<string>()
+    const endpoints = Array.from(inputs as unknown[], (input, i) => buildEndpoint(ctx, check, input, `endpoints[${i}]`, { id, name }, usedTags))
+    const model: ModelWithEndpoints = { id, name, created: toUnixSeconds(created), description, architecture, endpoints }
+    put(ctx, 'models', id, model)
+    return model
+  })
+}
+
+export function createModelCollection(ctx: StoreContext): ModelCollection {
   return {
-    create: (options) =>
-      atomically(ctx, () => {
-        const check: ArgumentChecker = new ArgumentChecker(operation)
-        check.object(options, 'options')
-        const id = check.string(options.id, 'id', MODEL_ID, '"author/slug" with an optional ":variant"')
-        if (ctx.data.models.has(id)) {
-          throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: a model with id "${id}" already exists.`, { argument: 'id' })
-        }
-        const name = options.name === undefined ? nameFromId(id) : check.string(options.name, 'name')
-        const description = options.description === undefined ? `${name}, served by the model-access simulator.` : plainString(check, options.description, 'description')
-        const created = options.created === undefined ? ctx.clock.nowMs() : toEpochMs(options.created, operation, 'created')
-        const architecture = buildArchitecture(check, options.architecture)
-        const inputs: unknown = options.endpoints ?? [{}]
-        if (!Array.isArray(inputs)) check.fail('endpoints', `must be an array of endpoint objects, got ${describe(inputs)}`)
-        const usedTags = new Set<string>()
-        const endpoints = Array.from(inputs as unknown[], (input, i) => buildEndpoint(ctx, check, input, `endpoints[${i}]`, { id, name }, usedTags))
-        const model: ModelWithEndpoints = { id, name, created: toUnixSeconds(created), description, architecture, endpoints }
-        put(ctx, 'models', id, model)
-        return structuredClone(model)
-      }),
+    create: (options) => structuredClone(insertModel(ctx, options)),
     list: () => [...ctx.data.models.values()].map((m) => structuredClone(m)),
     get: (id) => {
       const model = ctx.data.models.get(id)

@@ -56,7 +56,9 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
             throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to create user: id "${id}" is already taken.`, { argument: 'id' })
           }
         } else {
-          id = `user_${ctx.random.alphanumeric(27)}`
+          // A loaded world may hold the ids this seed draws: draw again until one is free, as keys do.
+          do id = `user_${ctx.random.alphanumeric(27)}`
+          while (ctx.data.users.has(id))
         }
         if (options.defaultWorkspaceId !== undefined) {
           const wanted = check.string(options.defaultWorkspaceId, 'defaultWorkspaceId', UUID, 'a UUID such as "550e8400-e29b-41d4-a716-446655440000"')

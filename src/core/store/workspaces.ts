@@ -82,7 +82,8 @@ export function buildWorkspace(ctx: StoreContext, options: CreateWorkspaceOption
       throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to create workspace: id "${id}" is already taken.`, { argument: 'id' })
     }
   } else {
-    id = ctx.random.uuid()
+    do id = ctx.random.uuid()
+    while (ctx.data.workspaces.has(id))
   }
   const nullableString = (value: unknown, argument: string): string | null =>
     value === undefined || value === null ? null : check.string(value, argument)

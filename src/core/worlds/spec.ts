@@ -5,12 +5,12 @@ import type { StoreContext } from '../store/context.js'
 import type { CreateFileOptions, FileCollection } from '../store/files.js'
 import { type CreateKeyOptions, buildKey } from '../store/keys.js'
 import { type KeyState, compareKeysAscending } from '../store/state.js'
-import type { CreateModelOptions, ModelCollection } from '../store/models.js'
+import { type CreateModelOptions, type ModelCollection, insertModel } from '../store/models.js'
 import type { CreateUserOptions, UserCollection } from '../store/users.js'
 import type { CreateVideoModelOptions, VideoModelCollection } from '../store/video-models.js'
 import type { CreateWorkspaceOptions, WorkspaceCollection } from '../store/workspaces.js'
 import { MAX_EXACT_USD, toUnits } from '../usage.js'
-import { toEpochMs } from '../time.js'
+import { parseInstant, toEpochMs } from '../time.js'
 import { ArgumentChecker, describe } from '../store/check.js'
 
 /**
@@ -112,6 +112,9 @@ export function worldNow(spec: WorldSpec<object>): number | undefined {
 }
 
 function instant(value: unknown, path: string, shift: number, operation = OPERATION): number {
+  // The common case first: a valid string needs no message, so none is built.
+  const ms = typeof value === 'string' ? parseInstant(value) : undefined
+  if (ms !== undefined) return ms + shift
   if (typeof value !== 'string') {
     throw new SimulatorError(SimulatorErrorCode.InvalidArgument, `Failed to ${operation}: "${path}" must be an ISO 8601 instant string, got ${describe(value)}.`, {
       argument: path,
@@ -176,8 +179,13 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
   for (const list of LISTS) {
     if (step(`world.${list}`, () => spec[list] === undefined || Array.isArray(spec[list]) || check.fail(`world.${list}`, `must be an array, got ${describe(spec[list])}`))) lists.add(list)
   }
-  const when = (value: unknown, path: string): number | undefined => (value === undefined ? undefined : instant(value, path, shift))
-  const whenOrNull = (value: unknown, path: string): number | null | undefined => (value === null ? null : when(value, path))
+  // `field` is joined to `path` only for a message: a 100,000-key world has no strings to spare.
+  const when = (value: unknown, path: string, field: string): number | undefined => {
+    if (value === undefined) return undefined
+    const ms = typeof value === 'string' ? parseInstant(value) : undefined
+    return ms === undefined ? instant(value, `${path}.${field}`, shift) : ms + shift
+  }
+  const whenOrNull = (value: unknown, path: string, field: string): number | null | undefined => (value === null ? null : when(value, path, field))
   // Ids of users and workspaces left out, so that what depends on them is left out quietly.
   const skippedUsers = new Set<unknown>()
   const skippedWorkspaces = new Set<unknown>()
@@ -204,43 +212,62 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
 
   // Instants are read before an entity goes to its creator, whose errors `at` prefixes with the path.
   each<WorldUser>('users', (user, path) => {
-    const options = { ...user, createdAt: when(user.createdAt, `${path}.createdAt`) } as CreateUserOptions
+    const options = { ...user, createdAt: when(user.createdAt, path, 'createdAt') } as CreateUserOptions
     at(path, () => sim.users.create(options))
   })
   each<WorldWorkspace>('workspaces', (workspace, path) => {
-    const options = { ...workspace, createdAt: when(workspace.createdAt, `${path}.createdAt`) } as CreateWorkspaceOptions
+    const options = { ...workspace, createdAt: when(workspace.createdAt, path, 'createdAt') } as CreateWorkspaceOptions
     at(path, () => sim.workspaces.create(options))
   })
   const loaded: KeyState[] = []
   each<WorldKey>('keys', (key, path) => {
-    const { usage: records, ...rest } = key
     // Without its secret in the spec, nobody could call as the key.
-    check.string(key.secret, `${path}.secret`)
-    const options = {
-      ...rest,
-      createdAt: when(key.createdAt, `${path}.createdAt`),
-      updatedAt: whenOrNull(key.updatedAt, `${path}.updatedAt`),
-      expiresAt: whenOrNull(key.expiresAt, `${path}.expiresAt`),
+    if (typeof key.secret !== 'string' || key.secret === '') check.string(key.secret, `${path}.secret`)
+    // Field by field, not a spread: spec keys come in many shapes, and a spread of each is slow.
+    const options: CreateKeyOptions = {
+      userId: key.userId,
+      management: key.management,
+      name: key.name,
+      workspaceId: key.workspaceId,
+      disabled: key.disabled,
+      limit: key.limit,
+      limitReset: key.limitReset,
+      includeByokInLimit: key.includeByokInLimit,
+      createdAt: when(key.createdAt, path, 'createdAt'),
+      updatedAt: whenOrNull(key.updatedAt, path, 'updatedAt'),
+      expiresAt: whenOrNull(key.expiresAt, path, 'expiresAt'),
+      byokUsage: (key as { byokUsage?: CreateKeyOptions['byokUsage'] }).byokUsage,
+      secret: key.secret,
+      hash: key.hash,
+      rateLimit: key.rateLimit,
     } as CreateKeyOptions
-    const built = at(path, () => buildKey(ctx, options))
-    const usage = [...built.usage]
+    const state = at(path, () => buildKey(ctx, options)) as { -readonly [F in keyof KeyState]: KeyState[F] }
+    const records: unknown = key.usage
     if (records !== undefined && !Array.isArray(records)) check.fail(`${path}.usage`, `must be an array of usage records, got ${describe(records)}`)
-    const totals = { regular: 0, byok: 0 }
+    let regular = 0
+    let byokTotal = 0
     let latest: number | null = null
-    for (const [i, record] of (records ?? []).entries()) {
-      const recordPath = `${path}.usage[${i}]`
-      check.object(record, recordPath)
-      const cost = check.nonNegative(record.cost, `${recordPath}.cost`)
-      const byok = record.byok === undefined ? false : check.boolean(record.byok, `${recordPath}.byok`)
-      const units = toUnits(cost)
-      const total = (totals[byok ? 'byok' : 'regular'] += units)
-      if (!Number.isSafeInteger(total)) check.fail(`${recordPath}.cost`, `takes the key's usage past ${MAX_EXACT_USD} USD, the most kept exactly`)
-      const recordAt = instant(record.at, `${recordPath}.at`, shift)
-      usage.push({ at: recordAt, units, byok })
-      latest = latest === null ? recordAt : Math.max(latest, recordAt)
+    const list = (records ?? []) as WorldUsageRecord[]
+    for (let i = 0; i < list.length; i++) {
+      // Each check names its field only when it fails.
+      const record = list[i] as WorldUsageRecord
+      if (typeof record !== 'object' || record === null || Array.isArray(record)) check.object(record, `${path}.usage[${i}]`)
+      const cost: unknown = record.cost
+      if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) check.nonNegative(cost, `${path}.usage[${i}].cost`)
+      const byok: unknown = record.byok === undefined ? false : record.byok
+      if (typeof byok !== 'boolean') check.boolean(byok, `${path}.usage[${i}].byok`)
+      const units = toUnits(cost as number)
+      const total = byok ? (byokTotal += units) : (regular += units)
+      if (!Number.isSafeInteger(total)) check.fail(`${path}.usage[${i}].cost`, `takes the key's usage past ${MAX_EXACT_USD} USD, the most kept exactly`)
+      const parsed = typeof record.at === 'string' ? parseInstant(record.at) : undefined
+      const recordAt = parsed === undefined ? instant(record.at, `${path}.usage[${i}].at`, shift) : parsed + shift
+      state.usage.push({ at: recordAt, units, byok: byok as boolean })
+      if (latest === null || recordAt > latest) latest = recordAt
     }
+    // The key is this loader's own until it is stored: completed in place, not copied.
+    state.usageCount = state.usage.length
     // Left out, updated_at is the latest record's instant; given (null included), it stands (decisions/0012).
-    const state: KeyState = { ...built, usage, usageCount: usage.length, updatedAt: key.updatedAt === undefined ? latest : built.updatedAt }
+    if (key.updatedAt === undefined) state.updatedAt = latest
     // Stored now, so a later key with the same hash or secret is refused; listed below.
     ctx.data.keys.set(state.hash, state)
     ctx.indices.keyHashBySecret.set(state.secret, state.hash)
@@ -254,7 +281,7 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
   })
   each<WorldModel>('models', (model, path) => {
     const options = modelOptions(model, path, shift)
-    at(path, () => sim.models.create(options))
+    at(path, () => insertModel(ctx, options))
   })
   each<WorldVideoModel>('videoModels', (model, path) => {
     const options = videoModelOptions(model, path, shift)
