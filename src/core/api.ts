@@ -144,7 +144,7 @@ export const OPERATIONS: readonly Operation[] = [
       const keys = ctx.data.keys
       // The index orders keys; the store holds each one's current state.
       const page = pageOf(includeDisabled ? index?.all : index?.enabled, offset).map((order) => wireKey(keys.get(order.hash) as KeyState, windows))
-      return payloadResponse(listPayload(page, copyKeyWire))
+      return payloadResponse(listPayload(page, copyKeyWire, { texts: ctx.listTexts, list: `keys ${workspaceId} ${includeDisabled} ${offset}` }))
     },
   },
   {
@@ -212,7 +212,7 @@ export const OPERATIONS: readonly Operation[] = [
     template: '/videos/models',
     management: false,
     run({ ctx }) {
-      return payloadResponse(listPayload(Array.from(ctx.data.videoModels.values(), cachedJson), clone))
+      return payloadResponse(listPayload(Array.from(ctx.data.videoModels.values(), cachedJson), clone, { texts: ctx.listTexts, list: 'video models' }))
     },
   },
 ]

@@ -9,6 +9,32 @@ export interface CachedJson<T> {
   readonly json: string
   /** UTF-8 bytes of `json`. */
   readonly bytes: number
+  /** `{"data":json}`, once a response has been made of this record alone. */
+  dataText?: string
+}
+
+/**
+ * The last text of each list response (a page of keys, the video models), kept while the same
+ * records make it up: an unchanged page is sent as the very string sent last time. One per
+ * simulator; at most a few hundred lists are kept.
+ */
+export class ListTexts {
+  private readonly texts = new Map<string, { entries: readonly CachedJson<unknown>[]; text: string }>()
+
+  text(list: string, entries: readonly CachedJson<unknown>[]): string {
+    const kept = this.texts.get(list)
+    if (kept !== undefined && kept.entries.length === entries.length && kept.entries.every((entry, i) => entry === entries[i])) return kept.text
+    const text = joinList(entries)
+    if (this.texts.size >= 256) this.texts.clear()
+    this.texts.set(list, { entries, text })
+    return text
+  }
+}
+
+function joinList(entries: readonly CachedJson<unknown>[]): string {
+  const parts = new Array<string>(entries.length)
+  for (let i = 0; i < parts.length; i++) parts[i] = (entries[i] as CachedJson<unknown>).json
+  return `${LIST_OPEN}${parts.join(',')}]}`
 }
 
 /** The UTF-8 length of a string, without encoding it (a lone surrogate counts as U+FFFD, as TextEncoder writes it). */
@@ -54,7 +80,7 @@ class DataPayload<T> implements JsonPayload {
   }
 
   text(): string {
-    return `${DATA_OPEN}${this.entry.json}}`
+    return (this.entry.dataText ??= `${DATA_OPEN}${this.entry.json}}`)
   }
 
   value(): unknown {
@@ -69,6 +95,7 @@ class ListPayload<T> implements JsonPayload {
   constructor(
     private readonly entries: readonly CachedJson<T>[],
     private readonly copy: (value: T) => unknown,
+    private readonly memo?: { texts: ListTexts; list: string },
   ) {
     let bytes = LIST_OPEN.length + 2 + Math.max(0, entries.length - 1)
     for (const entry of entries) bytes += entry.bytes
@@ -76,10 +103,7 @@ class ListPayload<T> implements JsonPayload {
   }
 
   text(): string {
-    const entries = this.entries
-    let text = LIST_OPEN
-    for (let i = 0; i < entries.length; i++) text += i === 0 ? (entries[i] as CachedJson<T>).json : `,${(entries[i] as CachedJson<T>).json}`
-    return `${text}]}`
+    return this.memo === undefined ? joinList(this.entries) : this.memo.texts.text(this.memo.list, this.entries)
   }
 
   value(): unknown {
@@ -90,7 +114,9 @@ class ListPayload<T> implements JsonPayload {
 }
 
 export const dataPayload = <T>(entry: CachedJson<T>, copy: (value: T) => unknown): JsonPayload => new DataPayload(entry, copy)
-export const listPayload = <T>(entries: readonly CachedJson<T>[], copy: (value: T) => unknown): JsonPayload => new ListPayload(entries, copy)
+/** `memo`: where the list's last text is kept, and under what name (a page: its workspace, filter and offset). */
+export const listPayload = <T>(entries: readonly CachedJson<T>[], copy: (value: T) => unknown, memo?: { texts: ListTexts; list: string }): JsonPayload =>
+  new ListPayload(entries, copy, memo)
 
 const CACHE = Symbol('json')
 type Holder<T> = T & { [CACHE]?: CachedJson<T> }

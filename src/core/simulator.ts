@@ -13,6 +13,7 @@ import { StoreIndices, copyStoreData, emptyStoreData } from './store/state.js'
 import { type SimulatorSnapshot, snapshotHandle, versionOf } from './snapshot.js'
 import { History } from './store/versions.js'
 import { WindowsMemo } from './usage.js'
+import { ListTexts } from './json-text.js'
 import { type UsageCollection, createUsageCollection } from './store/usage.js'
 import { type UserCollection, createUserCollection } from './store/users.js'
 import { type VideoModelCollection, createVideoModelCollection } from './store/video-models.js'
@@ -123,7 +124,7 @@ export interface Simulator<World = DefaultWorld> {
 /** An empty store on a clock, and the collections that work on it. */
 function createStore(seed: number, clock: StoreClock) {
   const data = emptyStoreData()
-  const ctx: StoreContext = { data, indices: StoreIndices.build(data), random: new Random(seed >>> 0), clock, windows: new WindowsMemo() }
+  const ctx: StoreContext = { data, indices: StoreIndices.build(data), random: new Random(seed >>> 0), clock, windows: new WindowsMemo(), listTexts: new ListTexts() }
   const collections = {
     users: createUserCollection(ctx),
     workspaces: createWorkspaceCollection(ctx),

@@ -1,5 +1,6 @@
 import type { SimulatorClock } from '../clock.js'
 import type { Random } from '../random.js'
+import type { ListTexts } from '../json-text.js'
 import type { UsageWindows, WindowsMemo } from '../usage.js'
 import type { StoreData, StoreIndices } from './state.js'
 import type { History } from './versions.js'
@@ -17,6 +18,8 @@ export interface StoreContext {
   history?: History
   /** The usage windows of an instant, memoised per UTC day. */
   readonly windows: WindowsMemo
+  /** The last text of each list response, reused while its records are the same. */
+  readonly listTexts: ListTexts
 }
 
 /** The usage windows at the clock's now. */
