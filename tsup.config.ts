@@ -8,6 +8,7 @@ export default defineConfig({
     'fixtures/index': 'src/fixtures/index.ts',
     'arbitraries/index': 'src/arbitraries/index.ts',
     'server/index': 'src/server/index.ts',
+    'vitest/index': 'src/vitest/index.ts',
     // The command (package.json "bin"); built with the rest so that it shares their chunks.
     cli: 'src/server/cli.ts',
   },
@@ -21,5 +22,5 @@ export default defineConfig({
   target: 'es2022',
   // Peer dependencies stay external: the consumer's copy of msw is the one that intercepts, and
   // the consumer's faker and fast-check are the ones their seeds and settings drive.
-  external: ['msw', '@faker-js/faker', 'fast-check'],
+  external: ['msw', '@faker-js/faker', 'fast-check', 'vitest'],
 })

@@ -1,9 +1,10 @@
-import { delay, http, HttpResponse, type HttpHandler } from 'msw'
-import type { SimRequest, SimResponse } from '../core/api.js'
+import { http, HttpResponse, type HttpHandler } from 'msw'
+import type { SimResponse } from '../core/api.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
-import { isAnswered, normaliseBasePath, toSimRequest, toWire } from '../core/http.js'
+import { isAnswered, toWire } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
+import { answer, DEFAULT_BASE_URL as BASE_URL, parseBaseUrl } from './route.js'
 
 /**
  * The service's production base URL, which the official SDK uses by default.
@@ -13,7 +14,7 @@ import type { Simulator } from '../core/simulator.js'
  * console.log(DEFAULT_BASE_URL)
  * //=> https://openrouter.ai/api/v1
  */
-export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1'
+export const DEFAULT_BASE_URL: typeof BASE_URL = BASE_URL
 
 export interface CreateHandlersOptions {
   /** Absolute base URL to intercept, ending in the version segment. Default `https://openrouter.ai/api/v1`. */
@@ -73,26 +74,11 @@ export function createHandlers(sim: Pick<Simulator<unknown>, 'handle'>, options:
   const operation = 'create handlers'
   if (typeof sim !== 'object' || sim === null || typeof sim.handle !== 'function') throw invalidArgument(operation, 'sim', 'must be a simulator (createSimulator())')
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(operation, 'options', `must be an options object, got ${describe(options)}`)
-  const raw: unknown = options.baseUrl ?? DEFAULT_BASE_URL
-  // Only an absolute http(s) URL can be intercepted: "localhost:3000/api/v1" parses as a URL of scheme "localhost:".
-  const base = typeof raw === 'string' && URL.canParse(raw) ? new URL(raw) : undefined
-  if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
-    throw invalidArgument(operation, 'baseUrl', `must be an absolute http: or https: URL such as "${DEFAULT_BASE_URL}", got ${describe(raw)}`)
-  }
-  const basePath = normaliseBasePath(base.pathname) ?? ''
-  const prefix = `${base.origin}${basePath}`
-  const handle = async ({ request }: { request: Request }): Promise<Response> => {
-    // The handler's pattern admits only URLs under the base path.
-    const simRequest = toSimRequest(request.method, new URL(request.url), basePath, request.headers.get('authorization')) as SimRequest
-    const response = sim.handle(simRequest)
-    // Simulated latency has already passed on the simulator clock; wait for real only when asked.
-    if (response.realDelay && response.delayMs !== undefined) await delay(response.delayMs)
-    if (response.type === 'never') await delay('infinite')
-    return toResponse(response, request.method)
-  }
+  const base = parseBaseUrl(operation, options.baseUrl)
+  const handle = async ({ request }: { request: Request }): Promise<Response> => toResponse(await answer(sim, base, request), request.method)
   // A RegExp without capturing groups: MSW's string patterns decode wildcard params with
   // decodeURIComponent and answer a malformed escape (`/files/%zz/content`) with their own 500
   // before the simulator sees it. Decoding, and its 400, belong to the core router.
-  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const escaped = base.prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   return [http.all(new RegExp(`^${escaped}(?:/.*)?$`), handle)]
 }

@@ -59,7 +59,7 @@ describe('anything else under the base URL', () => {
     await expect(call('/videos/models', { base: 'https://openrouter.ai/api/v10' })).rejects.toThrow()
   })
 
-  it.each(['/api/v1', 'localhost:3000/api/v1', 'ftp://example.com/api/v1', 'not a url'])('refuses %j, which is not an absolute http(s) URL, naming baseUrl', async (baseUrl) => {
+  it.each(['/api/v1', 'localhost:3000/api/v1', 'ftp://example.com/api/v1', 'not a url', 'https://sim.test/api/v1?region=eu', 'https://sim.test/api/v1#top'])('refuses %j, which is not an absolute http(s) URL without query or fragment, naming baseUrl', async (baseUrl) => {
     const { createHandlers } = await import('../../src/msw/index.js')
     expect(() => createHandlers(createSimulator(), { baseUrl })).toThrow(expect.objectContaining({ name: 'SimulatorError', argument: 'baseUrl' }))
     expect(() => createHandlers(createSimulator(), { baseUrl })).toThrow(/"baseUrl" must be an absolute http: or https: URL/)

@@ -1,0 +1,54 @@
+// How a request under a base URL reaches a simulator: shared by createHandlers and the vitest
+// fixture (model-access-sim/vitest), so that both answer exactly alike.
+import { delay } from 'msw'
+import type { SimRequest, SimResponse } from '../core/api.js'
+import { describe } from '../core/describe.js'
+import { invalidArgument } from '../core/errors.js'
+import { normaliseBasePath, toSimRequest } from '../core/http.js'
+import type { Simulator } from '../core/simulator.js'
+
+/** The service's production base URL, which the official SDK uses by default. */
+export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1'
+
+/** A parsed base URL: the origin and path prefix requests must start with. */
+export interface SimBase {
+  /** `https://openrouter.ai/api/v1`: origin and base path, without a trailing slash. */
+  prefix: string
+  /** `/api/v1`, or `''` for the root. */
+  basePath: string
+}
+
+/**
+ * Parses `baseUrl` (default `DEFAULT_BASE_URL`). Only an absolute http(s) URL can be intercepted:
+ * "localhost:3000/api/v1" parses as a URL of scheme "localhost:", and is refused by name.
+ */
+export function parseBaseUrl(operation: string, raw: unknown): SimBase {
+  const value = raw ?? DEFAULT_BASE_URL
+  const base = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined
+  if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:') || base.search !== '' || base.hash !== '') {
+    throw invalidArgument(operation, 'baseUrl', `must be an absolute http: or https: URL such as "${DEFAULT_BASE_URL}", with no query or fragment, got ${describe(value)}`)
+  }
+  const basePath = normaliseBasePath(base.pathname) ?? ''
+  return { prefix: `${base.origin}${basePath}`, basePath }
+}
+
+/**
+ * The simulator's response to a request under `base`, after any real delay it asks for; a
+ * `never` fault waits forever. The request must be under the base (see `isUnder`).
+ */
+export async function answer(sim: Pick<Simulator<unknown>, 'handle'>, base: SimBase, request: Request): Promise<SimResponse> {
+  const simRequest = toSimRequest(request.method, new URL(request.url), base.basePath, request.headers.get('authorization')) as SimRequest
+  const response = sim.handle(simRequest)
+  // Simulated latency has already passed on the simulator clock; wait for real only when asked.
+  if (response.realDelay && response.delayMs !== undefined) await delay(response.delayMs)
+  if (response.type === 'never') await delay('infinite')
+  return response
+}
+
+/** Whether `url` is the base URL or below it (`/api/v12` is not below `/api/v1`). */
+export function isUnder(base: SimBase, url: string): boolean {
+  if (!url.startsWith(base.prefix)) return false
+  const next = url.charCodeAt(base.prefix.length)
+  // End of the URL, or a path, query or fragment boundary.
+  return Number.isNaN(next) || next === 0x2f || next === 0x3f || next === 0x23
+}
