@@ -6,7 +6,7 @@ export { AUTH_MESSAGES, ERROR_MESSAGES, errorEnvelope, SimulatorError, Simulator
 export { formatTimestamp } from './core/time.js'
 export { maskSecret } from './core/store/keys.js'
 export { WORLD_FORMAT } from './core/worlds/spec.js'
-export { compilePricing, estimateCost, explainPricing, PricingError, resolvePricing, validatePricing } from './pricing/index.js'
+export { compilePricing, estimateCost, explainPricing, PricingError, pricingFromSdk, resolvePricing, validatePricing } from './pricing/index.js'
 export {
   ENDPOINT_STATUSES,
   INPUT_MODALITIES,
@@ -41,6 +41,7 @@ export type { SimulatorSnapshot } from './core/snapshot.js'
 export type { CreateUserOptions, User, UserCollection } from './core/store/users.js'
 export type { CreateWorkspaceOptions, WorkspaceCollection } from './core/store/workspaces.js'
 export type { CreateKeyOptions, CreatedKey, KeyCollection, KeyUsageInput, UpdateKeyOptions } from './core/store/keys.js'
+export type { LoadKeyOptions, SdkKeyRecord } from './core/store/key-records.js'
 export type { CreateFileOptions, FileCollection, StoredFile } from './core/store/files.js'
 export type { CreateModelOptions, ModelCollection } from './core/store/models.js'
 export type { CreateVideoModelOptions, VideoModelCollection } from './core/store/video-models.js'

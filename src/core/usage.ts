@@ -258,10 +258,14 @@ export function seedRecords(
   const weekRest = weekly - daily - shared
   const monthRest = monthly - daily - shared
   if (weekRest > 0 && weekOnly === null) {
-    return { field: 'weekly', problem: `cannot exceed ${monthly === daily ? 'daily' : 'monthly'} here: this week so far lies within this month` }
+    const cap = overlapEmpty || monthly === daily ? `daily (${usd(daily)})` : `monthly (${usd(monthly)})`
+    const why = windows.week === windows.day ? 'this week so far is today' : 'this week so far lies within this month'
+    return { field: 'weekly', problem: `cannot exceed ${cap} here: ${why}` }
   }
   if (monthRest > 0 && monthOnly === null) {
-    return { field: 'monthly', problem: `cannot exceed ${weekly === daily ? 'daily' : 'weekly'} here: this month so far lies within this week` }
+    const cap = overlapEmpty || weekly === daily ? `daily (${usd(daily)})` : `weekly (${usd(weekly)})`
+    const why = windows.month === windows.day ? 'this month so far is today' : 'this month so far lies within this week'
+    return { field: 'monthly', problem: `cannot exceed ${cap} here: ${why}` }
   }
   const recent = daily + shared + weekRest + monthRest
   const earlier = seed.total === undefined ? 0 : toUnits(seed.total) - recent

@@ -4,6 +4,7 @@ export { compilePricing } from '../core/pricing/compile.js'
 export { estimateCost, explainPricing, resolvePricing } from '../core/pricing/resolve.js'
 export { PricingError } from '../core/pricing/errors.js'
 export { validatePricing } from '../core/pricing/validate.js'
+export { pricingFromSdk } from '../core/pricing/sdk.js'
 
 // Types
 export type { CompiledPricing, CostRequest, PricingRequest, ResolvedPricing } from '../core/pricing/compile.js'

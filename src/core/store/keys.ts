@@ -6,6 +6,7 @@ import type { ApiKey, LimitReset } from '../types.js'
 import { type CachedJson, utf8Length } from '../json-text.js'
 import { MAX_EXACT_USD, type UsageFigures, type UsageRecord, type UsageWindows, figuresAt, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
 import { ArgumentChecker } from './check.js'
+import { keyFromRecord, type LoadKeyOptions, renamed, type SdkKeyRecord } from './key-records.js'
 import { type StoreContext, atomically, windowsNow } from './context.js'
 import { KEY_NAMES } from './defaults.js'
 import type { KeyState } from './state.js'
@@ -74,6 +75,14 @@ export function insertKey(ctx: StoreContext, key: KeyState): KeyState {
 
 export interface KeyCollection {
   create(options: CreateKeyOptions): CreatedKey
+  /**
+   * Stores a key that shows `record` (as `GET /keys` returns it, or as the official SDK parsed it):
+   * its hash, name, label, limits, dates and usage figures, the figures as of the simulator clock's
+   * now. Its `workspace_id` must be a workspace of `options.userId`. Returns the bearer secret
+   * (`options.secret`, or a fresh one) and the record as the simulator shows it. A bad field throws
+   * a `SimulatorError` naming it (`record.usage_daily`), and stores nothing.
+   */
+  load(record: ApiKey | SdkKeyRecord, options: LoadKeyOptions): CreatedKey
   /** Changes a key in place (disable it, give it a limit...) and returns its wire record. */
   update(hash: string, changes: UpdateKeyOptions): ApiKey
   /** Every key, management keys included, as the wire shows them. */
@@ -268,6 +277,19 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
     create: (options) =>
       atomically(ctx, () => {
         const key = insertKey(ctx, buildKey(ctx, options))
+        return { key: key.secret, record: keyToWire(key, windowsNow(ctx)) }
+      }),
+    load: (record, options) =>
+      atomically(ctx, () => {
+        const operation = 'load API key'
+        const from = keyFromRecord(record, options, operation)
+        let built: KeyState
+        try {
+          built = buildKey(ctx, from.options)
+        } catch (error) {
+          throw renamed(error, from.rename, operation)
+        }
+        const key = insertKey(ctx, { ...built, label: from.label, creatorUserId: from.creatorUserId })
         return { key: key.secret, record: keyToWire(key, windowsNow(ctx)) }
       }),
     update: (hash, changes) => {
