@@ -110,7 +110,7 @@ describe('sim.keys.load', () => {
     it('an SDK record is named by the SDK’s field names', () => {
       const { sim, userId } = simFor(record.workspace_id)
       const sdkShaped = { ...toSdk(record), usageWeekly: record.usage_monthly + 1 }
-      expect(refusal(() => sim.keys.load(sdkShaped, { userId })).argument).toBe('record.usageWeekly')
+      expect(refusal(() => sim.keys.load(sdkShaped as never, { userId })).argument).toBe('record.usageWeekly')
     })
 
     it('what is not a record at all', () => {
@@ -122,8 +122,8 @@ describe('sim.keys.load', () => {
 })
 
 /** The SDK's shape of a wire record: camelCase, `expiresAt` a Date or absent. */
-function toSdk(r: ApiKey) {
+function toSdk(r: ApiKey): Record<string, unknown> {
   const { expires_at, ...rest } = r
   const camel = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]))
-  return { ...camel, ...(expires_at === null ? {} : { expiresAt: new Date(expires_at) }) } as never
+  return { ...camel, ...(expires_at === null ? {} : { expiresAt: new Date(expires_at) }) }
 }
