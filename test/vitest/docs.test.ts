@@ -1,0 +1,18 @@
+// The documentation of model-access-sim/vitest is test files: the README's `// vitest-example:`
+// blocks and the TSDoc examples of src/vitest, run here by vitest in a child process.
+import { describe, expect, it } from 'vitest'
+import { examples, isVitestExample, readmeVitestExamples, runVitest } from '../support/doc-examples.js'
+
+describe('model-access-sim/vitest documentation', () => {
+  it('the README test files and the TSDoc examples pass under vitest', () => {
+    const readme = readmeVitestExamples()
+    const tsdoc = examples().filter((e) => isVitestExample(e.file))
+    expect(readme.length).toBeGreaterThanOrEqual(1)
+    expect(tsdoc.length).toBeGreaterThanOrEqual(2)
+    const run = runVitest('.vitest-examples', [...readme.map((e) => ({ name: `readme ${e.name}`, code: e.code })), ...tsdoc])
+    // Every `simTest(` / `Test(` call in them is one test that ran and passed.
+    const declared = [...readme, ...tsdoc].reduce((n, e) => n + [...e.code.matchAll(/^\s*\w*[Tt]est(?:\.concurrent)?\(/gm)].length, 0)
+    expect(run.tests.length, run.output).toBe(declared)
+    expect(run.tests.filter((t) => t.status !== 'passed'), run.output).toEqual([])
+  })
+})
