@@ -74,8 +74,8 @@ export interface SimulatorOptions {
   clock?: 'virtual' | 'real' | WallTime
 }
 
-/** What an empty world documents: nothing. */
-export type EmptyWorld = Record<string, never>
+/** What an empty world documents: nothing, so `sim.world.managementKey` does not compile. */
+export type EmptyWorld = Record<never, never>
 
 /** A stateful, deterministic model-access service. Every piece of state lives in the instance. */
 export interface Simulator<World = DefaultWorld> {
@@ -155,6 +155,8 @@ export function createSimulator(options?: SimulatorOptions & { world?: 'default'
 export function createSimulator(options: SimulatorOptions & { world: 'empty' }): Simulator<EmptyWorld>
 export function createSimulator<Handles extends object>(options: SimulatorOptions & { world: WorldSpec<Handles> }): Simulator<Handles>
 export function createSimulator(options?: SimulatorOptions): Simulator<DefaultWorld | EmptyWorld>
+// Again last, so that `ReturnType<typeof createSimulator>` is the default world's simulator.
+export function createSimulator(options?: SimulatorOptions & { world?: 'default' }): Simulator<DefaultWorld>
 export function createSimulator(options: SimulatorOptions = {}): Simulator<object> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument('create simulator', 'options', 'must be an options object')
   const seed = options.seed ?? DEFAULT_SEED

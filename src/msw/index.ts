@@ -4,17 +4,9 @@ import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
 import { isAnswered, toWire } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
-import { answer, DEFAULT_BASE_URL as BASE_URL, parseBaseUrl } from './route.js'
+import { answer, parseBaseUrl } from './route.js'
 
-/**
- * The service's production base URL, which the official SDK uses by default.
- *
- * @example
- * import { DEFAULT_BASE_URL } from 'model-access-sim/msw'
- * console.log(DEFAULT_BASE_URL)
- * //=> https://openrouter.ai/api/v1
- */
-export const DEFAULT_BASE_URL: typeof BASE_URL = BASE_URL
+export { DEFAULT_BASE_URL } from './route.js'
 
 export interface CreateHandlersOptions {
   /** Absolute base URL to intercept, ending in the version segment. Default `https://openrouter.ai/api/v1`. */

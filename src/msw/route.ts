@@ -7,7 +7,14 @@ import { invalidArgument } from '../core/errors.js'
 import { normaliseBasePath, toSimRequest } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
 
-/** The service's production base URL, which the official SDK uses by default. */
+/**
+ * The service's production base URL, which the official SDK uses by default.
+ *
+ * @example
+ * import { DEFAULT_BASE_URL } from 'model-access-sim/msw'
+ * console.log(DEFAULT_BASE_URL)
+ * //=> https://openrouter.ai/api/v1
+ */
 export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1'
 
 /** A parsed base URL: the origin and path prefix requests must start with. */
