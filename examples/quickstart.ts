@@ -17,6 +17,22 @@ const anonymous = new OpenRouter({ serverURL: 'https://openrouter.ai/api/v1', re
 /** `author/slug` -> the SDK's path parameters. */
 const modelParams = (id: string): { author: string; slug: string } => ({ author: id.slice(0, id.indexOf('/')), slug: id.slice(id.indexOf('/') + 1) })
 
+/** The terminal's width (80 when not a terminal), at most 100 columns. */
+const WIDTH = Math.min(process.stdout.columns ?? 80, 100)
+
+/** `text` in lines of at most `width` characters, broken at spaces. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line === '' ? word : `${line} ${word}`
+  }
+  return [...lines, line]
+}
+
 function table(title: string, rows: Record<string, unknown>[]): void {
   console.log(`\n${title}`)
   if (rows.length === 0) {
@@ -82,7 +98,13 @@ try {
   // 4. GET /files/{file_id}/content: the exact bytes, as a stream.
   const stream = await sdk.files.download({ fileId: sim.world.files.report })
   const text = await new Response(stream).text()
-  table(`GET /files/${sim.world.files.report}/content`, text.trim().split('\n').map((line, i) => ({ line: i + 1, content: line })))
+  // A batch's results, one JSON object per line: each request's id and the model's answer.
+  console.log(`\nGET /files/${sim.world.files.report}/content  (${text.length} bytes of JSONL batch results)`)
+  for (const line of text.trim().split('\n')) {
+    const result = JSON.parse(line) as { custom_id: string; response: { status_code: number; body: { output: string } } }
+    const label = `  ${result.custom_id} (${result.response.status_code}) `
+    wrap(result.response.body.output, WIDTH - label.length).forEach((part, i) => console.log(`${i === 0 ? label : ' '.repeat(label.length)}${part}`))
+  }
 
   // 5. GET /workspaces/{id}, by slug.
   const workspace = await sdk.workspaces.get({ id: 'production' })
@@ -106,7 +128,23 @@ try {
   // And what a regular key gets on a management operation:
   const regular = new OpenRouter({ apiKey: sim.world.apiKey, serverURL: 'https://openrouter.ai/api/v1', retryConfig: { strategy: 'none' } })
   const denied = await regular.apiKeys.list().catch((error: unknown) => error as Error)
-  console.log(`\nGET /keys with a regular key -> ${denied instanceof Error ? `${denied.constructor.name}: ${denied.message.split('\n')[0]}` : 'unexpectedly succeeded'}`)
+  const status = denied instanceof Error ? (/Status (\d{3})/.exec(denied.message)?.[1] ?? denied.message.split('\n')[0]) : 'no error'
+  console.log(`\nGET /keys with a regular key -> ${status}`)
+  if (status !== '403') throw new Error(`expected 403 for a regular key on GET /keys, got ${status}`)
+  for (const line of wrap(
+    'That 403 is the expected answer: listing keys takes a management key, as on the real service. The SDK throws it as an OpenRouterDefaultError; your code under test sees the same.',
+    WIDTH - 2,
+  ))
+    console.log(`  ${line}`)
+
+  console.log(`
+What next
+  npm test                           the whole suite: wire rules, the official SDK, README examples
+  npm run serve                      the simulator over HTTP with a control API, for any language
+  In your project:
+    npm install --save-dev model-access-sim msw       (Node 20: msw@2)
+    import { simTest } from 'model-access-sim/vitest'  a mounted simulator in every vitest test
+  README.md: the simulator's controls (faults, clock, usage), pricing, fixtures and Jest.`)
 } finally {
   server.close()
 }

@@ -216,7 +216,7 @@ function presetOptions<T extends object>(options: T | null | undefined, operatio
   return options
 }
 
-/** Faults, latency and the controls' random stream: test-harness state, outside snapshots (decisions/0010). */
+/** Faults, latency and the controls' random stream: test-harness state, outside snapshots (decisions/0010 in the repository). */
 export class Controls {
   private faultStates: FaultState[] = []
   private latencyRules = new Map<OperationName | '*', { ms: number | readonly [number, number]; real: boolean }>()

@@ -32,7 +32,7 @@ export interface JournalEntry {
    * The response `handle()` returned, as it was returned: a success body is rebuilt from the
    * simulator's cached records on `list()`. An error body is shared with the response until `list()`
    * copies it, so a caller that edits an error body it got edits the journal's too (copying every
-   * response would double the cost of a request; decisions/0010).
+   * response would double the cost of a request; decisions/0010 in the repository).
    */
   response: SimResponse
 }
@@ -91,7 +91,7 @@ function checkFilter(filter: unknown): void {
 }
 
 /**
- * The journal's storage: harness state, outside snapshots like faults and latency (decisions/0010).
+ * The journal's storage: harness state, outside snapshots like faults and latency (decisions/0010 in the repository).
  * A ring of at most `limit` entries: the oldest is overwritten, so it never holds more, and adding
  * costs the same at any size. A file download's entry shares the store's bytes, not a copy.
  */

@@ -7,7 +7,7 @@ export const SNAPSHOT_FORMAT = 'model-access-sim/snapshot@3'
 
 /**
  * A state a simulator was in, as `sim.snapshot()` returns it: an opaque handle for `sim.restore()`
- * (decisions/0015). It lives as long as you keep it and costs what changed since the previous one.
+ * (decisions/0015 in the repository). It lives as long as you keep it and costs what changed since the previous one.
  * It belongs to the process that took it: a copy made with a spread, `structuredClone` or JSON is
  * not a snapshot. To carry a state to another process, use `sim.exportWorld()`.
  */

@@ -9,7 +9,7 @@ import type { PricingIssue } from './validate.js'
 /**
  * What one request used, in the shape of the service's usage report: totals include their parts.
  * Every field is a non-negative integer and defaults to 0, except `requests` (default 1). The
- * billing rules are in decisions/0007.
+ * billing rules are in decisions/0007 in the repository.
  */
 export interface CostUsage {
   /** Total prompt tokens: text, cached, cache-write and audio input tokens together. Decides `min_prompt_tokens`. */

@@ -89,7 +89,7 @@ export function explainPricing(pricing: Pricing, request: PricingRequest): Prici
  * The exact cost in USD of one request's usage, as a plain decimal string without an exponent or
  * trailing zeros ("0" for nothing). Prices are the ones `resolvePricing` gives for the usage's prompt
  * tokens at `request.at`; the discount applies to all of them. How each usage field is billed is
- * documented on `CostUsage` and in decisions/0007. Like `resolvePricing`, it compiles and
+ * documented on `CostUsage` and in decisions/0007 in the repository. Like `resolvePricing`, it compiles and
  * deep-freezes a pricing object on first sight.
  *
  * @example

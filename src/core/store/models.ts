@@ -88,7 +88,7 @@ function percentiles(ctx: StoreContext, p50: number): PercentileStats {
 
 /**
  * Throughput percentiles fall from p50 to p99: the service's routing cutoffs read "minimum p90
- * throughput", so a higher percentile is the slower tail (decisions/0011).
+ * throughput", so a higher percentile is the slower tail (decisions/0011 in the repository).
  */
 function throughputPercentiles(ctx: StoreContext, p50: number): PercentileStats {
   const p75 = rounded(p50 / (1.1 + ctx.random.float() * 0.3), 1)
