@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { root, toSourceImports } from './support/source-imports.js'
 
 const scratch = join(root, 'test', '.readme-examples')
@@ -95,6 +95,16 @@ describe('README examples', () => {
     const file = join(scratch, `${name.replace(/\W+/g, '-')}.ts`)
     writeFileSync(file, `${code}\nexport {}\n`)
     // Each example asserts with node:assert; importing it runs it, and a failed assertion rejects.
-    await expect(import(pathToFileURL(file).href)).resolves.toBeDefined()
+    // What it prints as an error is kept off the test output and checked: only an example about
+    // unhandled requests may print, and then only MSW's own message about one.
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      await expect(import(pathToFileURL(file).href)).resolves.toBeDefined()
+      const errors = printed.mock.calls.map((args) => args.map(String).join(' '))
+      if (/unhandled requests/.test(name)) for (const error of errors) expect(error).toMatch(/\[MSW\] Error: intercepted a request without a matching request handler/)
+      else expect(errors).toEqual([])
+    } finally {
+      printed.mockRestore()
+    }
   })
 })

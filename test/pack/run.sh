@@ -14,8 +14,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 README_ARG="${1:-$ROOT/README.md}"
 EXAMPLE_TIMEOUT="${EXAMPLE_TIMEOUT:-120}"
 
-step() { printf '\n==> %s\n' "$*"; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=test/pack/lib.sh
+source "$ROOT/test/pack/lib.sh"
 
 [[ -f "$README_ARG" ]] || fail "README not found: $README_ARG"
 README="$(cd "$(dirname "$README_ARG")" && pwd)/$(basename "$README_ARG")"
@@ -60,15 +60,8 @@ done
 echo "dist: all ${#ENTRIES[@]} entry points, in ESM, CJS and both type flavours"
 
 # --- 3. Pack ----------------------------------------------------------------------------------
-step "npm pack"
-mkdir -p "$WORK/pack"
-(cd "$ROOT" && npm pack --silent --pack-destination "$WORK/pack" >/dev/null)
-shopt -s nullglob
-tarballs=("$WORK/pack"/*.tgz)
-shopt -u nullglob
-((${#tarballs[@]} == 1)) || fail "expected one tarball, found ${#tarballs[@]}"
-TARBALL="${tarballs[0]}"
-echo "$(basename "$TARBALL"): $(tar -tzf "$TARBALL" | wc -l) files"
+TARBALL="" # this check packs what it has just built
+NO_BUILD=1 pack_tarball
 tar -tzf "$TARBALL" | sed 's/^/  /'
 tar -tzf "$TARBALL" | grep -qx 'package/README.md' || echo "warning: the tarball has no README.md" >&2
 
@@ -79,7 +72,6 @@ mkdir -p "$CONSUMER"
 cat > "$CONSUMER/package.json" <<'JSON'
 { "name": "model-access-sim-consumer", "version": "0.0.0", "private": true, "type": "module" }
 JSON
-dev() { (cd "$ROOT" && node -p "require('./package.json').devDependencies['$1']"); }
 (cd "$CONSUMER" && npm install --no-audit --no-fund --loglevel=error \
   "$TARBALL" "msw@2" "@openrouter/sdk@1.3.19" "tsx@$(dev tsx)" "@faker-js/faker@$(dev @faker-js/faker)" "fast-check@$(dev fast-check)")
 (cd "$CONSUMER" && npm ls --depth=0)
