@@ -9,6 +9,7 @@ export default defineConfig({
     'arbitraries/index': 'src/arbitraries/index.ts',
     'server/index': 'src/server/index.ts',
     'vitest/index': 'src/vitest/index.ts',
+    'live/index': 'src/live/index.ts',
     // The command (package.json "bin"); built with the rest so that it shares their chunks.
     cli: 'src/server/cli.ts',
   },

@@ -28,6 +28,8 @@ Commands:
   serve             serve a simulator over HTTP, with a control API
   world generate    write a generated world spec
   world check PATH  list every problem of a world spec
+  import            read an account from the live service into a world spec (GETs only)
+  check             check the simulator's rules against the live service (GETs only)
 
 Options:
   -h, --help        show help (also after a command: ${NAME} serve --help)
@@ -61,6 +63,23 @@ Options:
   --size SIZE     small (2 organisations, 12 keys), default (4, 50) or large (250, 100000) (default: default)
   --out PATH      file to write (default: standard output)
   -h, --help      show this help`,
+  import: `Usage: ${NAME} import --base-url URL --key MANAGEMENT_KEY [options]
+
+Reads an account from a live service, with GETs only, into a world spec that serve --world loads:
+every key of the default workspace, of the workspaces given and of those the keys name; those
+workspaces; the endpoints of the models given; every video model; the files given. Keys keep their
+hashes, names, limits, dates and usage figures. Secrets cannot be read: each key gets a fresh one,
+printed on stderr as HASH NAME SECRET lines. The key you give is never written or printed.
+
+Options:
+  --base-url URL            the service, such as https://openrouter.ai/api/v1
+  --key KEY                 a management key of the account (or the environment variable
+                            MODEL_ACCESS_SIM_KEY, which keeps it out of the shell history)
+  --models A/S,...          models whose endpoints and prices to bring
+  --workspaces ID,...       workspaces (UUID or slug) besides the default one
+  --files ID,...            files whose bytes to bring
+  --out PATH                file to write (default: standard output); written only when all succeeded
+  -h, --help                show this help`,
   check: `Usage: ${NAME} world check PATH
 
 Lists every problem of the world spec in PATH, each with its JSON path, and exits 1 if there is one.`,
@@ -298,6 +317,66 @@ function check(args: string[]): number {
   return 0
 }
 
+/** A comma-separated list flag, without empty items. */
+function list(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter((item) => item !== '')
+}
+
+/** The management key from --key or MODEL_ACCESS_SIM_KEY; never echoed. */
+function managementKeyOf(value: string | undefined, usage: string): string {
+  const key = value ?? process.env['MODEL_ACCESS_SIM_KEY']
+  if (key === undefined || key === '') throw new CliError('a management key is needed: --key KEY, or the environment variable MODEL_ACCESS_SIM_KEY', 2, usage)
+  return key
+}
+
+async function importCommand(args: string[]): Promise<number> {
+  const { values } = parsed(USAGE.import, () =>
+    parseArgs({
+      args,
+      strict: true,
+      options: { ...HELP, 'base-url': { type: 'string' }, key: { type: 'string' }, models: { type: 'string' }, workspaces: { type: 'string' }, files: { type: 'string' }, out: { type: 'string' } },
+    }),
+  )
+  if (values.help) return help(USAGE.import)
+  if (values['base-url'] === undefined) throw new CliError('import needs --base-url URL', 2, USAGE.import)
+  const managementKey = managementKeyOf(values.key, USAGE.import)
+  const { importWorld } = await import('../live/index.js')
+  const models = list(values.models)
+  const workspaces = list(values.workspaces)
+  const files = list(values.files)
+  let imported: Awaited<ReturnType<typeof importWorld>>
+  try {
+    imported = await importWorld({
+      baseUrl: values['base-url'],
+      managementKey,
+      ...(models && { models }),
+      ...(workspaces && { workspaces }),
+      ...(files && { files }),
+      onProgress: (event) => process.stderr.write(`${NAME}: ${event.message}\n`),
+    })
+  } catch (error) {
+    // Every message names the request or the option; none carries the key (src/live/import.ts).
+    throw new CliError(`import failed: ${error instanceof Error ? error.message : String(error)}`, 1)
+  }
+  const text = `${JSON.stringify(imported.world, null, 2)}\n`
+  if (values.out === undefined) process.stdout.write(text)
+  else {
+    try {
+      writeFileSync(values.out, text)
+    } catch (error) {
+      throw new CliError(`cannot write ${values.out}: ${(error as Error).message}`, 1)
+    }
+  }
+  const w = imported.world
+  process.stderr.write(
+    `${NAME}: imported ${w.keys?.length ?? 0} keys (a fresh management key included), ${w.workspaces?.length ?? 0} more workspaces besides the default, ` +
+      `${w.models?.length ?? 0} models, ${w.videoModels?.length ?? 0} video models, ${w.files?.length ?? 0} files${values.out === undefined ? '' : ` to ${values.out}`}\n`,
+  )
+  process.stderr.write(`${NAME}: fresh secrets (HASH NAME SECRET); the management key: ${imported.world.handles?.managementKey}\n`)
+  for (const { hash, name, secret } of imported.secrets) process.stderr.write(`${hash} ${JSON.stringify(name)} ${secret}\n`)
+  return 0
+}
+
 function help(text: string): number {
   process.stdout.write(`${text}\n`)
   return 0
@@ -313,6 +392,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === undefined || command === '-h' || command === '--help') return help(USAGE.main)
     if (command === '-v' || command === '--version') return help(pkg.version)
     if (command === 'serve') return await serve(rest)
+    if (command === 'import') return await importCommand(rest)
     if (command === 'world') {
       const [sub, ...args] = rest
       if (sub === undefined || sub === '-h' || sub === '--help') return help(USAGE.world)

@@ -50,7 +50,7 @@ echo "example.ts: $(wc -l < "$EXAMPLE") lines"
 step "npm run build"
 (cd "$ROOT" && npm run build)
 missing=()
-ENTRIES=(index msw/index pricing/index fixtures/index arbitraries/index server/index vitest/index)
+ENTRIES=(index msw/index pricing/index fixtures/index arbitraries/index server/index vitest/index live/index)
 for entry in "${ENTRIES[@]}"; do
   for ext in js cjs d.ts d.cts; do
     [[ -f "$ROOT/dist/$entry.$ext" ]] || missing+=("dist/$entry.$ext")

@@ -10,6 +10,7 @@ const ENTRY_POINTS: readonly (readonly [string, string])[] = [
   ['model-access-sim/arbitraries', 'src/arbitraries/index.ts'],
   ['model-access-sim/server', 'src/server/index.ts'],
   ['model-access-sim/vitest', 'src/vitest/index.ts'],
+  ['model-access-sim/live', 'src/live/index.ts'],
   ['model-access-sim', 'src/index.ts'],
 ]
 

@@ -53,7 +53,7 @@ export interface LoadKeyOptions {
 const FIELDS: readonly { wire: keyof ApiKey; sdk: keyof SdkKeyRecord; option?: string }[] = [
   { wire: 'hash', sdk: 'hash', option: 'hash' },
   { wire: 'name', sdk: 'name', option: 'name' },
-  { wire: 'label', sdk: 'label' },
+  { wire: 'label', sdk: 'label', option: 'label' },
   { wire: 'disabled', sdk: 'disabled', option: 'disabled' },
   { wire: 'limit', sdk: 'limit', option: 'limit' },
   { wire: 'limit_remaining', sdk: 'limitRemaining' },
@@ -70,7 +70,7 @@ const FIELDS: readonly { wire: keyof ApiKey; sdk: keyof SdkKeyRecord; option?: s
   { wire: 'created_at', sdk: 'createdAt', option: 'createdAt' },
   { wire: 'updated_at', sdk: 'updatedAt', option: 'updatedAt' },
   { wire: 'expires_at', sdk: 'expiresAt', option: 'expiresAt' },
-  { wire: 'creator_user_id', sdk: 'creatorUserId' },
+  { wire: 'creator_user_id', sdk: 'creatorUserId', option: 'creatorUserId' },
   { wire: 'workspace_id', sdk: 'workspaceId', option: 'workspaceId' },
   { wire: 'external_user', sdk: 'externalUser' },
 ]
@@ -78,11 +78,9 @@ const BY_WIRE = new Map(FIELDS.map((f) => [f.wire, f]))
 /** Fields a record may lack: the SDK leaves out `expiresAt` when the wire's is null. */
 const OPTIONAL = new Set<string>(['limit_remaining', 'expires_at', 'external_user'])
 
-/** The key to store for a record: `create` options, plus what `create` derives but a record fixes. */
+/** The key to store for a record, as `create` options. */
 export interface KeyFromRecord {
   options: CreateKeyOptions
-  label: string
-  creatorUserId: string | null
   /** The record's name of each option, for errors: `usage.daily` is `record.usage_daily`. */
   rename: (argument: string | undefined) => string | undefined
 }
@@ -129,6 +127,8 @@ export function keyFromRecord(record: unknown, options: unknown, operation: stri
     expiresAt: (expires === undefined ? null : expires) as InstantInput | null,
     usage: usage('usage'),
     byokUsage: usage('byok_usage'),
+    label,
+    creatorUserId,
   }
   if (given['secret'] !== undefined) createOptions.secret = given['secret'] as string
   if (given['management'] !== undefined) createOptions.management = given['management'] as boolean
@@ -136,7 +136,7 @@ export function keyFromRecord(record: unknown, options: unknown, operation: stri
   const byOption = new Map(FIELDS.filter((f) => f.option !== undefined).map((f) => [f.option as string, `record.${own(f)}`]))
   const rename = (argument: string | undefined): string | undefined =>
     argument === undefined ? undefined : (byOption.get(argument) ?? (['userId', 'secret', 'management', 'rateLimit'].includes(argument) ? `options.${argument}` : argument))
-  return { options: createOptions, label, creatorUserId, rename }
+  return { options: createOptions, rename }
 }
 
 /** The same error, naming the record's field (or `options.x`) instead of the create option. */

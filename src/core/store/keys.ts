@@ -47,6 +47,10 @@ export interface CreateKeyOptions {
   hash?: string
   /** This key's own rate limit, instead of the simulator's `rateLimit` option. */
   rateLimit?: RateLimit | null
+  /** The key's label on the wire; default: the secret masked as the service masks it (`sk-or-v1-abc...wxyz`). */
+  label?: string
+  /** The member of the organisation who made the key (`creator_user_id`); default: `userId`. */
+  creatorUserId?: string | null
 }
 
 /** What `sim.keys.create` returns: the bearer secret (shown only here) and the wire record. */
@@ -257,7 +261,7 @@ export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState
     workspaceId,
     management,
     name,
-    label: maskSecret(secret),
+    label: options.label === undefined ? maskSecret(secret) : check.string(options.label, 'label'),
     disabled,
     limit,
     limitReset,
@@ -268,7 +272,7 @@ export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState
     createdAt,
     updatedAt,
     expiresAt,
-    creatorUserId: userId,
+    creatorUserId: options.creatorUserId === undefined ? userId : options.creatorUserId === null ? null : check.string(options.creatorUserId, 'creatorUserId'),
   }
 }
 
@@ -289,7 +293,7 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
         } catch (error) {
           throw renamed(error, from.rename, operation)
         }
-        const key = insertKey(ctx, { ...built, label: from.label, creatorUserId: from.creatorUserId })
+        const key = insertKey(ctx, built)
         return { key: key.secret, record: keyToWire(key, windowsNow(ctx)) }
       }),
     update: (hash, changes) => {

@@ -5,7 +5,7 @@ import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
 import { DEFAULT_WORKSPACE } from './defaults.js'
 import type { UserState } from './state.js'
-import { buildWorkspace, insertWorkspace } from './workspaces.js'
+import { buildWorkspace, type DefaultWorkspaceOptions, insertWorkspace } from './workspaces.js'
 
 export interface CreateUserOptions {
   /** Display name of the organisation. */
@@ -17,6 +17,8 @@ export interface CreateUserOptions {
   defaultWorkspaceId?: string
   /** UUID of that default workspace's default guardrail; generated when absent. */
   defaultWorkspaceGuardrailId?: string
+  /** The default workspace's other fields; default: "Default Workspace", slug `default`, made with the user. */
+  defaultWorkspace?: DefaultWorkspaceOptions
 }
 
 /** An organisation (tenant): it owns workspaces, keys and files. */
@@ -66,6 +68,7 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
             throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to create user: workspace id "${wanted}" is already taken.`, { argument: 'defaultWorkspaceId' })
           }
         }
+        if (options.defaultWorkspace !== undefined) check.object(options.defaultWorkspace, 'defaultWorkspace')
         if (options.defaultWorkspaceGuardrailId !== undefined) {
           check.string(options.defaultWorkspaceGuardrailId, 'defaultWorkspaceGuardrailId', UUID, 'a UUID such as "550e8400-e29b-41d4-a716-446655440000"')
         }
@@ -75,6 +78,7 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
             userId: id,
             ...DEFAULT_WORKSPACE,
             createdAt,
+            ...options.defaultWorkspace,
             ...(options.defaultWorkspaceId === undefined ? {} : { id: options.defaultWorkspaceId }),
             ...(options.defaultWorkspaceGuardrailId === undefined ? {} : { defaultGuardrailId: options.defaultWorkspaceGuardrailId }),
           },

@@ -22,7 +22,26 @@ export interface CreateWorkspaceOptions {
   /** UUID of the workspace's default guardrail; generated when absent. */
   defaultGuardrailId?: string
   createdAt?: InstantInput
+  /** Default null: never updated. */
+  updatedAt?: InstantInput | null
+  /** The member who made it (`created_by`); default: `userId`. */
+  createdBy?: string | null
+  /** Default false. */
+  includeByokInBudgets?: boolean
+  /** Default null. */
+  ioLoggingApiKeyIds?: number[] | null
+  /** From 0 to 1; default 1. */
+  ioLoggingSamplingRate?: number
+  /** Default true. */
+  isDataDiscountLoggingEnabled?: boolean
+  /** Default false. */
+  isObservabilityBroadcastEnabled?: boolean
+  /** Default false. */
+  isObservabilityIoLoggingEnabled?: boolean
 }
+
+/** The fields of an organisation's default workspace that `sim.users.create` takes. */
+export type DefaultWorkspaceOptions = Partial<Omit<CreateWorkspaceOptions, 'userId' | 'id' | 'defaultGuardrailId'>>
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
@@ -92,6 +111,14 @@ export function buildWorkspace(ctx: StoreContext, options: CreateWorkspaceOption
   const defaultImageModel = nullableString(options.defaultImageModel, 'defaultImageModel')
   const defaultProviderSort = nullableString(options.defaultProviderSort, 'defaultProviderSort')
   const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, operation, 'createdAt')
+  const updatedAt = options.updatedAt === undefined || options.updatedAt === null ? null : toEpochMs(options.updatedAt, operation, 'updatedAt')
+  const flag = (value: unknown, argument: string, fallback: boolean): boolean => (value === undefined ? fallback : check.boolean(value, argument))
+  const keyIds = options.ioLoggingApiKeyIds
+  if (keyIds !== undefined && keyIds !== null && (!Array.isArray(keyIds) || !keyIds.every((id) => Number.isSafeInteger(id)))) {
+    check.fail('ioLoggingApiKeyIds', `must be an array of integers or null, got ${describe(keyIds)}`)
+  }
+  const samplingRate = options.ioLoggingSamplingRate === undefined ? 1 : check.nonNegative(options.ioLoggingSamplingRate, 'ioLoggingSamplingRate')
+  if (samplingRate > 1) check.fail('ioLoggingSamplingRate', `must be from 0 to 1, got ${samplingRate}`)
   const guardrailId =
     options.defaultGuardrailId === undefined
       ? ctx.random.uuid()
@@ -104,18 +131,18 @@ export function buildWorkspace(ctx: StoreContext, options: CreateWorkspaceOption
       slug,
       description,
       created_at: formatTimestamp(createdAt),
-      updated_at: null,
-      created_by: userId,
+      updated_at: updatedAt === null ? null : formatTimestamp(updatedAt),
+      created_by: options.createdBy === undefined ? userId : nullableString(options.createdBy, 'createdBy'),
       default_guardrail_id: guardrailId,
       default_image_model: defaultImageModel,
       default_text_model: defaultTextModel,
       default_provider_sort: defaultProviderSort,
-      include_byok_in_budgets: false,
-      io_logging_api_key_ids: null,
-      io_logging_sampling_rate: 1,
-      is_data_discount_logging_enabled: true,
-      is_observability_broadcast_enabled: false,
-      is_observability_io_logging_enabled: false,
+      include_byok_in_budgets: flag(options.includeByokInBudgets, 'includeByokInBudgets', false),
+      io_logging_api_key_ids: keyIds === undefined || keyIds === null ? null : [...keyIds],
+      io_logging_sampling_rate: samplingRate,
+      is_data_discount_logging_enabled: flag(options.isDataDiscountLoggingEnabled, 'isDataDiscountLoggingEnabled', true),
+      is_observability_broadcast_enabled: flag(options.isObservabilityBroadcastEnabled, 'isObservabilityBroadcastEnabled', false),
+      is_observability_io_logging_enabled: flag(options.isObservabilityIoLoggingEnabled, 'isObservabilityIoLoggingEnabled', false),
     },
   }
 }

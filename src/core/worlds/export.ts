@@ -2,6 +2,10 @@
 // (ids, secrets, names, guardrails, endpoint figures) is written out, so that loading the spec
 // rebuilds a store that answers every request as this one does (decisions/0013).
 import { toBase64 } from '../base64.js'
+import { DEFAULT_WORKSPACE } from '../store/defaults.js'
+import { maskSecret } from '../store/keys.js'
+import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
+import type { Workspace } from '../types.js'
 import type { StoreData } from '../store/state.js'
 import { UNITS_PER_USD, type UsageRecord } from '../usage.js'
 import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
@@ -27,6 +31,35 @@ function exportRecord(record: UsageRecord): WorldUsageRecord[] {
   return parts
 }
 
+/** The fields of a workspace that differ from what its creator would make by default. */
+function workspaceExtras(record: Workspace, userId: string): Omit<DefaultWorkspaceOptions, 'createdAt' | 'updatedAt'> & { updatedAt?: string } {
+  return {
+    ...(record.updated_at !== null && { updatedAt: fromWireTimestamp(record.updated_at) }),
+    ...(record.created_by !== userId && { createdBy: record.created_by }),
+    ...(record.include_byok_in_budgets && { includeByokInBudgets: true }),
+    ...(record.io_logging_api_key_ids !== null && { ioLoggingApiKeyIds: [...record.io_logging_api_key_ids] }),
+    ...(record.io_logging_sampling_rate !== 1 && { ioLoggingSamplingRate: record.io_logging_sampling_rate }),
+    ...(!record.is_data_discount_logging_enabled && { isDataDiscountLoggingEnabled: false }),
+    ...(record.is_observability_broadcast_enabled && { isObservabilityBroadcastEnabled: true }),
+    ...(record.is_observability_io_logging_enabled && { isObservabilityIoLoggingEnabled: true }),
+  }
+}
+
+/** A default workspace's fields that differ from what `users.create` makes: none for most. */
+function defaultWorkspaceOf(record: Workspace, userId: string, userCreatedAt: number): WorldUser['defaultWorkspace'] | undefined {
+  const fields = {
+    ...(record.name !== DEFAULT_WORKSPACE.name && { name: record.name }),
+    ...(record.slug !== DEFAULT_WORKSPACE.slug && { slug: record.slug }),
+    ...(record.description !== null && { description: record.description }),
+    ...(record.default_text_model !== null && { defaultTextModel: record.default_text_model }),
+    ...(record.default_image_model !== null && { defaultImageModel: record.default_image_model }),
+    ...(record.default_provider_sort !== null && { defaultProviderSort: record.default_provider_sort }),
+    ...(Date.parse(record.created_at) !== userCreatedAt && { createdAt: fromWireTimestamp(record.created_at) }),
+    ...workspaceExtras(record, userId),
+  }
+  return Object.keys(fields).length === 0 ? undefined : fields
+}
+
 export function exportWorld<Handles extends object>(data: StoreData, nowMs: number, handles: Handles): WorldSpec<Handles> {
   const users: WorldUser[] = []
   for (const user of data.users.values()) {
@@ -38,6 +71,8 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
       defaultWorkspaceId: user.defaultWorkspaceId,
       ...(workspace && { defaultWorkspaceGuardrailId: workspace.record.default_guardrail_id }),
     })
+    const own = workspace && defaultWorkspaceOf(workspace.record, user.id, user.createdAt)
+    if (own) (users.at(-1) as WorldUser).defaultWorkspace = own
   }
   const defaults = new Set([...data.users.values()].map((user) => user.defaultWorkspaceId))
   const workspaces: WorldWorkspace[] = []
@@ -54,6 +89,7 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
       defaultProviderSort: record.default_provider_sort,
       defaultGuardrailId: record.default_guardrail_id,
       createdAt: fromWireTimestamp(record.created_at),
+      ...workspaceExtras(record, userId),
     })
   }
   const keys: WorldKey[] = []
@@ -73,6 +109,8 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
       updatedAt: key.updatedAt === null ? null : iso(key.updatedAt),
       expiresAt: key.expiresAt === null ? null : iso(key.expiresAt),
       ...(key.rateLimit && { rateLimit: { ...key.rateLimit } }),
+      ...(key.label !== maskSecret(key.secret) && { label: key.label }),
+      ...(key.creatorUserId !== key.userId && { creatorUserId: key.creatorUserId }),
       usage: key.usage.slice(0, key.usageCount).flatMap(exportRecord),
     })
   }

@@ -8,7 +8,7 @@ import { type KeyState, compareKeysAscending } from '../store/state.js'
 import { type CreateModelOptions, type ModelCollection, insertModel } from '../store/models.js'
 import type { CreateUserOptions, UserCollection } from '../store/users.js'
 import type { CreateVideoModelOptions, VideoModelCollection } from '../store/video-models.js'
-import type { CreateWorkspaceOptions, WorkspaceCollection } from '../store/workspaces.js'
+import type { CreateWorkspaceOptions, DefaultWorkspaceOptions, WorkspaceCollection } from '../store/workspaces.js'
 import { MAX_EXACT_USD, toUnits } from '../usage.js'
 import { parseInstant, toEpochMs } from '../time.js'
 import { ArgumentChecker, describe } from '../store/check.js'
@@ -41,9 +41,13 @@ export interface WorldUser {
   createdAt?: WorldInstant
   /** UUID of its default workspace; generated when absent. */
   defaultWorkspaceId?: string
+  /** UUID of the default workspace's guardrail; generated when absent. */
+  defaultWorkspaceGuardrailId?: string
+  /** The default workspace's other fields, as `sim.users.create` takes them. */
+  defaultWorkspace?: Omit<DefaultWorkspaceOptions, 'createdAt' | 'updatedAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant | null }
 }
 
-export type WorldWorkspace = Omit<CreateWorkspaceOptions, 'createdAt'> & { id: string; createdAt?: WorldInstant }
+export type WorldWorkspace = Omit<CreateWorkspaceOptions, 'createdAt' | 'updatedAt'> & { id: string; createdAt?: WorldInstant; updatedAt?: WorldInstant | null }
 
 /** A charge to a key, as `sim.usage.record` takes it. */
 export interface WorldUsageRecord {
@@ -212,11 +216,16 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
 
   // Instants are read before an entity goes to its creator, whose errors `at` prefixes with the path.
   each<WorldUser>('users', (user, path) => {
-    const options = { ...user, createdAt: when(user.createdAt, path, 'createdAt') } as CreateUserOptions
+    const own = user.defaultWorkspace
+    const defaultWorkspace =
+      typeof own === 'object' && own !== null
+        ? { ...own, createdAt: when(own.createdAt, `${path}.defaultWorkspace`, 'createdAt'), updatedAt: whenOrNull(own.updatedAt, `${path}.defaultWorkspace`, 'updatedAt') }
+        : own
+    const options = { ...user, createdAt: when(user.createdAt, path, 'createdAt'), ...(own !== undefined && { defaultWorkspace }) } as CreateUserOptions
     at(path, () => sim.users.create(options))
   })
   each<WorldWorkspace>('workspaces', (workspace, path) => {
-    const options = { ...workspace, createdAt: when(workspace.createdAt, path, 'createdAt') } as CreateWorkspaceOptions
+    const options = { ...workspace, createdAt: when(workspace.createdAt, path, 'createdAt'), updatedAt: whenOrNull(workspace.updatedAt, path, 'updatedAt') } as CreateWorkspaceOptions
     at(path, () => sim.workspaces.create(options))
   })
   const loaded: KeyState[] = []
@@ -240,6 +249,8 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
       secret: key.secret,
       hash: key.hash,
       rateLimit: key.rateLimit,
+      label: key.label,
+      creatorUserId: key.creatorUserId,
     } as CreateKeyOptions
     const state = at(path, () => buildKey(ctx, options)) as { -readonly [F in keyof KeyState]: KeyState[F] }
     const records: unknown = key.usage
