@@ -20,6 +20,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
 import { type OperationName, createSimulator } from '../src/index.js'
+import { OPERATIONS, operationOf } from './support/operations.js'
 
 const FIXTURES_DIR = resolve(import.meta.dirname, '..', 'fixtures')
 const STALE = 'fixtures/ is stale: run `npm run fixtures` and commit the result'
@@ -36,18 +37,7 @@ interface Schema {
   safeParse(value: unknown): { success: true } | { success: false; error: unknown }
 }
 
-const OPERATIONS: [OperationName, RegExp][] = [
-  ['listKeys', /^\/keys$/],
-  ['getKey', /^\/keys\/[^/]+$/],
-  ['listEndpoints', /^\/models\/[^/]+\/[^/]+\/endpoints$/],
-  ['getFileContent', /^\/files\/[^/]+\/content$/],
-  ['getWorkspace', /^\/workspaces\/[^/]+$/],
-  ['listVideoModels', /^\/videos\/models$/],
-]
 
-function operationOf(path: string): OperationName | null {
-  return OPERATIONS.find(([, pattern]) => pattern.test(path))?.[0] ?? null
-}
 
 /** The schema the SDK applies to a 200 of each JSON operation (see its funcs/*.js `M.json(200, ...)`). */
 const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> = {

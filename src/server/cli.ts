@@ -80,6 +80,24 @@ Options:
   --files ID,...            files whose bytes to bring
   --out PATH                file to write (default: standard output); written only when all succeeded
   -h, --help                show this help`,
+  liveCheck: `Usage: ${NAME} check --base-url URL --key MANAGEMENT_KEY [options]
+
+Runs the simulator's rules against a live service, with GETs only, and reports drift: the shape of
+each operation's answers (every field, type, null and enumeration the simulator declares), the
+statuses of errors (401, 403, 404, 400) and their envelope, key order, what an anonymous caller sees.
+Prints a table of rule, simulator, live and verdict; exits 1 on any drift. Keys are never printed.
+
+Options:
+  --base-url URL            the service, such as https://openrouter.ai/api/v1
+  --key KEY                 a management key (or the environment variable MODEL_ACCESS_SIM_KEY)
+  --regular-key KEY         a regular key of the same account, for the 403 rule
+                            (or MODEL_ACCESS_SIM_REGULAR_KEY)
+  --models A/S,...          models whose endpoints to check (no operation lists them)
+  --files ID,...            server-created files to download and check
+  --allow-extra-fields      a field the simulator does not declare is not drift
+  --timeout MS              per request (default 30000)
+  --json                    the report as JSON instead of a table
+  -h, --help                show this help`,
   check: `Usage: ${NAME} world check PATH
 
 Lists every problem of the world spec in PATH, each with its JSON path, and exits 1 if there is one.`,
@@ -377,6 +395,47 @@ async function importCommand(args: string[]): Promise<number> {
   return 0
 }
 
+async function liveCheck(args: string[]): Promise<number> {
+  const { values } = parsed(USAGE.liveCheck, () =>
+    parseArgs({
+      args,
+      strict: true,
+      options: {
+        ...HELP,
+        'base-url': { type: 'string' },
+        key: { type: 'string' },
+        'regular-key': { type: 'string' },
+        models: { type: 'string' },
+        files: { type: 'string' },
+        'allow-extra-fields': { type: 'boolean' },
+        timeout: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    }),
+  )
+  if (values.help) return help(USAGE.liveCheck)
+  if (values['base-url'] === undefined) throw new CliError('check needs --base-url URL', 2, USAGE.liveCheck)
+  const managementKey = managementKeyOf(values.key, USAGE.liveCheck)
+  const regularKey = values['regular-key'] ?? (process.env['MODEL_ACCESS_SIM_REGULAR_KEY'] || undefined)
+  const { checkService, formatReport } = await import('../live/index.js')
+  let report: Awaited<ReturnType<typeof checkService>>
+  try {
+    report = await checkService({
+      baseUrl: values['base-url'],
+      managementKey,
+      regularKey,
+      models: list(values.models),
+      files: list(values.files),
+      allowExtraFields: values['allow-extra-fields'] ?? false,
+      timeoutMs: integer(values.timeout, 'timeout', 1, 600_000, 30_000),
+    })
+  } catch (error) {
+    throw new CliError(`check failed: ${error instanceof Error ? error.message : String(error)}`, 1)
+  }
+  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`)
+  return report.drift > 0 ? 1 : 0
+}
+
 function help(text: string): number {
   process.stdout.write(`${text}\n`)
   return 0
@@ -393,6 +452,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === '-v' || command === '--version') return help(pkg.version)
     if (command === 'serve') return await serve(rest)
     if (command === 'import') return await importCommand(rest)
+    if (command === 'check') return await liveCheck(rest)
     if (command === 'world') {
       const [sub, ...args] = rest
       if (sub === undefined || sub === '-h' || sub === '--help') return help(USAGE.world)

@@ -1,5 +1,7 @@
-// `model-access-sim import`, run from source as a user runs it, against the project's own server.
+// `model-access-sim import` and `check`, run from source as a user runs them, against the project's own server.
 import { execFile } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -69,5 +71,53 @@ describe('model-access-sim import', () => {
     const noKey = await cli(['import', '--base-url', server.url], { MODEL_ACCESS_SIM_KEY: '' })
     expect(noKey.code).toBe(2)
     expect(noKey.stderr).toMatch(/a management key is needed/)
+  })
+})
+
+describe('model-access-sim check', () => {
+  const live = createSimulator()
+  let server: SimulatorServer
+  beforeAll(async () => {
+    server = await startServer(live, { port: 0 })
+  })
+  afterAll(() => server.close())
+  const keys = () => ({ MODEL_ACCESS_SIM_KEY: live.world.managementKey, MODEL_ACCESS_SIM_REGULAR_KEY: live.world.apiKey })
+
+  it('finds no drift in the simulator itself: a table, exit 0, and no key printed', async () => {
+    const { code, stdout, stderr } = await cli(['check', '--base-url', server.url, '--models', live.world.models.paid, '--files', live.world.files.report], keys())
+    expect(code, stderr).toBe(0)
+    expect(stdout).toMatch(/rule\s+simulator\s+live\s+verdict/)
+    expect(stdout).toMatch(/shape GET \/keys\s/)
+    expect(stdout).not.toMatch(/\bdrift\s*$/m)
+    for (const output of [stdout, stderr]) {
+      expect(output).not.toContain(live.world.managementKey)
+      expect(output).not.toContain(live.world.apiKey)
+    }
+  })
+
+  it('--json gives the same report as JSON', async () => {
+    const { code, stdout } = await cli(['check', '--base-url', server.url, '--json'], keys())
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout) as { drift: number; results: { rule: string; verdict: string }[] }
+    expect(report.drift).toBe(0)
+    expect(report.results.map((r) => r.rule)).toContain('401 no Authorization on GET /keys')
+  })
+
+  it('exits 1 on drift: a service that answers everything with an empty object', async () => {
+    const odd = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json')
+      res.end('{}')
+    })
+    await new Promise<void>((done) => odd.listen(0, '127.0.0.1', done))
+    try {
+      const url = `http://127.0.0.1:${(odd.address() as AddressInfo).port}/api/v1`
+      const { code, stdout } = await cli(['check', '--base-url', url, '--json'], keys())
+      expect(code).toBe(1)
+      const report = JSON.parse(stdout) as { drift: number; results: { rule: string; verdict: string }[] }
+      expect(report.drift).toBeGreaterThan(3)
+      expect(report.results.find((r) => r.rule === '401 no Authorization on GET /keys')?.verdict).toBe('drift')
+    } finally {
+      await new Promise<void>((done) => odd.close(() => done()))
+    }
   })
 })

@@ -1,0 +1,479 @@
+// The wire types of types.ts as a runtime schema: one structural description of every JSON body the
+// six operations answer with, and a validator that lists what a body breaks, each problem with its
+// JSON path. The simulator's own responses are tested against it (test/wire/shapes.test.ts), and
+// `checkService` (model-access-sim/live) holds a live service to it, so both sides meet the same
+// description. Pure: no node:, msw, faker or fast-check.
+//
+// The field lists are checked against types.ts by the compiler: `object<T>()` takes exactly the keys
+// of T, a field that may be absent (`?`) must be `optional(...)`, a field whose type admits null must
+// be `nullable(...)` (or `literalNull`), and a field whose type does not admit null must not be.
+import type { OperationName } from './api.js'
+import { parseInstant } from './time.js'
+import {
+  type ApiKey,
+  type Architecture,
+  type Endpoint,
+  type ErrorEnvelope,
+  type ModelWithEndpoints,
+  type PercentileStats,
+  type Pricing,
+  type PricingOverride,
+  type SupportsToolChoice,
+  type VideoModel,
+  type WorkloadPerformance,
+  type Workspace,
+  ENDPOINT_STATUSES,
+  INPUT_MODALITIES,
+  INSTRUCT_TYPES,
+  OUTPUT_MODALITIES,
+  QUANTIZATIONS,
+  SUPPORTED_PARAMETERS,
+  TOKENIZERS,
+  VIDEO_ASPECT_RATIOS,
+  VIDEO_FRAME_IMAGES,
+  VIDEO_RESOLUTIONS,
+  WEEKDAYS,
+  WORKLOADS,
+} from './types.js'
+
+/** A value that is never null: scalars, enumerations, arrays, objects and records. */
+export type PlainShape =
+  | { readonly kind: 'string' }
+  | { readonly kind: 'number' }
+  | { readonly kind: 'integer' }
+  | { readonly kind: 'boolean' }
+  /** An ISO 8601 instant with a time and an offset (`2026-03-02T10:00:00.000000+00:00`, `...Z`). */
+  | { readonly kind: 'timestamp' }
+  /** A price: plain decimal notation in a string, no sign, no exponent (`"0.000001"`, `"0"`). */
+  | { readonly kind: 'decimal' }
+  /** One of a const array of types.ts; `name` is that array's name, for messages. */
+  | { readonly kind: 'enum'; readonly name: string; readonly values: readonly (string | number)[] }
+  | { readonly kind: 'array'; readonly of: Shape }
+  /** An object with any keys (only `keys`, when given), each value of shape `of`. */
+  | { readonly kind: 'record'; readonly of: Shape; readonly keys?: { readonly name: string; readonly values: readonly string[] } }
+  | { readonly kind: 'object'; readonly name: string; readonly fields: Readonly<Record<string, Field>> }
+  /** Anything JSON (metadata objects the wire leaves open). */
+  | { readonly kind: 'unknown' }
+
+/** An object with named fields. */
+export type ObjectShape = Extract<PlainShape, { kind: 'object' }>
+/** `T | null`: the field is present and may be null. */
+export type NullableShape = { readonly kind: 'nullable'; readonly of: PlainShape }
+/** Exactly `null` (a field such as `external_user`, always null on the wire). */
+export type NullShape = { readonly kind: 'null' }
+export type Shape = PlainShape | NullableShape | NullShape
+/** A field marked `?`: it may be absent; when present, it is `of` (null only if `of` allows it). */
+export type OptionalField = { readonly kind: 'optional'; readonly of: Shape }
+export type Field = Shape | OptionalField
+
+// ---- builders ---------------------------------------------------------------------------------
+
+export const string: PlainShape = { kind: 'string' }
+export const number: PlainShape = { kind: 'number' }
+export const integer: PlainShape = { kind: 'integer' }
+export const boolean: PlainShape = { kind: 'boolean' }
+export const timestamp: PlainShape = { kind: 'timestamp' }
+export const decimal: PlainShape = { kind: 'decimal' }
+export const unknown: PlainShape = { kind: 'unknown' }
+export const literalNull: NullShape = { kind: 'null' }
+
+/** One of the values of a const array (`enumOf('QUANTIZATIONS', QUANTIZATIONS)`). */
+export function enumOf(name: string, values: readonly (string | number)[]): PlainShape {
+  return { kind: 'enum', name, values }
+}
+export function arrayOf(of: Shape): PlainShape {
+  return { kind: 'array', of }
+}
+export function recordOf(of: Shape, keys?: { name: string; values: readonly string[] }): PlainShape {
+  return keys === undefined ? { kind: 'record', of } : { kind: 'record', of, keys }
+}
+export function nullable(of: PlainShape): NullableShape {
+  return { kind: 'nullable', of }
+}
+export function optional<S extends Shape>(of: S): OptionalField & { readonly of: S } {
+  return { kind: 'optional', of }
+}
+
+type IsOptional<T, K extends keyof T> = {} extends Pick<T, K> ? true : false
+/** The field a property of T must be described with: optional or not, nullable or not, as T says. */
+type FieldFor<T, K extends keyof T> =
+  IsOptional<T, K> extends true
+    ? OptionalField & { readonly of: null extends Exclude<T[K], undefined> ? NullableShape | NullShape : PlainShape }
+    : null extends T[K]
+      ? NullableShape | NullShape
+      : PlainShape
+
+/** An object with exactly the fields of T (the compiler holds the list to T's keys). */
+export function object<T extends object>(name: string, fields: { readonly [K in keyof T]-?: FieldFor<T, K> }): PlainShape {
+  return { kind: 'object', name, fields: fields as Readonly<Record<string, Field>> }
+}
+
+// ---- the wire types of types.ts -------------------------------------------------------------------
+
+const LIMIT_RESETS = ['daily', 'weekly', 'monthly'] as const
+
+/** `ApiKey`: `GET /keys` and `GET /keys/{hash}`. */
+export const API_KEY = object<ApiKey>('ApiKey', {
+  hash: string,
+  name: string,
+  label: string,
+  disabled: boolean,
+  limit: nullable(number),
+  limit_remaining: nullable(number),
+  limit_reset: nullable(enumOf('LimitReset', LIMIT_RESETS)),
+  include_byok_in_limit: boolean,
+  usage: number,
+  usage_daily: number,
+  usage_weekly: number,
+  usage_monthly: number,
+  byok_usage: number,
+  byok_usage_daily: number,
+  byok_usage_weekly: number,
+  byok_usage_monthly: number,
+  created_at: timestamp,
+  updated_at: nullable(timestamp),
+  expires_at: nullable(timestamp),
+  creator_user_id: nullable(string),
+  workspace_id: string,
+  external_user: literalNull,
+})
+
+/** `Workspace`: `GET /workspaces/{id}`. */
+export const WORKSPACE = object<Workspace>('Workspace', {
+  id: string,
+  name: string,
+  slug: string,
+  description: nullable(string),
+  created_at: timestamp,
+  updated_at: nullable(timestamp),
+  created_by: nullable(string),
+  default_guardrail_id: string,
+  default_image_model: nullable(string),
+  default_text_model: nullable(string),
+  default_provider_sort: nullable(string),
+  include_byok_in_budgets: boolean,
+  io_logging_api_key_ids: nullable(arrayOf(integer)),
+  io_logging_sampling_rate: number,
+  is_data_discount_logging_enabled: boolean,
+  is_observability_broadcast_enabled: boolean,
+  is_observability_io_logging_enabled: boolean,
+})
+
+const PERCENTILES = object<PercentileStats>('PercentileStats', { p50: number, p75: number, p90: number, p99: number })
+
+const WORKLOAD_PERFORMANCE = object<WorkloadPerformance>('WorkloadPerformance', {
+  latency: nullable(PERCENTILES),
+  throughput: nullable(PERCENTILES),
+  request_count: nullable(number),
+})
+
+const SUPPORTS_TOOL_CHOICE = object<SupportsToolChoice>('SupportsToolChoice', { none: boolean, auto: boolean, required: boolean, function: boolean })
+
+const PRICING_OVERRIDE = object<PricingOverride>('PricingOverride', {
+  prompt: optional(decimal),
+  completion: optional(decimal),
+  audio: optional(decimal),
+  input_audio_cache: optional(decimal),
+  input_cache_read: optional(decimal),
+  input_cache_write: optional(decimal),
+  input_cache_write_1h: optional(decimal),
+  min_prompt_tokens: optional(number),
+  utc_start: optional(integer),
+  utc_end: optional(integer),
+  utc_days: optional(arrayOf(enumOf('WEEKDAYS', WEEKDAYS))),
+})
+
+/** `Pricing`: prices are decimal strings; `prompt` and `completion` are always there. */
+export const PRICING = object<Pricing>('Pricing', {
+  prompt: decimal,
+  completion: decimal,
+  request: optional(decimal),
+  image: optional(decimal),
+  image_output: optional(decimal),
+  image_token: optional(decimal),
+  audio: optional(decimal),
+  audio_output: optional(decimal),
+  input_audio_cache: optional(decimal),
+  input_cache_read: optional(decimal),
+  input_cache_write: optional(decimal),
+  input_cache_write_1h: optional(decimal),
+  internal_reasoning: optional(decimal),
+  web_search: optional(decimal),
+  discount: optional(number),
+  overrides: optional(arrayOf(PRICING_OVERRIDE)),
+})
+
+const ARCHITECTURE = object<Architecture>('Architecture', {
+  tokenizer: nullable(enumOf('TOKENIZERS', TOKENIZERS)),
+  instruct_type: nullable(enumOf('INSTRUCT_TYPES', INSTRUCT_TYPES)),
+  modality: nullable(string),
+  input_modalities: arrayOf(enumOf('INPUT_MODALITIES', INPUT_MODALITIES)),
+  output_modalities: arrayOf(enumOf('OUTPUT_MODALITIES', OUTPUT_MODALITIES)),
+})
+
+/** `Endpoint`: one provider endpoint of a model. */
+export const ENDPOINT = object<Endpoint>('Endpoint', {
+  name: string,
+  model_id: string,
+  model_name: string,
+  context_length: integer,
+  pricing: PRICING,
+  provider_name: string,
+  tag: string,
+  quantization: nullable(enumOf('QUANTIZATIONS', QUANTIZATIONS)),
+  max_completion_tokens: nullable(integer),
+  max_prompt_tokens: nullable(integer),
+  supported_parameters: arrayOf(enumOf('SUPPORTED_PARAMETERS', SUPPORTED_PARAMETERS)),
+  supports_implicit_caching: boolean,
+  supports_tool_choice: SUPPORTS_TOOL_CHOICE,
+  uptime_last_5m: nullable(number),
+  uptime_last_30m: nullable(number),
+  uptime_last_1d: nullable(number),
+  latency_last_30m: nullable(PERCENTILES),
+  throughput_last_30m: nullable(PERCENTILES),
+  status: optional(enumOf('ENDPOINT_STATUSES', ENDPOINT_STATUSES)),
+  supports_voice_cloning: optional(boolean),
+  perf_last_30m_by_workload: optional(recordOf(WORKLOAD_PERFORMANCE, { name: 'WORKLOADS', values: WORKLOADS })),
+})
+
+/** `ModelWithEndpoints`: the `data` of `GET /models/{author}/{slug}/endpoints`. */
+export const MODEL_WITH_ENDPOINTS = object<ModelWithEndpoints>('ModelWithEndpoints', {
+  id: string,
+  name: string,
+  created: integer,
+  description: string,
+  architecture: ARCHITECTURE,
+  endpoints: arrayOf(ENDPOINT),
+})
+
+type UpscaleFactor = NonNullable<VideoModel['upscale_factor']>
+
+/** `VideoModel`: one entry of `GET /videos/models`. */
+export const VIDEO_MODEL = object<VideoModel>('VideoModel', {
+  id: string,
+  canonical_slug: string,
+  name: string,
+  created: integer,
+  description: optional(string),
+  generate_audio: nullable(boolean),
+  allowed_passthrough_parameters: arrayOf(string),
+  pricing_skus: optional(nullable(recordOf(decimal))),
+  seed: nullable(boolean),
+  supported_aspect_ratios: nullable(arrayOf(enumOf('VIDEO_ASPECT_RATIOS', VIDEO_ASPECT_RATIOS))),
+  supported_durations: nullable(arrayOf(integer)),
+  supported_frame_images: nullable(arrayOf(enumOf('VIDEO_FRAME_IMAGES', VIDEO_FRAME_IMAGES))),
+  supported_resolutions: nullable(arrayOf(enumOf('VIDEO_RESOLUTIONS', VIDEO_RESOLUTIONS))),
+  supported_sizes: nullable(arrayOf(string)),
+  creativity: nullable(arrayOf(integer)),
+  upscale_factor: nullable(object<UpscaleFactor>('UpscaleFactor', { min: optional(nullable(number)), max: optional(nullable(number)) })),
+  hugging_face_id: optional(nullable(string)),
+})
+
+type ErrorBody = ErrorEnvelope['error']
+
+/** `ErrorEnvelope`: the body of every failing operation. `code` must also equal the status: see {@link errorEnvelopeProblems}. */
+export const ERROR_ENVELOPE = object<ErrorEnvelope>('ErrorEnvelope', {
+  error: object<ErrorBody>('Error', { code: integer, message: string, metadata: optional(nullable(recordOf(unknown))) }),
+  user_id: optional(nullable(string)),
+  openrouter_metadata: optional(nullable(recordOf(unknown))),
+})
+
+/** The operations that answer JSON on success (all but `getFileContent`, which answers bytes). */
+export type JsonOperationName = Exclude<OperationName, 'getFileContent'>
+
+const dataOf = (name: string, of: PlainShape): ObjectShape => ({ kind: 'object', name: `{ data: ${name} }`, fields: { data: of } })
+
+/** The 200 body of each JSON operation; its `name` says it in a line (`{ data: ApiKey[] }`). */
+export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> = {
+  listKeys: dataOf('ApiKey[]', arrayOf(API_KEY)),
+  getKey: dataOf('ApiKey', API_KEY),
+  listEndpoints: dataOf('ModelWithEndpoints', MODEL_WITH_ENDPOINTS),
+  getWorkspace: dataOf('Workspace', WORKSPACE),
+  listVideoModels: dataOf('VideoModel[]', arrayOf(VIDEO_MODEL)),
+}
+
+/** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */
+export const FILE_CONTENT = {
+  contentType: 'application/octet-stream',
+  /** Headers the simulator always sets on a download. */
+  headers: ['content-type', 'content-length', 'content-disposition'],
+} as const
+
+// ---- the validator ------------------------------------------------------------------------------
+
+/** How {@link validateShape} treats a field that the shape does not declare. */
+export interface ValidateOptions {
+  /** `'report'` (the default): a problem each (the simulator never sends one); `'ignore'`: allowed. */
+  extraFields?: 'report' | 'ignore'
+}
+
+const DECIMAL = /^\d+(\.\d+)?$/
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** A value as a problem shows it: JSON for scalars (shortened), "an object"/"an array" otherwise. */
+export function shown(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  if (Array.isArray(value)) return 'an array'
+  if (isRecord(value)) return 'an object'
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text
+}
+
+function listed(values: readonly (string | number)[]): string {
+  const head = values.slice(0, 4).map((v) => JSON.stringify(v))
+  return values.length > 4 ? `${head.join(', ')}, ...` : head.join(', ')
+}
+
+/** What a shape expects, in words: `number or null`, `one of QUANTIZATIONS ("int4", ...)`. */
+export function describeShape(shape: Shape): string {
+  switch (shape.kind) {
+    case 'string':
+    case 'number':
+    case 'integer':
+    case 'boolean':
+      return shape.kind
+    case 'timestamp':
+      return 'an ISO 8601 timestamp string'
+    case 'decimal':
+      return 'a decimal string'
+    case 'unknown':
+      return 'any JSON value'
+    case 'null':
+      return 'null'
+    case 'enum':
+      return `one of ${shape.name} (${listed(shape.values)})`
+    case 'array':
+      return `an array of ${item(shape.of)}`
+    case 'record':
+      return `an object (values: ${item(shape.of)})`
+    case 'object':
+      return `an object (${shape.name})`
+    case 'nullable':
+      return `${describeShape(shape.of)} or null`
+  }
+}
+
+/** An element's shape in a container's description: an object by its name (`an array of ApiKey`). */
+const item = (shape: Shape): string => (shape.kind === 'object' ? shape.name : describeShape(shape))
+
+const child = (path: string, key: string): string => (path === '' ? key : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`)
+
+/** Whether a value fits a shape's own kind, not looking inside arrays and objects. */
+function fitsScalar(shape: PlainShape, value: unknown): boolean {
+  switch (shape.kind) {
+    case 'string':
+      return typeof value === 'string'
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value)
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value)
+    case 'boolean':
+      return typeof value === 'boolean'
+    case 'timestamp':
+      return typeof value === 'string' && parseInstant(value) !== undefined
+    case 'decimal':
+      return typeof value === 'string' && DECIMAL.test(value)
+    case 'enum':
+      return (typeof value === 'string' || typeof value === 'number') && shape.values.includes(value)
+    case 'array':
+      return Array.isArray(value)
+    case 'record':
+    case 'object':
+      return isRecord(value)
+    case 'unknown':
+      return true
+  }
+}
+
+function walk(shape: Shape, value: unknown, path: string, extra: boolean, problems: string[]): void {
+  const at = path === '' ? '(body)' : path
+  if (shape.kind === 'null') {
+    if (value !== null) problems.push(`${at}: expected null, got ${shown(value)}`)
+    return
+  }
+  if (shape.kind === 'nullable') {
+    if (value === null) return
+    if (!fitsScalar(shape.of, value)) {
+      problems.push(`${at}: expected ${describeShape(shape)}, got ${shown(value)}`)
+      return
+    }
+    walk(shape.of, value, path, extra, problems)
+    return
+  }
+  if (!fitsScalar(shape, value)) {
+    problems.push(`${at}: expected ${describeShape(shape)}, got ${shown(value)}`)
+    return
+  }
+  if (shape.kind === 'array') {
+    ;(value as unknown[]).forEach((item, i) => walk(shape.of, item, `${path}[${i}]`, extra, problems))
+  } else if (shape.kind === 'record') {
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      if (shape.keys !== undefined && !shape.keys.values.includes(key)) {
+        problems.push(`${child(path, key)}: unexpected key, expected one of ${shape.keys.name} (${listed(shape.keys.values)})`)
+        continue
+      }
+      walk(shape.of, item, child(path, key), extra, problems)
+    }
+  } else if (shape.kind === 'object') {
+    const record = value as Record<string, unknown>
+    for (const [key, field] of Object.entries(shape.fields)) {
+      const present = Object.hasOwn(record, key)
+      if (field.kind === 'optional') {
+        if (present) walk(field.of, record[key], child(path, key), extra, problems)
+      } else if (!present) {
+        problems.push(`${child(path, key)}: missing, expected ${describeShape(field)}`)
+      } else {
+        walk(field, record[key], child(path, key), extra, problems)
+      }
+    }
+    if (extra) {
+      for (const key of Object.keys(record)) {
+        if (!Object.hasOwn(shape.fields, key)) problems.push(`${child(path, key)}: unexpected field (${shape.name} has no such field)`)
+      }
+    }
+  }
+}
+
+/**
+ * Every way `value` breaks `shape`, one line each with its JSON path:
+ * `data[3].limit_remaining: expected number or null, got "5"`. Empty when it fits.
+ */
+export function validateShape(shape: Shape, value: unknown, options: ValidateOptions = {}): string[] {
+  const problems: string[] = []
+  walk(shape, value, '', (options.extraFields ?? 'report') === 'report', problems)
+  return problems
+}
+
+/** What is wrong with an error body for `status`: the envelope's shape, and `error.code` equal to the status. */
+export function errorEnvelopeProblems(status: number, body: unknown, options: ValidateOptions = {}): string[] {
+  const problems = validateShape(ERROR_ENVELOPE, body, options)
+  const code = isRecord(body) && isRecord(body['error']) ? body['error']['code'] : undefined
+  if (typeof code === 'number' && code !== status) problems.push(`error.code: expected ${status} (the HTTP status), got ${code}`)
+  return problems
+}
+
+/**
+ * What is wrong with a 200 of `GET /files/{file_id}/content`: the content type, a `content-length`
+ * equal to the byte count, and an `attachment` content disposition. `header` reads a header by its
+ * lower-case name (null when absent).
+ */
+export function fileContentProblems(status: number, header: (name: string) => string | null | undefined, byteLength: number): string[] {
+  const problems: string[] = []
+  if (status !== 200) problems.push(`status: expected 200, got ${status}`)
+  const type = header('content-type')
+  if (type == null) problems.push(`content-type: missing, expected ${FILE_CONTENT.contentType}`)
+  else if (mediaType(type) !== FILE_CONTENT.contentType) problems.push(`content-type: expected ${FILE_CONTENT.contentType}, got ${JSON.stringify(type)}`)
+  const length = header('content-length')
+  if (length == null) problems.push(`content-length: missing, expected ${byteLength} (the byte count)`)
+  else if (length.trim() !== String(byteLength)) problems.push(`content-length: expected ${byteLength} (the byte count), got ${JSON.stringify(length)}`)
+  const disposition = header('content-disposition')
+  if (disposition == null) problems.push('content-disposition: missing, expected attachment; filename="..."')
+  else if (!/^attachment\s*(;|$)/i.test(disposition)) problems.push(`content-disposition: expected attachment; filename="...", got ${JSON.stringify(disposition)}`)
+  return problems
+}
+
+/** The media type of a content-type header, without its parameters, in lower case. */
+export function mediaType(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase()
+}
