@@ -53,6 +53,10 @@ describe('model-access-sim import', () => {
       expect(world.handles.keys[hash]).toBe(secret)
     }
     for (const output of [text, stdout, stderr]) expect(output).not.toContain(live.world.managementKey)
+    // serve --world checks a file as world check does: the imported one passes.
+    const checked = await cli(['world', 'check', out])
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0)
+    expect(checked.stdout).toMatch(/a valid world: 1 users, \d+ workspaces, \d+ keys, 1 files, 2 models, \d+ video models/)
   })
 
   it('stops on an error naming the request, and writes no file', async () => {
