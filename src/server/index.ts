@@ -141,8 +141,11 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
     const started = performance.now()
     const method = req.method ?? 'GET'
     const raw = req.url ?? '/'
-    // A path that does not start with `/` (an absolute-form or `*` target) is read as one below the root.
-    const url = new URL(`http://simulator${raw.startsWith('/') ? raw : `/${raw}`}`)
+    // An absolute-form target (`GET http://host/api/v1/keys`, as clients that treat the server as a
+    // proxy send) is its path and query (RFC 9112, 3.2.2); any other that does not start with `/`
+    // (`*`) is read as a path below the root.
+    const absolute = /^https?:\/\//i.test(raw) && URL.canParse(raw) ? new URL(raw) : undefined
+    const url = absolute ?? new URL(`http://simulator${raw.startsWith('/') ? raw : `/${raw}`}`)
     let operation: RequestLogEntry['operation'] = null
     const log = (status: number): void => {
       onRequest?.({ time: new Date(arrived).toISOString(), method, path: raw, status, operation, ms: Math.round((performance.now() - started) * 10) / 10 })

@@ -3,7 +3,7 @@
 // real latency, paths outside the API, and the options of startServer.
 import { readFileSync, readdirSync } from 'node:fs'
 import { Agent, request as httpRequest } from 'node:http'
-import { createServer as createNetServer } from 'node:net'
+import { createConnection, createServer as createNetServer } from 'node:net'
 import { join, relative, resolve } from 'node:path'
 import { OpenRouter } from '@openrouter/sdk'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -37,7 +37,32 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
   return new Uint8Array(await new Response(stream).arrayBuffer())
 }
 
+/** Sends `requestLine` and headers as written on a fresh socket; resolves with the raw answer. */
+function rawRequest(requestLine: string, headers: string[]): Promise<string> {
+  return new Promise((done, fail) => {
+    const socket = createConnection({ host: '127.0.0.1', port: server.port }, () => {
+      socket.write(`${requestLine}\r\n${[...headers, 'connection: close'].join('\r\n')}\r\n\r\n`)
+    })
+    let answer = ''
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk))
+    socket.on('end', () => done(answer))
+    socket.on('error', fail)
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')))
+  })
+}
+
 describe('startServer', () => {
+  it('serves an absolute-form request target (as sent to a proxy) by its path and query', async () => {
+    const answer = await rawRequest(`GET http://127.0.0.1:${server.port}/api/v1/keys?include_disabled=true HTTP/1.1`, [`host: 127.0.0.1:${server.port}`, `authorization: Bearer ${world.managementKey}`])
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /)
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { data: { hash: string }[] }
+    const expected = createSimulator().handle({ method: 'GET', path: '/keys', query: 'include_disabled=true', authorization: `Bearer ${world.managementKey}` })
+    expect(body).toEqual(expected.body)
+    const outside = await rawRequest(`GET http://127.0.0.1:${server.port}/elsewhere HTTP/1.1`, [`host: 127.0.0.1:${server.port}`])
+    expect(outside).toMatch(/^HTTP\/1\.1 404 /)
+    expect(outside).toContain('outside_base_path')
+  })
+
   it('listens on loopback at the port it was given, and names the base URL clients use', async () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}/api/v1`)
     expect(server.controlUrl).toBe(`http://127.0.0.1:${server.port}/__sim`)
