@@ -237,8 +237,10 @@ describe('through the node:http server', () => {
         for (const [j, method] of ['GET', 'HEAD'].entries()) {
           const authorization = management === undefined ? null : `Bearer ${management.secret}`
           const observed = await rawRequest(server.port, method, target, authorization)
-          // The path as the server reads it: a target that is not origin-form is read below the root.
-          const url = new URL(`http://simulator${target.startsWith('/') ? target : `/${target}`}`)
+          // The path as the server reads it: an absolute-form target by its path and query (RFC 9112,
+          // whatever its host), any other that is not origin-form below the root.
+          const absolute = /^https?:\/\//i.test(target) && URL.canParse(target)
+          const url = absolute ? new URL(target) : new URL(`http://simulator${target.startsWith('/') ? target : `/${target}`}`)
           const outside = !(url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/'))
           const sent: SentRequest = { method, path: outside ? url.pathname : url.pathname.slice('/api/v1'.length) || '/', query: url.search.replace(/^\?/, ''), authorization, head: method === 'HEAD' }
           const ctx = { view: armed.view, nowMs: armed.sim.clock.now().getTime(), outsideBase: outside }
