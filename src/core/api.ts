@@ -141,10 +141,16 @@ export const OPERATIONS: readonly Operation[] = [
       }
       const index = ctx.indices.listableKeys.get(workspaceId)
       const windows = windowsNow(ctx)
-      const keys = ctx.data.keys
+      const list = `keys ${workspaceId} ${includeDisabled} ${offset}`
       // The index orders keys; the store holds each one's current state.
-      const page = pageOf(includeDisabled ? index?.all : index?.enabled, offset).map((order) => wireKey(keys.get(order.hash) as KeyState, windows))
-      return payloadResponse(listPayload(page, copyKeyWire, { texts: ctx.listTexts, list: `keys ${workspaceId} ${includeDisabled} ${offset}` }))
+      const payload = ctx.keyPages.page(
+        list,
+        ctx,
+        windows,
+        () => pageOf(includeDisabled ? index?.all : index?.enabled, offset),
+        (entries) => listPayload(entries, copyKeyWire, { texts: ctx.listTexts, list }),
+      )
+      return payloadResponse(payload)
     },
   },
   {

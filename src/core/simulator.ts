@@ -7,7 +7,7 @@ import { type Journal, JournalStore } from './journal.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
 import { type FileCollection, createFileCollection } from './store/files.js'
-import { type KeyCollection, createKeyCollection } from './store/keys.js'
+import { type KeyCollection, KeyPages, createKeyCollection } from './store/keys.js'
 import { type ModelCollection, createModelCollection } from './store/models.js'
 import { StoreIndices, copyStoreData, emptyStoreData } from './store/state.js'
 import { type SimulatorSnapshot, snapshotHandle, versionOf } from './snapshot.js'
@@ -124,7 +124,7 @@ export interface Simulator<World = DefaultWorld> {
 /** An empty store on a clock, and the collections that work on it. */
 function createStore(seed: number, clock: StoreClock) {
   const data = emptyStoreData()
-  const ctx: StoreContext = { data, indices: StoreIndices.build(data), random: new Random(seed >>> 0), clock, windows: new WindowsMemo(), listTexts: new ListTexts() }
+  const ctx: StoreContext = { data, indices: StoreIndices.build(data), random: new Random(seed >>> 0), clock, windows: new WindowsMemo(), listTexts: new ListTexts(), keyPages: new KeyPages() }
   const collections = {
     users: createUserCollection(ctx),
     workspaces: createWorkspaceCollection(ctx),

@@ -151,6 +151,14 @@ export function figuresAt(records: readonly UsageRecord[], count: number, window
   return cache.figures
 }
 
+/**
+ * Until when (exclusive) the figures `figuresAt` last returned for these records hold: the instant
+ * of the earliest record after the now they were made for (Infinity when there is none).
+ */
+export function figuresHoldUntil(records: readonly UsageRecord[]): number {
+  return (records as CachedRecords)[FIGURES]?.next ?? Number.POSITIVE_INFINITY
+}
+
 /** All-time units of one kind (regular or BYOK) over the first `count` records, due or not; cached like the figures. */
 export function unitsOfKind(records: readonly UsageRecord[], count: number, byok: boolean): number {
   const holder = records as CachedRecords

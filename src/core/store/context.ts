@@ -2,6 +2,7 @@ import type { SimulatorClock } from '../clock.js'
 import type { Random } from '../random.js'
 import type { ListTexts } from '../json-text.js'
 import type { UsageWindows, WindowsMemo } from '../usage.js'
+import type { KeyPages } from './keys.js'
 import type { StoreData, StoreIndices } from './state.js'
 import type { History } from './versions.js'
 
@@ -20,6 +21,8 @@ export interface StoreContext {
   readonly windows: WindowsMemo
   /** The last text of each list response, reused while its records are the same. */
   readonly listTexts: ListTexts
+  /** Whole pages of GET /keys, reused while nothing they show can have changed. */
+  readonly keyPages: KeyPages
 }
 
 /** The usage windows at the clock's now. */

@@ -3,13 +3,13 @@ import { invalidArgument, SimulatorError, SimulatorErrorCode } from '../errors.j
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import { type RateLimit, checkRateLimit } from '../controls.js'
 import type { ApiKey, LimitReset } from '../types.js'
-import { type CachedJson, utf8Length } from '../json-text.js'
-import { MAX_EXACT_USD, type UsageFigures, type UsageRecord, type UsageWindows, figuresAt, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
+import { type CachedJson, type JsonPayload, utf8Length } from '../json-text.js'
+import { MAX_EXACT_USD, type UsageFigures, type UsageRecord, type UsageWindows, figuresAt, figuresHoldUntil, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
 import { ArgumentChecker } from './check.js'
 import { keyFromRecord, type LoadKeyOptions, renamed, type SdkKeyRecord } from './key-records.js'
 import { type StoreContext, atomically, windowsNow } from './context.js'
 import { KEY_NAMES } from './defaults.js'
-import type { KeyState } from './state.js'
+import type { KeyState, StoreIndices } from './state.js'
 import { put } from './versions.js'
 import { requireUser, resolveWorkspaceId } from './workspaces.js'
 
@@ -99,6 +99,102 @@ const SECRET = /^\S{8,512}$/
 const HASH = /^[0-9a-f]{64}$/
 const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
 const UPDATABLE: readonly (keyof UpdateKeyOptions)[] = ['name', 'disabled', 'limit', 'limitReset', 'includeByokInLimit', 'expiresAt', 'rateLimit']
+
+interface KeptPage {
+  indices: StoreIndices
+  epoch: number
+  day: number
+  week: number
+  month: number
+  /** The latest now its records were made at; each holds until `untils[i]`, when a record dated later falls due. */
+  from: number
+  until: number
+  hashes: string[]
+  entries: WireCache[]
+  untils: number[]
+  payload: JsonPayload
+}
+
+/**
+ * Whole pages of `GET /keys`, answered again without visiting their keys while nothing they show
+ * can differ: the usage windows are the same, the clock has not gone back nor reached a record
+ * dated later, no key was made, undone, disabled or enabled, and no key on the page changed (the
+ * indices count and log the changes; a restore from another simulator swaps the indices object).
+ * When only some of its keys changed, just those are made again. A page touches each of its keys'
+ * states and caches; on a machine busy with the HTTP side of a request, that is most of its cost.
+ */
+export class KeyPages {
+  private readonly pages = new Map<string, KeptPage>()
+
+  /**
+   * The payload of a page: `list` names it, `orders` lists its keys when it must be made afresh,
+   * and `build` makes a payload of records.
+   */
+  page(
+    list: string,
+    ctx: StoreContext,
+    windows: UsageWindows,
+    orders: () => readonly { hash: string }[],
+    build: (entries: WireCache[]) => JsonPayload,
+  ): JsonPayload {
+    const indices = ctx.indices
+    const kept = this.pages.get(list)
+    if (
+      kept !== undefined &&
+      kept.indices === indices &&
+      kept.epoch >= indices.keysShapeEpoch &&
+      kept.day === windows.day &&
+      kept.week === windows.week &&
+      kept.month === windows.month &&
+      windows.nowMs >= kept.from
+    ) {
+      const changed = kept.epoch === indices.keysEpoch ? [] : indices.keysChangedSince(kept.epoch)
+      if (changed !== undefined) {
+        let entries: WireCache[] | undefined
+        for (const hash of new Set(changed)) {
+          const at = kept.hashes.indexOf(hash)
+          if (at < 0) continue
+          const key = ctx.data.keys.get(hash) as KeyState
+          entries ??= kept.entries.slice()
+          entries[at] = wireKey(key, windows)
+          kept.untils[at] = figuresHoldUntil(key.usage)
+        }
+        kept.epoch = indices.keysEpoch
+        if (entries !== undefined) {
+          kept.entries = entries
+          kept.payload = build(entries)
+          kept.from = windows.nowMs
+          kept.until = Math.min(...kept.untils)
+        }
+        if (windows.nowMs < kept.until) return kept.payload
+      }
+    }
+    const hashes = orders().map((order) => order.hash)
+    const entries = new Array<WireCache>(hashes.length)
+    const untils = new Array<number>(hashes.length)
+    for (let i = 0; i < hashes.length; i++) {
+      const key = ctx.data.keys.get(hashes[i] as string) as KeyState
+      entries[i] = wireKey(key, windows)
+      untils[i] = figuresHoldUntil(key.usage)
+    }
+    const payload = build(entries)
+    if (this.pages.size >= 256) this.pages.clear()
+    this.pages.set(list, {
+      indices,
+      epoch: indices.keysEpoch,
+      day: windows.day,
+      week: windows.week,
+      month: windows.month,
+      from: windows.nowMs,
+      until: untils.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...untils),
+      hashes,
+      entries,
+      untils,
+      payload,
+    })
+    return payload
+  }
+}
 
 /** A key by hash, or a SimulatorError naming `hash`. */
 export function requireKey(ctx: StoreContext, hash: unknown, operation: string, argument = 'hash'): KeyState {

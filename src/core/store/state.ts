@@ -107,6 +107,33 @@ export class StoreIndices {
   readonly workspaceIdBySlug = new Map<string, Map<string, string>>()
   /** Listable (non-management) keys per workspace. Pages read the current KeyState by hash. */
   readonly listableKeys = new Map<string, KeyIndex>()
+  /**
+   * Counts the changes to keys these indices have followed (a restore from another simulator swaps
+   * the indices object, so a count is only ever compared with one of the same object). A page of
+   * keys made at one count is still that page while no key on it changed since.
+   */
+  keysEpoch = 0
+  /** The `keysEpoch` of the last change that can change which keys a page holds: a key made, undone, disabled or enabled. */
+  keysShapeEpoch = 0
+  /** Hashes of the latest key changes, oldest first: `recentKeys[i]` is change `recentBase + i + 1`. */
+  readonly recentKeys: string[] = []
+  recentBase = 0
+
+  /** The hashes of the keys changed after change `epoch`, or undefined when they are no longer kept. */
+  keysChangedSince(epoch: number): readonly string[] | undefined {
+    if (epoch < this.recentBase) return undefined
+    return this.recentKeys.slice(epoch - this.recentBase)
+  }
+
+  private noteKeyChange(hash: string, shape: boolean): void {
+    this.keysEpoch++
+    if (shape) this.keysShapeEpoch = this.keysEpoch
+    this.recentKeys.push(hash)
+    if (this.recentKeys.length > 128) {
+      this.recentKeys.splice(0, 64)
+      this.recentBase += 64
+    }
+  }
 
   addWorkspace(state: WorkspaceState): void {
     let bySlug = this.workspaceIdBySlug.get(state.userId)
@@ -115,6 +142,7 @@ export class StoreIndices {
   }
 
   addKey(key: KeyState): void {
+    this.noteKeyChange(key.hash, true)
     this.keyHashBySecret.set(key.secret, key.hash)
     if (key.management) return
     const index = this.keyIndex(key.workspaceId)
@@ -150,6 +178,7 @@ export class StoreIndices {
       return
     }
     if (after === undefined) {
+      this.noteKeyChange(before.hash, true)
       this.keyHashBySecret.delete(before.secret)
       if (before.management) return
       const index = this.keyIndex(before.workspaceId)
@@ -158,6 +187,7 @@ export class StoreIndices {
       return
     }
     // Hash, secret, owner, workspace, management and createdAt never change; `disabled` may.
+    this.noteKeyChange(after.hash, before.disabled !== after.disabled)
     if (after.management || before.disabled === after.disabled) return
     const enabled = this.keyIndex(after.workspaceId).enabled
     if (after.disabled) enabled.remove(after)
