@@ -169,16 +169,26 @@ function loadWorldFile(path: string): WorldSpec {
   return spec as WorldSpec
 }
 
-/** A usable secret of each kind: the handles' when they name them, else the first valid key of the spec. */
+/**
+ * A usable secret of each kind: the handles' when they name one that works (not disabled, not
+ * expired at the clock's start), else the first such key of the spec.
+ */
 function keysOf(sim: Simulator<unknown>, spec: WorldSpec | undefined): { management?: string; regular?: string } {
   const handles = sim.world as Record<string, unknown>
-  const found: { management?: string; regular?: string } = {}
-  if (typeof handles['managementKey'] === 'string') found.management = handles['managementKey']
-  if (typeof handles['apiKey'] === 'string') found.regular = handles['apiKey']
   const now = sim.clock.nowMs()
+  const usable = (key: WorldSpec['keys'] extends (infer K)[] | undefined ? K : never): boolean =>
+    key.disabled !== true && (key.expiresAt === undefined || key.expiresAt === null || Date.parse(key.expiresAt) > now)
+  // A handle names a secret of the spec's keys, or one of a world that is not a file (the default).
+  const works = (secret: unknown): secret is string => {
+    if (typeof secret !== 'string') return false
+    const key = spec?.keys?.find((k) => k.secret === secret)
+    return spec === undefined || key === undefined || usable(key)
+  }
+  const found: { management?: string; regular?: string } = {}
+  if (works(handles['managementKey'])) found.management = handles['managementKey']
+  if (works(handles['apiKey'])) found.regular = handles['apiKey']
   for (const key of spec?.keys ?? []) {
-    const usable = key.disabled !== true && (key.expiresAt === undefined || key.expiresAt === null || Date.parse(key.expiresAt) > now)
-    if (!usable) continue
+    if (!usable(key)) continue
     if (key.management === true) found.management ??= key.secret
     else found.regular ??= key.secret
   }

@@ -367,6 +367,23 @@ describe('serve, with the default world and the pretty log', () => {
   })
 })
 
+describe('serve, a world whose handles name a disabled management key', () => {
+  it('prints a management key that works: the first usable one of the world, not the disabled handle', async () => {
+    const file = join(dir, 'disabled-admin.json')
+    let handle = ''
+    spoiledWorld(file, (world) => {
+      handle = world.handles.managementKey
+      const key = world.keys.find((k: { secret: string }) => k.secret === handle)
+      key.disabled = true
+    })
+    const served = await serve(['--world', file, '--log', 'off'])
+    expect(served.managementKey).not.toBe(handle)
+    expect(served.managementKey).toMatch(/^sk-or-v1-/)
+    expect((await fetch(`${served.url}/keys`, { headers: bearer(served.managementKey) })).status).toBe(200)
+    expect((await fetch(`${served.url}/keys`, { headers: bearer(handle) })).status).toBe(401)
+  })
+})
+
 describe('serve --log json', () => {
   let server: Served
   beforeAll(async () => {
