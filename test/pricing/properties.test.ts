@@ -5,6 +5,7 @@ import { WEEKDAYS } from '../../src/index.js'
 import { compilePricing, estimateCost, explainPricing, resolvePricing, validatePricing } from '../../src/pricing/index.js'
 import type { CostUsage, Pricing, PricingOverride, PricingRequest } from '../../src/pricing/index.js'
 import { pricing, pricingOverride, requestContext } from '../../src/arbitraries/index.js'
+import { WEEK_TABLE_AFTER } from '../../src/core/pricing/compile.js'
 
 // fast-check prints the seed and path of a failing run; pass them back as { seed, path } to replay it.
 const settings = { verbose: true }
@@ -83,6 +84,21 @@ describe('pricing engine properties', () => {
         expect(applicable(pricing, request)).toEqual(referenceApplicable(pricing, request))
       }),
       settings,
+    )
+  })
+
+  it('agrees with the reference once an engine looks windows up in its week table', () => {
+    // The table is built after WEEK_TABLE_AFTER resolutions of one compiled pricing: warm it first.
+    fc.assert(
+      fc.property(arb.pricing(), fc.array(arb.request, { minLength: 1, maxLength: 40 }), (pricing, requests) => {
+        const compiled = compilePricing(pricing)
+        for (let i = 0; i < WEEK_TABLE_AFTER; i++) compiled.resolve(requests[i % requests.length] as PricingRequest)
+        for (const request of requests) {
+          expect(compiled.resolve(request)).toEqual(referenceResolve(pricing, request))
+          expect(compiled.explain(request).text).toBe(explainPricing(pricing, request).text)
+        }
+      }),
+      { ...settings, numRuns: 60 },
     )
   })
 

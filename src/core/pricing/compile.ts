@@ -69,6 +69,8 @@ const ALL_DAYS = 0x7f
 /** Above this many overrides a mask no longer fits a small integer; tiers are then keyed by string. */
 const MAX_MASKED_RULES = 30
 const ARRAY_CACHE_RULES = 10
+/** Resolutions of one engine after which its rules' windows and days are looked up in a week table. */
+export const WEEK_TABLE_AFTER = 2048
 
 function toRule(override: PricingOverride, index: number): Rule {
   const hasWindow = override.utc_start !== undefined || override.utc_end !== undefined
@@ -129,6 +131,10 @@ export class PricingEngine {
   readonly discountDecimal: ScaledDecimal
   private readonly tiers: (Tier | undefined)[] | Map<number, Tier>
   private readonly wideTiers = new Map<string, Tier>()
+  /** Resolutions so far, until the week table is built; then the table and the rules' thresholds (pairs of threshold and bit). */
+  private resolutions = 0
+  private week: Int32Array | undefined
+  private thresholds: number[] = []
 
   constructor(pricing: Pricing) {
     const base: Partial<Record<PriceKey, string>> = {}
@@ -160,12 +166,45 @@ export class PricingEngine {
     const minute = minutes - day * 1440
     let weekday = (day + 4) % 7
     if (weekday < 0) weekday += 7
+    const week = this.week
+    if (week !== undefined) {
+      // The windows and days of every rule, looked up; then the thresholds, which only clear bits.
+      let mask = week[weekday * 1440 + minute] as number
+      const thresholds = this.thresholds
+      for (let i = 0; i < thresholds.length; i += 2) if (!(promptTokens > (thresholds[i] as number))) mask &= ~(thresholds[i + 1] as number)
+      return mask
+    }
+    if (++this.resolutions === WEEK_TABLE_AFTER) this.buildWeek()
     const rules = this.rules
     let mask = 0
     for (let i = 0; i < rules.length; i++) {
       if (ruleApplies(rules[i] as Rule, promptTokens, minute, weekday)) mask |= 1 << i
     }
     return mask
+  }
+
+  /**
+   * For each minute of the week (Sunday 00:00 first), the rules whose window and days hold then,
+   * as a mask: built once an engine has resolved WEEK_TABLE_AFTER requests, so that a pricing
+   * resolved a few times never pays for its 10,080 entries.
+   */
+  private buildWeek(): void {
+    const rules = this.rules
+    const week = new Int32Array(7 * 1440)
+    for (let weekday = 0; weekday < 7; weekday++) {
+      for (let minute = 0; minute < 1440; minute++) {
+        let mask = 0
+        for (let i = 0; i < rules.length; i++) {
+          const rule = rules[i] as Rule
+          if (((rule.dayBits >> weekday) & 1) === 1 && inWindow(rule, minute)) mask |= 1 << i
+        }
+        week[weekday * 1440 + minute] = mask
+      }
+    }
+    const thresholds: number[] = []
+    for (const rule of rules) if (rule.threshold !== Number.NEGATIVE_INFINITY) thresholds.push(rule.threshold, 1 << rule.index)
+    this.thresholds = thresholds
+    this.week = week
   }
 
   /** The tier for the overrides that apply to this request, built once per set of them. */
