@@ -198,8 +198,9 @@ export function createSimTest(options: CreateSimTestOptions = {}): TestAPI<SimTe
   checkOptions(options)
   const { baseUrl, onUnhandledRequest = 'error', handlers = [], ...simulatorOptions } = options
   const base = parseBaseUrl('create a simulator test', baseUrl)
-  // The simulator options are checked once here, not in the first test that runs.
-  createSimulator({ ...simulatorOptions, world: 'empty' } as SimulatorOptions & { world: 'empty' })
+  // The simulator options, a world spec included, are checked once here, where the test file is
+  // read, not in each test: a bad one throws naming it (`world.keys[3].limit`).
+  createSimulator(simulatorOptions as SimulatorOptions)
   const startHandlers = [...handlers]
 
   return baseTest.extend<SimTestContext<unknown>>({

@@ -204,6 +204,7 @@ describe('createSimTest', () => {
     [{ handlers: [1] }, 'handlers'],
     [{ seed: 'x' }, 'seed'],
     [{ now: 'yesterday' }, 'now'],
+    [{ world: { format: 'model-access-sim/world@1', users: [{ id: 'user_a' }], keys: [{ userId: 'user_a', secret: 'sk-or-v1-aaaaaaaa', limit: -1 }] } }, 'world.keys[0].limit'],
   ])('refuses %j, naming %s', (options, argument) => {
     expect(() => createSimTest(options as never)).toThrow(SimulatorError)
     try {
