@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import pkg from '../../package.json' with { type: 'json' }
-import { type RateLimit, type Simulator, SimulatorError, type WorldSpec, createSimulator, validateWorld } from '../index.js'
+import { type RateLimit, type Simulator, SimulatorError, type WorldKey, type WorldSpec, createSimulator, validateWorld } from '../index.js'
 import { type RequestLogEntry, DEFAULT_PORT, startServer } from './index.js'
 
 const NAME = 'model-access-sim'
@@ -176,7 +176,7 @@ function loadWorldFile(path: string): WorldSpec {
 function keysOf(sim: Simulator<unknown>, spec: WorldSpec | undefined): { management?: string; regular?: string } {
   const handles = sim.world as Record<string, unknown>
   const now = sim.clock.nowMs()
-  const usable = (key: WorldSpec['keys'] extends (infer K)[] | undefined ? K : never): boolean =>
+  const usable = (key: WorldKey): boolean =>
     key.disabled !== true && (key.expiresAt === undefined || key.expiresAt === null || Date.parse(key.expiresAt) > now)
   // A handle names a secret of the spec's keys, or one of a world that is not a file (the default).
   const works = (secret: unknown): secret is string => {
