@@ -46,7 +46,7 @@ const PAGE_SIZE = 100
 /** Requests per timed batch, per arm. */
 const BATCH = 25
 const WARMUP_ROUNDS = 3
-const ROUNDS = 25
+const ROUNDS = 75
 const TARGET_RATIO = 1.25
 
 const MEMORY_REQUESTS = 2_000

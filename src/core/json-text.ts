@@ -31,10 +31,18 @@ export class ListTexts {
   }
 }
 
+/**
+ * One copy: the brackets go into the first and last parts, so `join` makes the whole body as one
+ * flat string (a template around the join would make a rope, flattened by a second copy when sent).
+ */
 function joinList(entries: readonly CachedJson<unknown>[]): string {
+  const last = entries.length - 1
+  if (last < 0) return `${LIST_OPEN}]}`
   const parts = new Array<string>(entries.length)
-  for (let i = 0; i < parts.length; i++) parts[i] = (entries[i] as CachedJson<unknown>).json
-  return `${LIST_OPEN}${parts.join(',')}]}`
+  for (let i = 0; i <= last; i++) parts[i] = (entries[i] as CachedJson<unknown>).json
+  parts[0] = LIST_OPEN + (parts[0] as string)
+  parts[last] = (parts[last] as string) + ']}'
+  return parts.join(',')
 }
 
 /** The UTF-8 length of a string, without encoding it (a lone surrogate counts as U+FFFD, as TextEncoder writes it). */
