@@ -253,9 +253,15 @@ describe('usage windows roll with the clock', () => {
 
   it('uses UTC windows whatever the time zone of the machine', () => {
     const original = process.env['TZ']
+    // Assigning TZ changes the zone only on a process's main thread (vitest's default forks pool);
+    // in a worker thread (StrykerJS runs vitest's threads pool) it changes nothing, and the mutation
+    // run sets a non-UTC zone for the whole process instead. Either way some zone other than UTC
+    // must be in effect, or this test would check nothing.
+    const offsets: number[] = []
     try {
       for (const zone of ['Pacific/Kiritimati', 'America/Los_Angeles', 'Asia/Kolkata']) {
         process.env['TZ'] = zone
+        offsets.push(new Date('2026-03-08T12:00:00Z').getTimezoneOffset())
         const { sim, admin, hash } = setup()
         sim.usage.record({ keyHash: hash, cost: 1, at: '2026-03-08T12:00:00Z' }) // Sunday
         sim.clock.set('2026-03-08T23:59:59.999Z')
@@ -269,6 +275,7 @@ describe('usage windows roll with the clock', () => {
       if (original === undefined) delete process.env['TZ']
       else process.env['TZ'] = original
     }
+    expect(offsets.some((offset) => offset !== 0), `no zone but UTC took effect (offsets ${offsets.join(', ')})`).toBe(true)
   })
 })
 
