@@ -6,22 +6,13 @@ import { describe, expect, it } from 'vitest'
 import { compilePricing, estimateCost, explainPricing, PricingError, resolvePricing } from '../../src/pricing/index.js'
 import type { Pricing, PricingOverride, PricingRequest } from '../../src/pricing/index.js'
 import { WEEK_TABLE_AFTER } from '../../src/core/pricing/compile.js'
+import { pricingErrorOf } from './support.js'
 
 /** Epoch milliseconds of a UTC date and time; `month` is 1-based, unlike Date.UTC. */
 function utc(year: number, month: number, day: number, hour = 0, minute = 0): number {
   return Date.UTC(year, month - 1, day, hour, minute)
 }
 
-/** The PricingError `fn` throws; fails the test when it throws nothing or something else. */
-function pricingErrorOf(fn: () => unknown): PricingError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof PricingError) return error
-    throw error
-  }
-  throw new Error('expected a PricingError, but nothing was thrown')
-}
 
 /** A Monday at 12:00 UTC. */
 const NOON = utc(2026, 3, 2, 12, 0)

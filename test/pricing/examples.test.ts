@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
 import { compilePricing, estimateCost, explainPricing, PricingError, resolvePricing } from '../../src/pricing/index.js'
 import type { CostUsage, Pricing, PricingOverride, PricingRequest } from '../../src/pricing/index.js'
+import { pricingErrorOf } from './support.js'
 
 /** Epoch milliseconds of a UTC date and time; `month` is 1-based, unlike Date.UTC. */
 function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
@@ -25,16 +26,6 @@ function applies(pricing: Pricing, at: number, index = 0, promptTokens = 1000): 
   return explainPricing(pricing, { promptTokens, at }).overrides[index]?.applies
 }
 
-/** The PricingError `fn` throws; fails the test when it throws nothing or something else. */
-function pricingErrorOf(fn: () => unknown): PricingError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof PricingError) return error
-    throw error
-  }
-  throw new Error('expected a PricingError, but nothing was thrown')
-}
 
 /** `units / 10^scale` in plain notation without trailing zeros, computed apart from the engine. */
 function plainDecimal(units: bigint, scale: number): string {

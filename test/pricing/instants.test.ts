@@ -3,17 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import { compilePricing, estimateCost, explainPricing, PricingError, resolvePricing } from '../../src/pricing/index.js'
 import type { Pricing, PricingRequest } from '../../src/pricing/index.js'
+import { pricingErrorOf } from './support.js'
 
-/** The PricingError `fn` throws; fails the test when it throws nothing or something else. */
-function pricingErrorOf(fn: () => unknown): PricingError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof PricingError) return error
-    throw error
-  }
-  throw new Error('expected a PricingError, but nothing was thrown')
-}
 
 /** The largest |epoch milliseconds| a Date can hold: 100,000,000 days. */
 const MAX_MS = 8.64e15
