@@ -6,7 +6,8 @@
 // daily <= weekly and daily <= monthly; when the week so far lies within the month the weekly
 // figure cannot exceed the monthly one, and the reverse; total covers the week and the month together.
 import { describe, expect, it } from 'vitest'
-import { type ApiKey, type CreateKeyOptions, createSimulator, SimulatorError } from '../../src/index.js'
+import { type ApiKey, type CreateKeyOptions, createSimulator } from '../../src/index.js'
+import { simulatorErrorOf } from '../support/server.js'
 
 type KeyOptions = Omit<CreateKeyOptions, 'userId'>
 
@@ -35,16 +36,6 @@ function setup(now: string) {
   return { sim, org }
 }
 
-/** Runs `fn`, expects a SimulatorError, and returns it. */
-function simulatorError(fn: () => unknown): SimulatorError {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(SimulatorError)
-    return error as SimulatorError
-  }
-  throw new Error('expected a SimulatorError, but nothing was thrown')
-}
 
 const figures = (usage: number, daily: number, weekly: number, monthly: number) => ({ usage, daily, weekly, monthly })
 const regularOf = (key: ApiKey) => figures(key.usage, key.usage_daily, key.usage_weekly, key.usage_monthly)
@@ -132,7 +123,7 @@ describe('seeded usage the calendar rules out', () => {
 
   it.each(cases)('explains %s in the error message, and creates no key', (_, now, options, argument, problem) => {
     const { sim, org } = setup(now)
-    const error = simulatorError(() => sim.keys.create({ userId: org.id, ...options }))
+    const error = simulatorErrorOf(() => sim.keys.create({ userId: org.id, ...options }))
     expect(error.code).toBe('INVALID_ARGUMENT')
     expect(error.argument).toBe(argument)
     expect(error.message).toBe(`Failed to create API key: "${argument}" ${problem}${SUFFIX}`)

@@ -6,8 +6,9 @@
 // to `usd * 10^10` when several are.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createSimulator, SimulatorError } from '../../src/index.js'
+import { createSimulator } from '../../src/index.js'
 import { MAX_EXACT_USD, type UsageRecord, appendUsage, figuresAt, toUnits, toUsd, unitsOfKind, windowsAt } from '../../src/core/usage.js'
+import { simulatorErrorOf } from '../support/server.js'
 
 const NOW = Date.UTC(2026, 2, 11, 10) // Wednesday 2026-03-11T10:00Z
 
@@ -18,16 +19,6 @@ function setup(keyOptions: { limit?: number } = {}) {
   return { sim, org, hash: record.hash }
 }
 
-/** Runs `fn`, expects a SimulatorError, and returns it. */
-function simulatorError(fn: () => unknown): SimulatorError {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(SimulatorError)
-    return error as SimulatorError
-  }
-  throw new Error('expected a SimulatorError, but nothing was thrown')
-}
 
 describe('toUnits', () => {
   it('gives back every unit count up to 2^52 from its USD double, where exported records live', () => {
@@ -86,7 +77,7 @@ describe('the exact-range check on each kind of usage', () => {
     const { sim, hash } = setup()
     sim.usage.record({ keyHash: hash, cost: 600_000, byok: true })
     // 600,000 + 400,000 BYOK USD is past 2^53 - 1 units (about 900,719.93 USD).
-    const error = simulatorError(() => sim.usage.record({ keyHash: hash, cost: 400_000, byok: true }))
+    const error = simulatorErrorOf(() => sim.usage.record({ keyHash: hash, cost: 400_000, byok: true }))
     expect(error.argument).toBe('cost')
     expect(error.message).toBe(
       `Failed to record usage: "cost" would take the key's BYOK usage past ${MAX_EXACT_USD} USD, the most kept exactly (to 10^-10 USD); got 400000.`,
