@@ -189,7 +189,7 @@ export function appendUsage(log: UsageRecord[], count: number, record: UsageReco
 
 export const toUsd = (units: number): number => units / UNITS_PER_USD
 /**
- * USD to units. Near 2^53 units the product is off by a unit or two, so the neighbours are tried:
+ * USD to units. Near 2^53 units the product can be a unit off, so the neighbours are tried:
  * the unit count whose {@link toUsd} is `usd` exactly wins, which makes `toUnits(toUsd(units))`
  * give `units` back (an exported world reloads to the last unit).
  */

@@ -36,12 +36,12 @@ describe('a request that is not an object', () => {
     expect(explainError.message).toBe(`explainPricing: invalid request: ${message}`)
   })
 
-  it('is rejected by estimateCost before the usage is read', () => {
+  it('is rejected by estimateCost before the usage is read, naming the one field a cost request has', () => {
     const error = pricingErrorOf(() => estimateCost(valid, { promptTokens: 1 }, null as unknown as { at: number }))
     expect(error.argument).toBe('request')
-    expect(error.message).toBe('estimateCost: invalid request: must be an object such as { promptTokens, at }, got null')
+    expect(error.message).toBe('estimateCost: invalid request: must be an object such as { at }, got null')
     const numberError = pricingErrorOf(() => estimateCost(valid, { promptTokens: 1 }, 7 as unknown as { at: number }))
-    expect(numberError.message).toBe('estimateCost: invalid request: must be an object such as { promptTokens, at }, got number')
+    expect(numberError.message).toBe('estimateCost: invalid request: must be an object such as { at }, got number')
   })
 })
 
@@ -79,7 +79,7 @@ describe('the functions compilePricing returns', () => {
       'compiled.cost: invalid request: at must be a valid Date or epoch milliseconds within the Date range, got NaN',
     )
     expect(pricingErrorOf(() => cost({}, 'now' as unknown as { at: number })).message).toBe(
-      'compiled.cost: invalid request: must be an object such as { promptTokens, at }, got string',
+      'compiled.cost: invalid request: must be an object such as { at }, got string',
     )
   })
 })

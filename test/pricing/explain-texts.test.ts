@@ -135,6 +135,14 @@ describe('condition texts', () => {
     )
   })
 
+  it('writes "1 prompt token" in the singular and every other count in the plural', () => {
+    const pricing: Pricing = { ...base, overrides: [{ min_prompt_tokens: 0, prompt: '0.3' }] }
+    const at = utc(...MONDAY, 12, 0)
+    expect(explainPricing(pricing, { promptTokens: 1, at }).overrides[0]?.text).toBe('overrides[0] applies: 1 prompt token is more than min_prompt_tokens 0')
+    expect(explainPricing(pricing, { promptTokens: 0, at }).overrides[0]?.text).toBe('overrides[0] does not apply: 0 prompt tokens is not more than min_prompt_tokens 0')
+    expect(linesOf(pricing, 2, at)[0]).toBe('2 prompt tokens at 2026-03-09T12:00:00.000Z (monday 12:00 UTC)')
+  })
+
   it('says so when an override has no conditions', () => {
     const explanation = explainPricing({ ...base, overrides: [{ prompt: '0.3' }] }, { promptTokens: 0, at: utc(...MONDAY, 12, 0) })
     expect(explanation.overrides[0]?.text).toBe('overrides[0] applies: it has no conditions')
@@ -183,8 +191,8 @@ describe('the header line', () => {
   })
 
   it('reads an instant before 1970 and a Date the same way', () => {
-    expect(linesOf(pricing, 1, -1)[0]).toBe('1 prompt tokens at 1969-12-31T23:59:59.999Z (wednesday 23:59 UTC)')
-    expect(linesOf(pricing, 1, new Date('2026-03-07T00:00:00Z'))[0]).toBe('1 prompt tokens at 2026-03-07T00:00:00.000Z (saturday 00:00 UTC)')
+    expect(linesOf(pricing, 1, -1)[0]).toBe('1 prompt token at 1969-12-31T23:59:59.999Z (wednesday 23:59 UTC)')
+    expect(linesOf(pricing, 1, new Date('2026-03-07T00:00:00Z'))[0]).toBe('1 prompt token at 2026-03-07T00:00:00.000Z (saturday 00:00 UTC)')
   })
 })
 
@@ -194,19 +202,24 @@ describe('the discount line', () => {
   it('says by how much every price is multiplied when costing', () => {
     // 1 - 0.1 = 0.9; 1 - 0.25 = 0.75; 1 - 1 = 0.
     expect(linesOf({ prompt: '0.1', completion: '0.2', discount: 0.1 }, 1, at)).toEqual([
-      '1 prompt tokens at 2026-03-09T12:00:00.000Z (monday 12:00 UTC)',
+      '1 prompt token at 2026-03-09T12:00:00.000Z (monday 12:00 UTC)',
       'prompt = "0.1" from base',
       'completion = "0.2" from base',
       'discount 0.1: every price is multiplied by 0.9 when costing',
     ])
     expect(linesOf({ prompt: '0.1', completion: '0.2', discount: 0.25 }, 1, at).at(-1)).toBe('discount 0.25: every price is multiplied by 0.75 when costing')
     expect(linesOf({ prompt: '0.1', completion: '0.2', discount: 1 }, 1, at).at(-1)).toBe('discount 1: every price is multiplied by 0 when costing')
+    // A discount small enough that String() writes it with an exponent is still shown in plain notation.
+    expect(String(1e-7)).toBe('1e-7')
+    expect(linesOf({ prompt: '0.1', completion: '0.2', discount: 1e-7 }, 1, at).at(-1)).toBe(
+      'discount 0.0000001: every price is multiplied by 0.9999999 when costing',
+    )
   })
 
   it('comes after the overrides and price lines', () => {
     const pricing: Pricing = { prompt: '0.1', completion: '0.2', discount: 0.5, overrides: [{ prompt: '0.3' }] }
     expect(linesOf(pricing, 1, at)).toEqual([
-      '1 prompt tokens at 2026-03-09T12:00:00.000Z (monday 12:00 UTC)',
+      '1 prompt token at 2026-03-09T12:00:00.000Z (monday 12:00 UTC)',
       'overrides[0] applies: it has no conditions',
       'prompt = "0.3" from overrides[0] (base "0.1")',
       'completion = "0.2" from base',
@@ -217,7 +230,7 @@ describe('the discount line', () => {
   it('is absent without a discount and with a discount of 0', () => {
     const without = explainPricing({ prompt: '0.1', completion: '0.2' }, { promptTokens: 1, at })
     expect(without.discount).toBe(0)
-    expect(without.text).toBe('1 prompt tokens at 2026-03-09T12:00:00.000Z (monday 12:00 UTC)\nprompt = "0.1" from base\ncompletion = "0.2" from base')
+    expect(without.text).toBe('1 prompt token at 2026-03-09T12:00:00.000Z (monday 12:00 UTC)\nprompt = "0.1" from base\ncompletion = "0.2" from base')
     const zero = explainPricing({ prompt: '0.1', completion: '0.2', discount: 0 }, { promptTokens: 1, at })
     expect(zero.discount).toBe(0)
     expect(zero.text).toBe(without.text)

@@ -115,9 +115,10 @@ function checkPromptTokens(value: unknown, operation: string): void {
   throw new PricingError(operation, 'request', [{ path: 'promptTokens', message: `must be a non-negative integer, got ${describe(value)}` }])
 }
 
-function checkRequest(request: unknown, operation: string): asserts request is object {
+/** Throws unless the request is an object; `shape` names its fields in the message. */
+function checkRequest(request: unknown, operation: string, shape = '{ promptTokens, at }'): asserts request is object {
   if (typeof request !== 'object' || request === null) {
-    throw new PricingError(operation, 'request', [{ path: '', message: `must be an object such as { promptTokens, at }, got ${request === null ? 'null' : typeof request}` }])
+    throw new PricingError(operation, 'request', [{ path: '', message: `must be an object such as ${shape}, got ${request === null ? 'null' : typeof request}` }])
   }
 }
 
@@ -274,7 +275,7 @@ export class PricingEngine {
   }
 
   cost(usage: CostUsage, request: CostRequest, operation: string): string {
-    checkRequest(request, operation)
+    checkRequest(request, operation, '{ at }')
     const ms = instantOf(request.at, operation)
     return costAt(this, usage, ms, operation)
   }

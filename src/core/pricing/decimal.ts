@@ -16,15 +16,14 @@ export function parseDecimal(text: string): ScaledDecimal {
 }
 
 /**
- * Reads a discount as the decimal its shortest round-trip form shows (0.1 is exactly one tenth):
- * 0.1 is exactly one tenth, 1e-7 is exactly one ten-millionth.
+ * Reads a validated discount (a number in [0, 1]) as the decimal its shortest round-trip form shows:
+ * 0.1 is exactly one tenth, 1e-7 is exactly one ten-millionth. Such a number is written either plainly
+ * or with a negative exponent, so the exponent only ever adds decimal places.
  */
 export function parseDiscount(discount: number): ScaledDecimal {
   const [mantissa = '0', exponentText] = String(discount).split('e')
   const { units, scale } = parseDecimal(mantissa)
-  const exponent = exponentText === undefined ? 0 : Number(exponentText)
-  const shifted = scale - exponent
-  return shifted >= 0 ? { units, scale: shifted } : { units: units * 10n ** BigInt(-shifted), scale: 0 }
+  return { units, scale: exponentText === undefined ? scale : scale - Number(exponentText) }
 }
 
 /** `value` expressed with `scale` decimal places (`scale` must be at least the value's own). */

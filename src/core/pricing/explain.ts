@@ -2,7 +2,7 @@ import { PRICE_KEYS } from '../types.js'
 import type { OverridablePriceKey, PriceKey, Weekday } from '../types.js'
 import { inWindow } from './compile.js'
 import type { PricingEngine, ResolvedPricing, Rule, Tier } from './compile.js'
-import { formatBigUnits } from './decimal.js'
+import { formatBigUnits, formatDecimal } from './decimal.js'
 import { clockText, utcMinuteOfDay, utcWeekday, UTC_DAY_NAMES } from './instant.js'
 
 /** How one condition of an override fared, with the values compared. */
@@ -69,6 +69,11 @@ function hhmmText(hhmm: number): string {
   return `${String(Math.floor(hhmm / 100)).padStart(2, '0')}:${String(hhmm % 100).padStart(2, '0')}`
 }
 
+/** "1 prompt token", "2 prompt tokens". */
+function tokensText(promptTokens: number): string {
+  return `${promptTokens} prompt token${promptTokens === 1 ? '' : 's'}`
+}
+
 function conditionsOf(rule: Rule, promptTokens: number, minute: number, weekday: number): ConditionExplanation[] {
   const conditions: ConditionExplanation[] = []
   const { source } = rule
@@ -76,8 +81,8 @@ function conditionsOf(rule: Rule, promptTokens: number, minute: number, weekday:
     const threshold = source.min_prompt_tokens
     const holds = promptTokens > threshold
     const text = holds
-      ? `${promptTokens} prompt tokens is more than min_prompt_tokens ${threshold}`
-      : `${promptTokens} prompt tokens is not more than min_prompt_tokens ${threshold}`
+      ? `${tokensText(promptTokens)} is more than min_prompt_tokens ${threshold}`
+      : `${tokensText(promptTokens)} is not more than min_prompt_tokens ${threshold}`
     conditions.push({ condition: 'min_prompt_tokens', holds, threshold, promptTokens, text })
   }
   if (rule.hasWindow) {
@@ -110,7 +115,7 @@ export function explain(engine: PricingEngine, promptTokens: number, ms: number,
     return { path, index: rule.index, applies, conditions, sets: Object.fromEntries(rule.prices), text: `${path} ${applies ? 'applies' : 'does not apply'}: ${reasons}` }
   })
   const prices: Partial<Record<PriceKey, PriceExplanation>> = {}
-  const lines = [`${promptTokens} prompt tokens at ${new Date(ms).toISOString()} (${UTC_DAY_NAMES[weekday]} ${clockText(minute)} UTC)`, ...overrides.map((o) => o.text)]
+  const lines = [`${tokensText(promptTokens)} at ${new Date(ms).toISOString()} (${UTC_DAY_NAMES[weekday]} ${clockText(minute)} UTC)`, ...overrides.map((o) => o.text)]
   for (const key of PRICE_KEYS) {
     const winner = tier.winners[key]
     if (winner === undefined) continue
@@ -128,7 +133,7 @@ export function explain(engine: PricingEngine, promptTokens: number, ms: number,
   const discount = engine.discount ?? 0
   if (discount !== 0) {
     const { units, scale } = engine.discountDecimal
-    lines.push(`discount ${discount}: every price is multiplied by ${formatBigUnits(10n ** BigInt(scale) - units, scale)} when costing`)
+    lines.push(`discount ${formatDecimal(engine.discountDecimal)}: every price is multiplied by ${formatBigUnits(10n ** BigInt(scale) - units, scale)} when costing`)
   }
   return {
     promptTokens,
