@@ -65,14 +65,6 @@ const keyOf = (sim: AnySim, hash: string): ApiKey => {
 const FIGURES = ['usage', 'usage_daily', 'usage_weekly', 'usage_monthly', 'byok_usage', 'byok_usage_daily', 'byok_usage_weekly', 'byok_usage_monthly'] as const
 const figuresOf = (key: ApiKey): number[] => FIGURES.map((figure) => key[figure])
 
-const compareBy =
-  <T>(keyOfItem: (item: T) => string) =>
-  (a: T, b: T): number => {
-    const [x, y] = [keyOfItem(a), keyOfItem(b)]
-    return x < y ? -1 : x > y ? 1 : 0
-  }
-const sorted = <T>(items: T[], keyOfItem: (item: T) => string): T[] => [...items].sort(compareBy(keyOfItem))
-
 /** `/models/{author}/{slug}/endpoints` of a model id, each segment percent-encoded. */
 function endpointsPath(id: string): string {
   const slash = id.indexOf('/')
@@ -134,14 +126,13 @@ function expectSameAnswers(original: AnySim, copy: AnySim, requests: readonly Si
   }
 }
 
-/** The programmatic views of both simulators are the same (lists of unordered maps sorted by id). */
+/** The programmatic views of both simulators are the same, every list in the same order. */
 function expectSameCollections(original: AnySim, copy: AnySim): void {
   expect(copy.clock.nowMs()).toBe(original.clock.nowMs())
   expect(copy.users.list()).toStrictEqual(original.users.list())
-  expect(sorted(copy.keys.list(), (k) => k.hash)).toStrictEqual(sorted(original.keys.list(), (k) => k.hash))
-  expect(sorted(copy.workspaces.list(), (w) => w.id)).toStrictEqual(sorted(original.workspaces.list(), (w) => w.id))
-  const fileId = (f: { workspaceId: string; provider: string | null; id: string }): string => `${f.workspaceId}\u0000${f.provider ?? ''}\u0000${f.id}`
-  expect(sorted(copy.files.list(), fileId)).toStrictEqual(sorted(original.files.list(), fileId))
+  expect(copy.keys.list()).toStrictEqual(original.keys.list())
+  expect(copy.workspaces.list()).toStrictEqual(original.workspaces.list())
+  expect(copy.files.list()).toStrictEqual(original.files.list())
   expect(copy.models.list()).toStrictEqual(original.models.list())
   expect(copy.videoModels.list()).toStrictEqual(original.videoModels.list())
 }
@@ -242,6 +233,23 @@ describe('exportWorld', () => {
     // The random stream did not move: what is created next is what a twin that never exported creates.
     const [userId] = sim.users.list().map((u) => u.id)
     expect(sim.keys.create({ userId: userId ?? '' })).toStrictEqual(twin.keys.create({ userId: userId ?? '' }))
+  })
+
+  it('lists workspaces oldest first, then by id, before and after a reload, whoever created them when', () => {
+    const sim = createSimulator({ world: 'empty', now: '2026-03-02T00:00:00Z' })
+    const acme = sim.users.create({ name: 'Acme' })
+    const early = sim.workspaces.create({ userId: acme.id, name: 'Early', createdAt: '2026-01-01T00:00:00Z' })
+    const tie = [sim.workspaces.create({ userId: acme.id, name: 'Tie one' }), sim.workspaces.create({ userId: acme.id, name: 'Tie two' })]
+    sim.clock.advance(DAY)
+    // Created after Acme's workspaces: a reload makes its default workspace before all of them.
+    const globex = sim.users.create({ name: 'Globex' })
+    const want = [
+      early.id,
+      ...[acme.defaultWorkspaceId, ...tie.map((w) => w.id)].sort(),
+      globex.defaultWorkspaceId,
+    ]
+    expect(sim.workspaces.list().map((w) => w.id)).toEqual(want)
+    expect(reloaded(sim).workspaces.list().map((w) => w.id)).toEqual(want)
   })
 
   it('pages more than 100 keys of a workspace in the same order after a reload, ties on created_at included', () => {

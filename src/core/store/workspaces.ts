@@ -1,6 +1,6 @@
 import { describe } from '../describe.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
-import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
+import { type InstantInput, formatTimestamp, parseInstant, toEpochMs } from '../time.js'
 import type { Workspace } from '../types.js'
 import { ArgumentChecker, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
@@ -48,7 +48,10 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 export interface WorkspaceCollection {
   /** Creates a workspace in an organisation and returns its wire record. */
   create(options: CreateWorkspaceOptions): Workspace
-  /** Every workspace, as `GET /workspaces/{id}` shows it. */
+  /**
+   * Every workspace, as `GET /workspaces/{id}` shows it, oldest first: by `created_at`, then by id.
+   * A simulator loaded from `exportWorld()` lists them in the same order.
+   */
   list(): Workspace[]
   /** One workspace by UUID, or undefined. */
   get(id: string): Workspace | undefined
@@ -169,7 +172,13 @@ export function createWorkspaceCollection(ctx: StoreContext): WorkspaceCollectio
         insertWorkspace(ctx, state)
         return structuredClone(state.record)
       }),
-    list: () => [...ctx.data.workspaces.values()].map((w) => structuredClone(w.record)),
+    list: () => {
+      // Not the store's insertion order: a world loads each user's default workspace before every
+      // other workspace, wherever the user was created, so that order would change across a reload.
+      const dated = [...ctx.data.workspaces.values()].map((w) => ({ ms: parseInstant(w.record.created_at) ?? 0, record: w.record }))
+      dated.sort((a, b) => a.ms - b.ms || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0))
+      return dated.map((w) => structuredClone(w.record))
+    },
     get: (id) => {
       const state = typeof id === 'string' ? ctx.data.workspaces.get(id.toLowerCase()) : undefined
       return state && structuredClone(state.record)
