@@ -68,16 +68,23 @@ describe('loading a world spec', () => {
     expect(page(sim, false)).toEqual(before.enabled)
   })
 
-  it('keeps every record of a key, after figures seeded by byokUsage, with updated_at the latest record', () => {
+  it('keeps every record of a key, with updated_at the latest record', () => {
     const world = spec()
-    const key = world.keys?.[1] as NonNullable<WorldSpec['keys']>[number] & { byokUsage?: unknown }
-    key.byokUsage = { total: 2 }
+    const key = world.keys?.[1] as NonNullable<WorldSpec['keys']>[number]
     const sim = createSimulator({ world })
     const record = sim.keys.get(key.hash as string) as ApiKey
     expect(record.usage).toBe(1.5)
-    expect(record.byok_usage).toBe(2.25)
+    expect(record.byok_usage).toBe(0.25)
     expect(record.updated_at).toBe('2026-01-20T00:00:00.000000+00:00')
-    expect(sim.exportWorld().keys?.find((k) => k.hash === key.hash)?.usage?.reduce((sum, r) => sum + r.cost, 0)).toBe(3.75)
+    expect(sim.exportWorld().keys?.find((k) => k.hash === key.hash)?.usage?.reduce((sum, r) => sum + r.cost, 0)).toBe(1.75)
+  })
+
+  it('refuses byokUsage figures on a key: a world key carries its usage as records', () => {
+    const world = spec()
+    const key = world.keys?.[1] as NonNullable<WorldSpec['keys']>[number] & { byokUsage?: unknown }
+    key.byokUsage = { total: 2 }
+    expect(validateWorld(world).map((p) => p.path)).toEqual(['world.keys[1].byokUsage'])
+    expect(() => createSimulator({ world })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'world.keys[1].byokUsage' }))
   })
 
   it('names the path of every bad key, field and record, the key index included', () => {

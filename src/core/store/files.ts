@@ -1,6 +1,6 @@
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, toEpochMs } from '../time.js'
-import { ArgumentChecker } from './check.js'
+import { ArgumentChecker, fieldsOf } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
 import { type FileOrigin, type FileProvider, type FileState, fileScopeKey } from './state.js'
@@ -36,6 +36,10 @@ export interface StoredFile {
 }
 
 export interface FileCollection {
+  /**
+   * Stores a file. A field that is not one of {@link CreateFileOptions} throws an INVALID_ARGUMENT
+   * SimulatorError naming it, and stores nothing.
+   */
   create(options: CreateFileOptions): StoredFile
   list(): StoredFile[]
 }
@@ -43,6 +47,16 @@ export interface FileCollection {
 export const FILE_ID = /^[A-Za-z0-9_-]{1,256}$/
 const PROVIDERS: readonly FileProvider[] = ['openai', 'anthropic']
 const ORIGINS: readonly FileOrigin[] = ['server', 'upload']
+const FILE_FIELDS = fieldsOf<CreateFileOptions>({
+  userId: true,
+  id: true,
+  workspaceId: true,
+  origin: true,
+  bytes: true,
+  filename: true,
+  provider: true,
+  createdAt: true,
+})
 
 function toStoredFile(file: FileState): StoredFile {
   return {
@@ -64,7 +78,7 @@ export function createFileCollection(ctx: StoreContext): FileCollection {
     create: (options) =>
       atomically(ctx, () => {
         const check: ArgumentChecker = new ArgumentChecker(operation)
-        check.object(options, 'options')
+        check.knownFields(check.object(options, 'options'), FILE_FIELDS, '', 'a file')
         const userId = requireUser(ctx, options.userId, operation)
         const workspaceId = resolveWorkspaceId(ctx, userId, options.workspaceId, operation)
         const origin = check.oneOf(options.origin, ORIGINS, 'origin')

@@ -5,7 +5,7 @@ import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import type { RateLimit } from '../controls.js'
 import type { InstantInput } from '../time.js'
 import type { ApiKey, LimitReset } from '../types.js'
-import { ArgumentChecker } from './check.js'
+import { ArgumentChecker, fieldsOf } from './check.js'
 import type { CreateKeyOptions } from './keys.js'
 
 /**
@@ -49,6 +49,8 @@ export interface LoadKeyOptions {
   rateLimit?: RateLimit | null
 }
 
+const LOAD_FIELDS = fieldsOf<LoadKeyOptions>({ userId: true, secret: true, management: true, rateLimit: true })
+
 /** Wire name of every field, and the option of `create` it becomes (derived fields have none). */
 const FIELDS: readonly { wire: keyof ApiKey; sdk: keyof SdkKeyRecord; option?: string }[] = [
   { wire: 'hash', sdk: 'hash', option: 'hash' },
@@ -90,6 +92,7 @@ export function keyFromRecord(record: unknown, options: unknown, operation: stri
   const check = new ArgumentChecker(operation)
   const fields = check.object(record, 'record')
   const given = check.object(options, 'options')
+  check.knownFields(given, LOAD_FIELDS, 'options', 'the options of load')
   const sdk = !('created_at' in fields) && 'createdAt' in fields
   const own = (f: (typeof FIELDS)[number]): string => (sdk ? f.sdk : f.wire)
   const nameOf = (wire: keyof ApiKey): string => `record.${own(BY_WIRE.get(wire) as (typeof FIELDS)[number])}`

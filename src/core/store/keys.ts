@@ -5,7 +5,7 @@ import { type RateLimit, checkRateLimit } from '../controls.js'
 import type { ApiKey, LimitReset } from '../types.js'
 import { type CachedJson, type JsonPayload, utf8Length } from '../json-text.js'
 import { MAX_EXACT_USD, type UsageFigures, type UsageRecord, type UsageWindows, figuresAt, figuresHoldUntil, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
-import { ArgumentChecker } from './check.js'
+import { ArgumentChecker, fieldsOf } from './check.js'
 import { keyFromRecord, type LoadKeyOptions, renamed, type SdkKeyRecord } from './key-records.js'
 import { type StoreContext, atomically, windowsNow } from './context.js'
 import { KEY_NAMES } from './defaults.js'
@@ -78,16 +78,25 @@ export function insertKey(ctx: StoreContext, key: KeyState): KeyState {
 }
 
 export interface KeyCollection {
+  /**
+   * Creates a key and returns its bearer secret and wire record. A field that is not one of
+   * {@link CreateKeyOptions} (or, in `usage` and `byokUsage`, of {@link KeyUsageInput}) throws an
+   * INVALID_ARGUMENT SimulatorError naming it (`disabeld`), and stores nothing.
+   */
   create(options: CreateKeyOptions): CreatedKey
   /**
    * Stores a key that shows `record` (as `GET /keys` returns it, or as the official SDK parsed it):
    * its hash, name, label, limits, dates and usage figures, the figures as of the simulator clock's
    * now. Its `workspace_id` must be a workspace of `options.userId`. Returns the bearer secret
-   * (`options.secret`, or a fresh one) and the record as the simulator shows it. A bad field throws
-   * a `SimulatorError` naming it (`record.usage_daily`), and stores nothing.
+   * (`options.secret`, or a fresh one) and the record as the simulator shows it. A bad or unknown
+   * field throws a `SimulatorError` naming it (`record.usage_daily`, `options.secrte`), and stores nothing.
    */
   load(record: ApiKey | SdkKeyRecord, options: LoadKeyOptions): CreatedKey
-  /** Changes a key in place (disable it, give it a limit...) and returns its wire record. */
+  /**
+   * Changes a key in place (disable it, give it a limit...) and returns its wire record. A field
+   * that is not one of {@link UpdateKeyOptions} throws an INVALID_ARGUMENT SimulatorError naming it,
+   * and changes nothing.
+   */
   update(hash: string, changes: UpdateKeyOptions): ApiKey
   /** Every key, management keys included, as the wire shows them. */
   list(): ApiKey[]
@@ -98,7 +107,37 @@ export interface KeyCollection {
 const SECRET = /^\S{8,512}$/
 const HASH = /^[0-9a-f]{64}$/
 const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
-const UPDATABLE: readonly (keyof UpdateKeyOptions)[] = ['name', 'disabled', 'limit', 'limitReset', 'includeByokInLimit', 'expiresAt', 'rateLimit']
+const UPDATABLE = fieldsOf<UpdateKeyOptions>({
+  name: true,
+  disabled: true,
+  limit: true,
+  limitReset: true,
+  includeByokInLimit: true,
+  expiresAt: true,
+  rateLimit: true,
+})
+/** The fields of {@link CreateKeyOptions}, in the order its type lists them. */
+export const KEY_FIELDS = fieldsOf<CreateKeyOptions>({
+  userId: true,
+  management: true,
+  name: true,
+  workspaceId: true,
+  disabled: true,
+  limit: true,
+  limitReset: true,
+  expiresAt: true,
+  includeByokInLimit: true,
+  createdAt: true,
+  updatedAt: true,
+  usage: true,
+  byokUsage: true,
+  secret: true,
+  hash: true,
+  rateLimit: true,
+  label: true,
+  creatorUserId: true,
+})
+const USAGE_FIELDS = fieldsOf<KeyUsageInput>({ total: true, daily: true, weekly: true, monthly: true })
 
 interface KeptPage {
   indices: StoreIndices
@@ -298,6 +337,7 @@ export function keyToWire(key: KeyState, windows: UsageWindows): ApiKey {
 function readUsage(check: ArgumentChecker, input: unknown, argument: string, byok: boolean, windows: UsageWindows): UsageRecord[] {
   if (input === undefined) return []
   const usage = check.object(input, argument)
+  check.knownFields(usage, USAGE_FIELDS, argument, 'usage figures')
   const figures: KeyUsageInput = {}
   for (const field of ['total', 'daily', 'weekly', 'monthly'] as const) {
     if (usage[field] === undefined) continue
@@ -309,7 +349,11 @@ function readUsage(check: ArgumentChecker, input: unknown, argument: string, byo
   return check.fail(`${argument}.${seeded.field}`, `${seeded.problem} (the figures are as of the simulator clock's now)`)
 }
 
-/** Validates create options into a key without storing it; throws a SimulatorError naming the bad option. */
+/**
+ * Validates create options into a key without storing it; throws a SimulatorError naming the bad
+ * option. The names of the options are the caller's to check ({@link checkKeyFields}): the world
+ * loader builds them itself, from a spec key it has checked.
+ */
 export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState {
   const operation = 'create API key'
   const check: ArgumentChecker = new ArgumentChecker(operation)
@@ -374,10 +418,17 @@ export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState
   }
 }
 
+/** Refuses a field of `options` that is not one of {@link CreateKeyOptions}. */
+export function checkKeyFields(options: unknown, operation: string): void {
+  const check = new ArgumentChecker(operation)
+  check.knownFields(check.object(options, 'options'), KEY_FIELDS, '', 'a key')
+}
+
 export function createKeyCollection(ctx: StoreContext): KeyCollection {
   return {
     create: (options) =>
       atomically(ctx, () => {
+        checkKeyFields(options, 'create API key')
         const key = insertKey(ctx, buildKey(ctx, options))
         return { key: key.secret, record: keyToWire(key, windowsNow(ctx)) }
       }),
@@ -398,10 +449,7 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
       const operation = 'update API key'
       const key = requireKey(ctx, hash, operation)
       const check: ArgumentChecker = new ArgumentChecker(operation)
-      check.object(changes, 'changes')
-      for (const field of Object.keys(changes)) {
-        if (!UPDATABLE.includes(field as keyof UpdateKeyOptions)) check.fail(field === '' ? 'changes' : field, `${field === '' ? 'has a field with an empty name, which' : ''} is not something update can change; it changes ${UPDATABLE.join(', ')}`.trim())
-      }
+      check.knownFields(check.object(changes, 'changes'), UPDATABLE, '', 'a key update', 'changes')
       // Read everything before writing anything, so a bad field changes nothing.
       const next = {
         name: changes.name === undefined ? key.name : check.string(changes.name, 'name'),

@@ -16,7 +16,7 @@ import {
   TOKENIZERS,
   WORKLOADS,
 } from '../types.js'
-import { ArgumentChecker, describe } from './check.js'
+import { ArgumentChecker, describe, fieldsOf } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
 import { type CachedJson, cachedJson } from '../json-text.js'
@@ -35,13 +35,20 @@ export interface CreateModelOptions {
 }
 
 export interface ModelCollection {
-  /** Creates a model with its endpoints and returns it as an authenticated caller sees it. */
+  /**
+   * Creates a model with its endpoints and returns it as an authenticated caller sees it. A field
+   * that is not one of {@link CreateModelOptions} (of its `architecture`, of an endpoint) throws an
+   * INVALID_ARGUMENT SimulatorError naming it (`nmae`, `endpoints[0].nmae`), and stores nothing.
+   */
   create(options: CreateModelOptions): ModelWithEndpoints
   list(): ModelWithEndpoints[]
   get(id: string): ModelWithEndpoints | undefined
 }
 
 export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*(:[A-Za-z0-9._-]+)?$/
+
+const MODEL_FIELDS = fieldsOf<CreateModelOptions>({ id: true, name: true, created: true, description: true, architecture: true, endpoints: true })
+const ARCHITECTURE_FIELDS = fieldsOf<Architecture>({ tokenizer: true, instruct_type: true, modality: true, input_modalities: true, output_modalities: true })
 
 const ENDPOINT_FIELDS: ReadonlySet<string> = new Set([
   'name', 'model_id', 'model_name', 'context_length', 'pricing', 'provider_name', 'tag', 'quantization',
@@ -132,6 +139,7 @@ function checkList<T extends string>(check: ArgumentChecker, value: unknown, all
 
 function buildArchitecture(check: ArgumentChecker, input: unknown): Architecture {
   const given = input === undefined ? {} : check.object(input, 'architecture')
+  check.knownFields(given, ARCHITECTURE_FIELDS, 'architecture', 'an architecture')
   const nullableOneOf = <T extends string>(value: unknown, allowed: readonly T[], argument: string, fallback: T | null): T | null =>
     value === undefined ? fallback : value === null ? null : check.oneOf(value, allowed, argument)
   const input_modalities =
@@ -155,9 +163,7 @@ function buildArchitecture(check: ArgumentChecker, input: unknown): Architecture
 
 function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown, at: string, model: { id: string; name: string }, usedTags: Set<string>): Endpoint {
   const given = check.object(input, at)
-  for (const field of Object.keys(given)) {
-    if (!ENDPOINT_FIELDS.has(field)) check.fail(`${at}.${field}`, 'is not a field of an endpoint')
-  }
+  check.knownFields(given, ENDPOINT_FIELDS, at, 'an endpoint')
   const has = (field: string): boolean => given[field] !== undefined
   const str = (field: string): string => check.string(given[field], `${at}.${field}`)
 
@@ -274,7 +280,7 @@ export function insertModel(ctx: StoreContext, options: CreateModelOptions): Mod
   const operation = 'create model'
   return atomically(ctx, () => {
     const check: ArgumentChecker = new ArgumentChecker(operation)
-    check.object(options, 'options')
+    check.knownFields(check.object(options, 'options'), MODEL_FIELDS, '', 'a model')
     const id = check.string(options.id, 'id', MODEL_ID, '"author/slug" with an optional ":variant"')
     if (ctx.data.models.has(id)) {
       throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: a model with id "${id}" already exists.`, { argument: 'id' })

@@ -1,7 +1,7 @@
 import { type InstantInput, toEpochMs } from '../time.js'
 import type { ApiKey } from '../types.js'
 import { MAX_EXACT_USD, appendUsage, toUnits, unitsOfKind } from '../usage.js'
-import { ArgumentChecker } from './check.js'
+import { ArgumentChecker, fieldsOf } from './check.js'
 import { type StoreContext, windowsNow } from './context.js'
 import { keyToWire, requireKey } from './keys.js'
 import type { KeyState } from './state.js'
@@ -40,16 +40,20 @@ export interface UsageCollection {
    * Charges a cost to a key and returns the key's wire record as of the clock's now: `usage`,
    * `usage_daily`, `usage_weekly`, `usage_monthly` (or their `byok_` twins), `limit_remaining` and
    * `updated_at` all follow. A record dated after the clock's now counts once the clock reaches it.
+   * A field that is not one of {@link RecordUsageOptions} throws an INVALID_ARGUMENT SimulatorError
+   * naming it, and charges nothing.
    */
   record(options: RecordUsageOptions): ApiKey
 }
+
+const USAGE_FIELDS = fieldsOf<RecordUsageOptions>({ keyHash: true, cost: true, byok: true, at: true })
 
 export function createUsageCollection(ctx: StoreContext): UsageCollection {
   const operation = 'record usage'
   return {
     record(options) {
       const check: ArgumentChecker = new ArgumentChecker(operation)
-      check.object(options, 'options')
+      check.knownFields(check.object(options, 'options'), USAGE_FIELDS, '', 'a usage record')
       const key = requireKey(ctx, options.keyHash, operation, 'keyHash')
       const cost = check.nonNegative(options.cost, 'cost')
       // Sums stay exact while every key's total, of either kind, stays a safe integer of 10^-10 USD.

@@ -1,11 +1,11 @@
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, toEpochMs } from '../time.js'
-import { ArgumentChecker, UUID } from './check.js'
+import { ArgumentChecker, fieldsOf, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
 import { DEFAULT_WORKSPACE } from './defaults.js'
 import type { UserState } from './state.js'
-import { buildWorkspace, type DefaultWorkspaceOptions, insertWorkspace } from './workspaces.js'
+import { buildWorkspace, DEFAULT_WORKSPACE_FIELDS, type DefaultWorkspaceOptions, insertWorkspace } from './workspaces.js'
 
 export interface CreateUserOptions {
   /** Display name of the organisation. */
@@ -31,11 +31,24 @@ export interface User {
 }
 
 export interface UserCollection {
-  /** Creates an organisation together with its default workspace (slug `default`). */
+  /**
+   * Creates an organisation together with its default workspace (slug `default`). A field that is
+   * not one of {@link CreateUserOptions} (or, in `defaultWorkspace`, of the default workspace's
+   * options) throws an INVALID_ARGUMENT SimulatorError naming it (`nmae`, `defaultWorkspace.slgu`).
+   */
   create(options?: CreateUserOptions): User
   list(): User[]
   get(id: string): User | undefined
 }
+
+const USER_FIELDS = fieldsOf<CreateUserOptions>({
+  name: true,
+  id: true,
+  createdAt: true,
+  defaultWorkspaceId: true,
+  defaultWorkspaceGuardrailId: true,
+  defaultWorkspace: true,
+})
 
 const USER_ID = /^user_[A-Za-z0-9]{1,64}$/
 
@@ -49,6 +62,10 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
       atomically(ctx, () => {
         const check: ArgumentChecker = new ArgumentChecker('create user')
         check.object(options, 'options')
+        check.knownFields(options, USER_FIELDS, '', 'a user')
+        if (options.defaultWorkspace !== undefined) {
+          check.knownFields(check.object(options.defaultWorkspace, 'defaultWorkspace'), DEFAULT_WORKSPACE_FIELDS, 'defaultWorkspace', 'a default workspace')
+        }
         const name = options.name === undefined ? 'Acme Inc.' : check.string(options.name, 'name')
         const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, 'create user', 'createdAt')
         let id: string
@@ -68,7 +85,6 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
             throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to create user: workspace id "${wanted}" is already taken.`, { argument: 'defaultWorkspaceId' })
           }
         }
-        if (options.defaultWorkspace !== undefined) check.object(options.defaultWorkspace, 'defaultWorkspace')
         if (options.defaultWorkspaceGuardrailId !== undefined) {
           check.string(options.defaultWorkspaceGuardrailId, 'defaultWorkspaceGuardrailId', UUID, 'a UUID such as "550e8400-e29b-41d4-a716-446655440000"')
         }

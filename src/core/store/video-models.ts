@@ -1,7 +1,7 @@
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, toEpochMs, toUnixSeconds } from '../time.js'
 import { VIDEO_ASPECT_RATIOS, VIDEO_FRAME_IMAGES, VIDEO_RESOLUTIONS, type VideoModel } from '../types.js'
-import { ArgumentChecker, describe } from './check.js'
+import { ArgumentChecker, describe, fieldsOf } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
 import { MODEL_ID, titleCase } from './models.js'
@@ -9,11 +9,36 @@ import { MODEL_ID, titleCase } from './models.js'
 export type CreateVideoModelOptions = { id: string; created?: InstantInput } & Partial<Omit<VideoModel, 'id' | 'created'>>
 
 export interface VideoModelCollection {
+  /**
+   * Creates a video model and returns it. A field that is not one of {@link CreateVideoModelOptions}
+   * (or, in `upscale_factor`, not `min` or `max`) throws an INVALID_ARGUMENT SimulatorError naming
+   * it, and stores nothing.
+   */
   create(options: CreateVideoModelOptions): VideoModel
   list(): VideoModel[]
 }
 
 const SIZE = /^\d{2,5}x\d{2,5}$/
+const VIDEO_MODEL_FIELDS = fieldsOf<CreateVideoModelOptions>({
+  id: true,
+  canonical_slug: true,
+  name: true,
+  created: true,
+  description: true,
+  generate_audio: true,
+  allowed_passthrough_parameters: true,
+  pricing_skus: true,
+  seed: true,
+  supported_aspect_ratios: true,
+  supported_durations: true,
+  supported_frame_images: true,
+  supported_resolutions: true,
+  supported_sizes: true,
+  creativity: true,
+  upscale_factor: true,
+  hugging_face_id: true,
+})
+const UPSCALE_FIELDS = fieldsOf<NonNullable<VideoModel['upscale_factor']>>({ min: true, max: true })
 
 export function createVideoModelCollection(ctx: StoreContext): VideoModelCollection {
   const operation = 'create video model'
@@ -22,6 +47,7 @@ export function createVideoModelCollection(ctx: StoreContext): VideoModelCollect
       atomically(ctx, () => {
         const check: ArgumentChecker = new ArgumentChecker(operation)
         const given = check.object(options, 'options')
+        check.knownFields(given, VIDEO_MODEL_FIELDS, '', 'a video model')
         const id = check.string(given['id'], 'id', MODEL_ID, '"author/slug"')
         if (ctx.data.videoModels.has(id)) {
           throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: a video model with id "${id}" already exists.`, { argument: 'id' })
@@ -49,6 +75,7 @@ export function createVideoModelCollection(ctx: StoreContext): VideoModelCollect
         let upscale_factor: VideoModel['upscale_factor'] = null
         if (has('upscale_factor') && given['upscale_factor'] !== null) {
           const range = check.object(given['upscale_factor'], 'upscale_factor')
+          check.knownFields(range, UPSCALE_FIELDS, 'upscale_factor', 'an upscale factor range')
           upscale_factor = {}
           for (const bound of ['min', 'max'] as const) {
             if (range[bound] === null) upscale_factor[bound] = null

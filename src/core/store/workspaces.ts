@@ -2,7 +2,7 @@ import { describe } from '../describe.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, formatTimestamp, parseInstant, toEpochMs } from '../time.js'
 import type { Workspace } from '../types.js'
-import { ArgumentChecker, UUID } from './check.js'
+import { ArgumentChecker, fieldsOf, UUID, withoutFields } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
 import type { UserState, WorkspaceState } from './state.js'
@@ -43,10 +43,38 @@ export interface CreateWorkspaceOptions {
 /** The fields of an organisation's default workspace that `sim.users.create` takes. */
 export type DefaultWorkspaceOptions = Partial<Omit<CreateWorkspaceOptions, 'userId' | 'id' | 'defaultGuardrailId'>>
 
+/** The fields of {@link CreateWorkspaceOptions}, in the order its type lists them. */
+export const WORKSPACE_FIELDS = fieldsOf<CreateWorkspaceOptions>({
+  userId: true,
+  name: true,
+  slug: true,
+  id: true,
+  description: true,
+  defaultTextModel: true,
+  defaultImageModel: true,
+  defaultProviderSort: true,
+  defaultGuardrailId: true,
+  createdAt: true,
+  updatedAt: true,
+  createdBy: true,
+  includeByokInBudgets: true,
+  ioLoggingApiKeyIds: true,
+  ioLoggingSamplingRate: true,
+  isDataDiscountLoggingEnabled: true,
+  isObservabilityBroadcastEnabled: true,
+  isObservabilityIoLoggingEnabled: true,
+})
+
+/** The fields of {@link DefaultWorkspaceOptions}: a workspace's, less those `sim.users.create` sets itself. */
+export const DEFAULT_WORKSPACE_FIELDS = withoutFields<CreateWorkspaceOptions>(WORKSPACE_FIELDS, 'userId', 'id', 'defaultGuardrailId')
+
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 export interface WorkspaceCollection {
-  /** Creates a workspace in an organisation and returns its wire record. */
+  /**
+   * Creates a workspace in an organisation and returns its wire record. A field that is not one of
+   * {@link CreateWorkspaceOptions} throws an INVALID_ARGUMENT SimulatorError naming it.
+   */
   create(options: CreateWorkspaceOptions): Workspace
   /**
    * Every workspace, as `GET /workspaces/{id}` shows it, oldest first: by `created_at`, then by id.
@@ -166,7 +194,8 @@ export function createWorkspaceCollection(ctx: StoreContext): WorkspaceCollectio
   return {
     create: (options) =>
       atomically(ctx, () => {
-        new ArgumentChecker('create workspace').object(options, 'options')
+        const check = new ArgumentChecker('create workspace')
+        check.knownFields(check.object(options, 'options'), WORKSPACE_FIELDS, '', 'a workspace')
         requireUser(ctx, options.userId, 'create workspace')
         const state = buildWorkspace(ctx, options)
         insertWorkspace(ctx, state)

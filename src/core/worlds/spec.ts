@@ -3,7 +3,7 @@ import { isJsonData } from '../json-data.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import type { StoreContext } from '../store/context.js'
 import type { CreateFileOptions, FileCollection } from '../store/files.js'
-import { type CreateKeyOptions, buildKey } from '../store/keys.js'
+import { type CreateKeyOptions, KEY_FIELDS, buildKey } from '../store/keys.js'
 import type { KeyState } from '../store/state.js'
 import { type CreateModelOptions, type ModelCollection, insertModel } from '../store/models.js'
 import type { CreateUserOptions, UserCollection } from '../store/users.js'
@@ -11,7 +11,7 @@ import type { CreateVideoModelOptions, VideoModelCollection } from '../store/vid
 import type { CreateWorkspaceOptions, DefaultWorkspaceOptions, WorkspaceCollection } from '../store/workspaces.js'
 import { MAX_EXACT_USD, type UsageRecord, toUnits } from '../usage.js'
 import { parseInstant, toEpochMs } from '../time.js'
-import { ArgumentChecker, describe } from '../store/check.js'
+import { ArgumentChecker, describe, fieldsOf, unknownField, withoutFields } from '../store/check.js'
 
 /**
  * The format tag every world spec carries; a spec with another one is refused.
@@ -103,6 +103,33 @@ export interface WorldCollections {
 }
 
 const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels'] as const
+const SPEC_FIELDS = fieldsOf<WorldSpec>({
+  format: true,
+  now: true,
+  users: true,
+  workspaces: true,
+  keys: true,
+  files: true,
+  models: true,
+  videoModels: true,
+  handles: true,
+})
+// Users, workspaces, models and video models have the fields of their creators' options, which
+// refuse the others. Keys, their usage records and files differ from them, so the loader checks those.
+// WorldKey is CreateKeyOptions without byokUsage (usage is records, BYOK ones included).
+const WORLD_KEY_FIELDS = withoutFields<CreateKeyOptions>(KEY_FIELDS, 'byokUsage')
+const USAGE_RECORD_FIELDS = fieldsOf<WorldUsageRecord>({ at: true, cost: true, byok: true })
+const FILE_FIELDS = fieldsOf<WorldFile>({
+  userId: true,
+  id: true,
+  workspaceId: true,
+  origin: true,
+  text: true,
+  base64: true,
+  filename: true,
+  provider: true,
+  createdAt: true,
+})
 const OPERATION = 'load world'
 
 /** Whether a value is shaped like a world spec (a format tag), as opposed to a world's name. */
@@ -162,8 +189,10 @@ function toProblem(error: SimulatorError, fallbackPath: string): WorldProblem {
 
 /**
  * Loads a world spec into an empty store through the same validation as the creators; a bad entity
- * throws a SimulatorError whose `argument` is its path (`world.keys[3].limit`). `shift` (ms) moves
- * every instant. Returns a copy of the spec's handles.
+ * throws a SimulatorError whose `argument` is its path (`world.keys[3].limit`). A field that is not
+ * one of its type's, in the spec itself or in an entity or a key's usage record, is refused the same
+ * way (`world.keys[3].disabeld`); only `handles` may hold anything. `shift` (ms) moves every
+ * instant. Returns a copy of the spec's handles.
  *
  * With `problems`, nothing throws: each bad entity is reported there and left out, and the load
  * goes on, so that every problem of a spec is found in one pass. An entity that depends on one left
@@ -187,6 +216,7 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
       check.fail('world.format', `must be ${JSON.stringify(WORLD_FORMAT)} (a world spec, such as generateWorld() returns), got ${describe(spec.format)}`)
     }
   })
+  step('world', () => check.knownFields(spec, SPEC_FIELDS, 'world', 'a world spec'))
   const lists = new Set<(typeof LISTS)[number]>()
   for (const list of LISTS) {
     if (step(`world.${list}`, () => spec[list] === undefined || Array.isArray(spec[list]) || check.fail(`world.${list}`, `must be an array, got ${describe(spec[list])}`))) lists.add(list)
@@ -254,6 +284,8 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
   const loaded: KeyState[] = []
   // A key's path is built only for a message.
   each<WorldKey>('keys', (key, index) => {
+    // Names the path only when a field is unknown: most keys have none.
+    if (unknownField(key, WORLD_KEY_FIELDS) !== undefined) check.knownFields(key, WORLD_KEY_FIELDS, itemPath('keys', index), 'a key of a world spec')
     // Without its secret in the spec, nobody could call as the key.
     if (typeof key.secret !== 'string' || key.secret === '') check.string(key.secret, `${itemPath('keys', index)}.secret`)
     // Field by field, not a spread: spec keys come in many shapes, and a spread of each is slow.
@@ -269,7 +301,6 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
       createdAt: keyWhen(key.createdAt, index, 'createdAt'),
       updatedAt: key.updatedAt === null ? null : keyWhen(key.updatedAt, index, 'updatedAt'),
       expiresAt: key.expiresAt === null ? null : keyWhen(key.expiresAt, index, 'expiresAt'),
-      byokUsage: (key as { byokUsage?: CreateKeyOptions['byokUsage'] }).byokUsage,
       secret: key.secret,
       hash: key.hash,
       rateLimit: key.rateLimit,
@@ -288,14 +319,16 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
     let byokTotal = 0
     let latest: number | null = null
     const list = (records ?? []) as WorldUsageRecord[]
-    // The key's records in an array of their number (buildKey's is empty unless it seeded figures):
-    // pushed one by one, a key's first record would reserve room for 17.
-    const usage: UsageRecord[] = state.usage.length === 0 && list.length > 0 ? new Array<UsageRecord>(list.length) : state.usage
-    const seeded = state.usage.length
+    // The key's records in an array of their number (buildKey's is empty: it is given no figures to
+    // seed): pushed one by one, a key's first record would reserve room for 17.
+    const usage: UsageRecord[] = list.length > 0 ? new Array<UsageRecord>(list.length) : state.usage
     for (let i = 0; i < list.length; i++) {
       // Each check names its field only when it fails.
       const record = list[i] as WorldUsageRecord
       if (typeof record !== 'object' || record === null || Array.isArray(record)) check.object(record, `${itemPath('keys', index)}.usage[${i}]`)
+      if (unknownField(record, USAGE_RECORD_FIELDS) !== undefined) {
+        check.knownFields(record, USAGE_RECORD_FIELDS, `${itemPath('keys', index)}.usage[${i}]`, 'a usage record of a world key')
+      }
       const cost: unknown = record.cost
       if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) check.nonNegative(cost, `${itemPath('keys', index)}.usage[${i}].cost`)
       const byok: unknown = record.byok === undefined ? false : record.byok
@@ -305,7 +338,7 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
       if (!Number.isSafeInteger(total)) check.fail(`${itemPath('keys', index)}.usage[${i}].cost`, `takes the key's usage past ${MAX_EXACT_USD} USD, the most kept exactly`)
       const parsed = typeof record.at === 'string' ? parseInstant(record.at) : undefined
       const recordAt = parsed === undefined ? instant(record.at, `${itemPath('keys', index)}.usage[${i}].at`, shift) : parsed + shift
-      usage[seeded + i] = { at: recordAt, units, byok: byok as boolean }
+      usage[i] = { at: recordAt, units, byok: byok as boolean }
       if (latest === null || recordAt > latest) latest = recordAt
     }
     // The key is this loader's own until it is stored: completed in place, not copied.
@@ -353,7 +386,7 @@ const within = (path: string, field: string): string => (path === '' ? field : `
 /** A world spec's file as `sim.files.create` takes it: its `text` or `base64` content read into bytes. */
 export function fileOptions(file: WorldFile, path: string, shift = 0, operation = OPERATION): CreateFileOptions {
   const check: ArgumentChecker = new ArgumentChecker(operation)
-  check.object(file, path === '' ? 'options' : path)
+  check.knownFields(check.object(file, path === '' ? 'options' : path), FILE_FIELDS, path, 'a file')
   const { text, base64, ...options } = file
   if ((text === undefined) === (base64 === undefined)) check.fail(path === '' ? 'text' : path, 'must give its content as exactly one of "text" and "base64"')
   const content = text ?? base64
