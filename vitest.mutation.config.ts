@@ -18,6 +18,9 @@ export default defineConfig({
       'test/pricing/**/*.test.ts',
       'test/regressions/**/*.test.ts',
       'test/wire/**/*.test.ts',
+      // In-process servers (127.0.0.1, port 0): the only callers of operationOf, and cheap (2 s).
+      'test/server/server.test.ts',
+      'test/server/control.test.ts',
       'test/fixtures-committed.test.ts',
       'test/model-based.test.ts',
       'test/sdk-conformance.test.ts',

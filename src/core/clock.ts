@@ -40,10 +40,16 @@ export interface StoreClock extends SimulatorClock {
  * by as much as `wall()` does, from the instant of the last jump.
  */
 export function createClock(startMs: number, wall?: WallTime): StoreClock {
-  // A wall reading that is not a finite number (a broken time source) counts as no time passing.
+  // A wall reading that is not a finite number, or a read that throws (a broken time source), counts
+  // as no time passing: a request is still answered, never turned into an exception.
   let lastWall = 0
   const read = (): number => {
-    const reading = wall?.()
+    let reading: unknown
+    try {
+      reading = wall?.()
+    } catch {
+      return lastWall
+    }
     if (typeof reading === 'number' && Number.isFinite(reading)) lastWall = reading
     return lastWall
   }

@@ -101,7 +101,8 @@ export interface FaultControls {
 
 /** A delay of `ms` (or drawn uniformly from `[min, max]`), for one operation or for all. */
 export interface LatencyRule {
-  operation?: OperationName
+  /** One operation or several; without it, the rule is the default for every request without a rule of its own. */
+  operation?: OperationName | readonly OperationName[]
   ms: number | readonly [number, number]
   /**
    * Also wait that long in real time in the adapters (MSW, server). Without it the delay passes on
@@ -123,7 +124,7 @@ export interface LatencyRule {
  * //=> 1500 2026-03-02T10:00:01.500Z
  */
 export interface LatencyControls {
-  /** Sets the delay of one operation, or the default of all of them; the more specific rule wins. */
+  /** Sets the delay of one operation, of each of a list, or the default of all of them; the more specific rule wins. */
   set(rule: LatencyRule): void
   /** Back to no delay anywhere. */
   clear(): void
@@ -178,9 +179,12 @@ const OWN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-lengt
 /** Checks what a fault answers with, and returns a copy of it the caller can no longer change. */
 function checkResponse(respond: unknown, operation: string): FaultResponse {
   if (respond === 'network-error' || respond === 'never') return respond
-  const status = (respond as { status?: unknown } | null)?.status
-  if (typeof respond !== 'object' || respond === null || Array.isArray(respond) || typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
+  if (typeof respond !== 'object' || respond === null || Array.isArray(respond)) {
     throw invalidArgument(operation, 'respond', `must be { status: 400..599, message?, metadata?, headers? }, "network-error" or "never", got ${describe(respond)}`)
+  }
+  const status = (respond as { status?: unknown }).status
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
+    throw invalidArgument(operation, 'respond.status', `must be an error status, an integer from 400 to 599, got ${describe(status)}`)
   }
   const { message, metadata, headers } = respond as { message?: unknown; metadata?: unknown; headers?: unknown }
   if (message !== undefined && (typeof message !== 'string' || message === '')) throw invalidArgument(operation, 'respond.message', `must be a non-empty string, got ${describe(message)}`)
@@ -263,8 +267,8 @@ export class Controls {
   readonly latency: LatencyControls = {
     set: (rule) => {
       const operation = 'set latency'
-      if (typeof rule !== 'object' || rule === null) throw invalidArgument(operation, 'rule', 'must be { operation?, ms, real? }')
-      if (rule.operation !== undefined) checkOperations(rule.operation, operation)
+      if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw invalidArgument(operation, 'rule', `must be { operation?, ms, real? }, got ${describe(rule)}`)
+      const operations = checkOperations(rule.operation, operation)
       const ms = rule.ms
       // The longest delay a timer can wait (setTimeout overflows past 2^31 - 1 ms, about 24.8 days).
       const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_DELAY_MS
@@ -272,13 +276,14 @@ export class Controls {
         throw invalidArgument(operation, 'ms', `must be a whole number of milliseconds in [0, ${MAX_DELAY_MS}] or a [min, max] range of them, got ${describe(ms)}`)
       }
       if (rule.real !== undefined && typeof rule.real !== 'boolean') throw invalidArgument(operation, 'real', 'must be a boolean')
-      this.latencyRules.set(rule.operation ?? '*', { ms: Array.isArray(ms) ? [ms[0], ms[1]] : ms, real: rule.real ?? false })
+      const delay = { ms: Array.isArray(ms) ? ([ms[0], ms[1]] as const) : (ms as number), real: rule.real ?? false }
+      for (const name of operations ?? ['*' as const]) this.latencyRules.set(name, delay)
     },
     clear: () => this.latencyRules.clear(),
   }
 
   private addFault(rule: FaultRule, operation: string): Fault {
-    if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw invalidArgument(operation, 'rule', 'must be a fault rule object')
+    if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw invalidArgument(operation, 'rule', `must be a fault rule object, got ${describe(rule)}`)
     const respond = checkResponse(rule.respond, operation)
     const operations = checkOperations(rule.operation, operation)
     if (rule.path !== undefined && typeof rule.path !== 'string' && !(rule.path instanceof RegExp)) {

@@ -69,7 +69,8 @@ export interface SimulatorOptions {
    * `'virtual'` (the default): the clock moves only with `sim.clock.set` and `advance`. `'real'`:
    * it also moves with wall time (`Date.now()`), from `now` on, so rate limits refill, keys expire and
    * usage windows roll while a server runs; `set` and `advance` still jump it. A function is a wall
-   * time source of your own, in epoch milliseconds (a fake timer's, say).
+   * time source of your own, in epoch milliseconds (a fake timer's, say); a reading that is not a
+   * finite number, or a call that throws, counts as no time passing.
    */
   clock?: 'virtual' | 'real' | WallTime
 }

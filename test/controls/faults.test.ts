@@ -524,9 +524,9 @@ describe('through the SDK over MSW', () => {
 
 describe('bad rules', () => {
   const bad: { name: string; rule: unknown; argument: string }[] = [
-    { name: 'a success status (200)', rule: { respond: { status: 200 } }, argument: 'respond' },
-    { name: 'a status below 400 (399)', rule: { respond: { status: 399 } }, argument: 'respond' },
-    { name: 'a status above 599 (600)', rule: { respond: { status: 600 } }, argument: 'respond' },
+    { name: 'a success status (200)', rule: { respond: { status: 200 } }, argument: 'respond.status' },
+    { name: 'a status below 400 (399)', rule: { respond: { status: 399 } }, argument: 'respond.status' },
+    { name: 'a status above 599 (600)', rule: { respond: { status: 600 } }, argument: 'respond.status' },
     { name: 'an unknown response word', rule: { respond: 'timeout' }, argument: 'respond' },
     { name: 'no response at all', rule: {}, argument: 'respond' },
     { name: 'an unknown operation name', rule: { operation: 'listUsers', respond: { status: 500 } }, argument: 'operation' },

@@ -214,7 +214,7 @@ describe('the control API', () => {
     expect((await control('DELETE', '/faults/video-outage')).status).toBe(404)
     expect((await control('DELETE', '/faults')).status).toBe(204)
     expect(sim.faults.list()).toEqual([])
-    expectBadArgument(await control('POST', '/faults', { respond: { status: 200 } }), 'respond')
+    expectBadArgument(await control('POST', '/faults', { respond: { status: 200 } }), 'respond.status')
     expectBadArgument(await control('POST', '/faults', { operation: 'chat', respond: 'never' }), 'operation')
   })
 
