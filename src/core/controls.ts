@@ -8,6 +8,7 @@ import type { StoreContext } from './store/context.js'
 import { put } from './store/versions.js'
 import { describe } from './describe.js'
 import { isJsonData } from './json-data.js'
+import { ArgumentChecker, fieldsOf, withoutFields } from './store/check.js'
 import type { RateBucket } from './store/state.js'
 
 /**
@@ -176,12 +177,21 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 const OWN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection'])
 
+/** The fields of each kind of rule and option: any other is refused, so a misspelt one cannot be ignored (decisions/0005). */
+const FAULT_RULE_FIELDS = fieldsOf<FaultRule>({ operation: true, path: true, keyHash: true, once: true, times: true, fromCall: true, probability: true, respond: true, name: true })
+const PRESET_FIELDS = withoutFields<FaultRule>(FAULT_RULE_FIELDS, 'respond', 'name')
+const SERVICE_UNAVAILABLE_FIELDS: ReadonlySet<string> = new Set([...PRESET_FIELDS, 'retryAfterSeconds'])
+const RESPONSE_FIELDS = fieldsOf<Exclude<FaultResponse, string>>({ status: true, message: true, metadata: true, headers: true })
+const LATENCY_RULE_FIELDS = fieldsOf<LatencyRule>({ operation: true, ms: true, real: true })
+const RATE_LIMIT_FIELDS = fieldsOf<RateLimit>({ requests: true, intervalMs: true })
+
 /** Checks what a fault answers with, and returns a copy of it the caller can no longer change. */
 function checkResponse(respond: unknown, operation: string): FaultResponse {
   if (respond === 'network-error' || respond === 'never') return respond
   if (typeof respond !== 'object' || respond === null || Array.isArray(respond)) {
     throw invalidArgument(operation, 'respond', `must be { status: 400..599, message?, metadata?, headers? }, "network-error" or "never", got ${describe(respond)}`)
   }
+  new ArgumentChecker(operation).knownFields(respond, RESPONSE_FIELDS, 'respond', 'a fault response')
   const status = (respond as { status?: unknown }).status
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
     throw invalidArgument(operation, 'respond.status', `must be an error status, an integer from 400 to 599, got ${describe(status)}`)
@@ -214,9 +224,10 @@ function checkResponse(respond: unknown, operation: string): FaultResponse {
 }
 
 /** A preset's options: none, null (the same as none) or an options object. */
-function presetOptions<T extends object>(options: T | null | undefined, operation: string): T {
+function presetOptions<T extends object>(options: T | null | undefined, operation: string, known = PRESET_FIELDS): T {
   if (options === undefined || options === null) return {} as T
   if (typeof options !== 'object' || Array.isArray(options)) throw invalidArgument(operation, 'options', `must be an options object, got ${describe(options)}`)
+  new ArgumentChecker(operation).knownFields(options, known, '', 'the options of a preset fault')
   return options
 }
 
@@ -250,7 +261,7 @@ export class Controls {
     },
     serviceUnavailable: (options) => {
       const operation = 'add the service-unavailable fault'
-      const { retryAfterSeconds = 30, ...rest } = presetOptions(options, operation)
+      const { retryAfterSeconds = 30, ...rest } = presetOptions(options, operation, SERVICE_UNAVAILABLE_FIELDS)
       checkCount(retryAfterSeconds, 'retryAfterSeconds', operation, 0)
       return this.addFault({ name: 'service-unavailable', ...rest, respond: { status: 503, headers: { 'retry-after': String(retryAfterSeconds) } } }, operation)
     },
@@ -268,6 +279,7 @@ export class Controls {
     set: (rule) => {
       const operation = 'set latency'
       if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw invalidArgument(operation, 'rule', `must be { operation?, ms, real? }, got ${describe(rule)}`)
+      new ArgumentChecker(operation).knownFields(rule, LATENCY_RULE_FIELDS, '', 'a latency rule', 'rule')
       const operations = checkOperations(rule.operation, operation)
       const ms = rule.ms
       // The longest delay a timer can wait (setTimeout overflows past 2^31 - 1 ms, about 24.8 days).
@@ -284,6 +296,7 @@ export class Controls {
 
   private addFault(rule: FaultRule, operation: string): Fault {
     if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw invalidArgument(operation, 'rule', `must be a fault rule object, got ${describe(rule)}`)
+    new ArgumentChecker(operation).knownFields(rule, FAULT_RULE_FIELDS, '', 'a fault rule', 'rule')
     const respond = checkResponse(rule.respond, operation)
     const operations = checkOperations(rule.operation, operation)
     if (rule.path !== undefined && typeof rule.path !== 'string' && !(rule.path instanceof RegExp)) {
@@ -371,6 +384,8 @@ const MAX_INTERVAL_MS = 365 * 86_400_000
 
 /** Checks a rate limit given as an option; `argument` names it in the error. */
 export function checkRateLimit(value: unknown, operation: string, argument: string): RateLimit {
+  // A misspelt field first: `{ requests, interval }` is told that `interval` is not a field, not only what a rate limit looks like.
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) new ArgumentChecker(operation).knownFields(value, RATE_LIMIT_FIELDS, argument, 'a rate limit')
   const limit = value as Partial<RateLimit> | null
   const ok =
     typeof limit === 'object' &&

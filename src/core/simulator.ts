@@ -3,6 +3,7 @@ import { type SimulatorClock, type StoreClock, type WallTime, createClock } from
 import { Controls, type FaultControls, type LatencyControls, type RateLimit, checkRateLimit } from './controls.js'
 import { invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
 import { describe } from './describe.js'
+import { ArgumentChecker, fieldsOf } from './store/check.js'
 import { type Journal, JournalStore } from './journal.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
@@ -74,6 +75,11 @@ export interface SimulatorOptions {
    */
   clock?: 'virtual' | 'real' | WallTime
 }
+
+/** Each field of {@link SimulatorOptions}, for the checks of the options that include them. */
+export const SIMULATOR_OPTION_NAMES = { seed: true, now: true, world: true, rateLimit: true, journalLimit: true, clock: true } as const
+/** The fields of {@link SimulatorOptions}: any other is refused (a misspelt `rateLimt` must not be ignored). */
+const SIMULATOR_OPTION_FIELDS = fieldsOf<SimulatorOptions>(SIMULATOR_OPTION_NAMES)
 
 /** What an empty world documents: nothing, so `sim.world.managementKey` does not compile. */
 export type EmptyWorld = Record<never, never>
@@ -160,6 +166,7 @@ export function createSimulator(options?: SimulatorOptions): Simulator<DefaultWo
 export function createSimulator(options?: SimulatorOptions & { world?: 'default' }): Simulator<DefaultWorld>
 export function createSimulator(options: SimulatorOptions = {}): Simulator<object> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument('create simulator', 'options', 'must be an options object')
+  new ArgumentChecker('create simulator').knownFields(options, SIMULATOR_OPTION_FIELDS, '', 'the simulator options')
   const seed = options.seed ?? DEFAULT_SEED
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
     throw invalidArgument('create simulator', 'seed', `must be a safe integer, got ${describe(seed)}`)

@@ -2,6 +2,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw'
 import type { SimResponse } from '../core/api.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
+import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import { isAnswered, toWire } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
 import { answer, parseBaseUrl } from './route.js'
@@ -12,6 +13,8 @@ export interface CreateHandlersOptions {
   /** Absolute base URL to intercept, ending in the version segment. Default `https://openrouter.ai/api/v1`. */
   baseUrl?: string
 }
+
+const HANDLERS_OPTION_FIELDS = fieldsOf<CreateHandlersOptions>({ baseUrl: true })
 
 /**
  * Turns a simulator response into the `Response` MSW sends: what a custom handler uses to answer
@@ -66,6 +69,7 @@ export function createHandlers(sim: Pick<Simulator<unknown>, 'handle'>, options:
   const operation = 'create handlers'
   if (typeof sim !== 'object' || sim === null || typeof sim.handle !== 'function') throw invalidArgument(operation, 'sim', 'must be a simulator (createSimulator())')
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(operation, 'options', `must be an options object, got ${describe(options)}`)
+  new ArgumentChecker(operation).knownFields(options, HANDLERS_OPTION_FIELDS, '', 'the options of createHandlers')
   const base = parseBaseUrl(operation, options.baseUrl)
   const handle = async ({ request }: { request: Request }): Promise<Response> => toResponse(await answer(sim, base, request), request.method)
   // A RegExp without capturing groups: MSW's string patterns decode wildcard params with

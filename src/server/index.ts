@@ -7,6 +7,7 @@ import type { OperationName, SimResponse } from '../core/api.js'
 import { operationOf } from '../core/api.js'
 import { CONTROL_BASE_PATH, createControlApi } from '../core/control.js'
 import { errorEnvelope, invalidArgument } from '../core/errors.js'
+import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import { type AnsweredResponse, isAnswered, jsonResponse, normaliseBasePath, outsideResponse, pathBelow, toSimRequest, toWire } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
 
@@ -63,9 +64,12 @@ export interface SimulatorServer {
   close(): Promise<void>
 }
 
+const SERVER_OPTION_FIELDS = fieldsOf<StartServerOptions>({ port: true, host: true, basePath: true, control: true, onRequest: true })
+
 function checkOptions(options: StartServerOptions): { port: number; host: string; basePath: string; control: boolean } {
   const operation = 'start the server'
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(operation, 'options', 'must be an options object')
+  new ArgumentChecker(operation).knownFields(options, SERVER_OPTION_FIELDS, '', 'the options of startServer')
   const port = options.port ?? DEFAULT_PORT
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65_535) {
     throw invalidArgument(operation, 'port', `must be an integer from 0 to 65535 (0 picks a free port), got ${JSON.stringify(port)}`)

@@ -12,7 +12,8 @@ import { setupServer, type SetupServerApi } from 'msw/node'
 import { test as baseTest, type TestAPI } from 'vitest'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
-import { createSimulator, type EmptyWorld, type Simulator, type SimulatorOptions } from '../core/simulator.js'
+import { createSimulator, type EmptyWorld, SIMULATOR_OPTION_NAMES, type Simulator, type SimulatorOptions } from '../core/simulator.js'
+import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import type { DefaultWorld } from '../core/worlds/default.js'
 import type { WorldSpec } from '../core/worlds/spec.js'
 import { toResponse } from '../msw/index.js'
@@ -154,11 +155,20 @@ function enterOnRead(context: object, name: string, slot: Slot, value: unknown):
   })
 }
 
+/** The simulator's options and the test's own: a misspelt `baseURL` must not quietly mean the default base URL. */
+const SIM_TEST_OPTION_FIELDS = fieldsOf<CreateSimTestOptions>({
+  ...SIMULATOR_OPTION_NAMES,
+  baseUrl: true,
+  onUnhandledRequest: true,
+  handlers: true,
+})
+
 function checkOptions(options: unknown): asserts options is CreateSimTestOptions {
   const operation = 'create a simulator test'
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw invalidArgument(operation, 'options', `must be an options object, got ${describe(options)}`)
   }
+  new ArgumentChecker(operation).knownFields(options, SIM_TEST_OPTION_FIELDS, '', 'the options of createSimTest')
   const { onUnhandledRequest, handlers } = options as CreateSimTestOptions
   if (onUnhandledRequest !== undefined && onUnhandledRequest !== 'error' && onUnhandledRequest !== 'warn' && onUnhandledRequest !== 'bypass') {
     throw invalidArgument(operation, 'onUnhandledRequest', `must be "error", "warn" or "bypass", got ${describe(onUnhandledRequest)}`)

@@ -155,6 +155,24 @@ const typos: [string, (sim: Sim, hash: string) => unknown, string, string][] = [
     `Failed to create model: "endpoints[1].provider" is not a field of an endpoint (known fields: ${ENDPOINT}).`,
   ],
   [
+    'sim.models.create endpoint percentiles',
+    (s) => s.models.create({ id: 'acme/fast', endpoints: [{ latency_last_30m: { p50: 1, p75: 2, p90: 3, p99: 4, p95: 3.5 } as never }] }),
+    'endpoints[0].latency_last_30m.p95',
+    `Failed to create model: "endpoints[0].latency_last_30m.p95" is not a field of percentiles (known fields: p50, p75, p90, p99).`,
+  ],
+  [
+    'sim.models.create endpoint supports_tool_choice',
+    (s) => s.models.create({ id: 'acme/fast', endpoints: [{ supports_tool_choice: { none: true, auto: true, required: false, function: true, any: true } as never }] }),
+    'endpoints[0].supports_tool_choice.any',
+    `Failed to create model: "endpoints[0].supports_tool_choice.any" is not a field of the tool choices (known fields: none, auto, required, function).`,
+  ],
+  [
+    'sim.models.create endpoint perf_last_30m_by_workload entry',
+    (s) => s.models.create({ id: 'acme/fast', endpoints: [{ perf_last_30m_by_workload: { embeddings: { latency: null, throughput: null, requests: 5 } as never } }] }),
+    'endpoints[0].perf_last_30m_by_workload.embeddings.requests',
+    `Failed to create model: "endpoints[0].perf_last_30m_by_workload.embeddings.requests" is not a field of a workload's performance (known fields: latency, throughput, request_count).`,
+  ],
+  [
     'sim.videoModels.create',
     (s) => s.videoModels.create({ id: 'acme/clip', supported_duration: [5] } as never),
     'supported_duration',

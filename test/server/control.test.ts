@@ -134,6 +134,22 @@ describe('the control API', () => {
     expect(sim.keys.list()).toHaveLength(keys)
   })
 
+  it('refuses a misspelt field of any body with a 400 naming its path, changing nothing', async () => {
+    const keys = sim.keys.list()
+    expectBadArgument(await control('POST', '/keys', { userId: world.userId, disabeld: true }), 'disabeld')
+    expectBadArgument(await control('PATCH', `/keys/${world.apiKeyHash}`, { rateLimit: { requests: 1, intervalMs: 1000, burst: 5 } }), 'rateLimit.burst')
+    expectBadArgument(await control('POST', '/usage', { keyHash: world.apiKeyHash, cost: 1, byk: true }), 'byk')
+    expectBadArgument(await control('POST', '/faults', { operaton: 'getKey', respond: { status: 500 } }), 'operaton')
+    expectBadArgument(await control('POST', '/faults', { respond: { status: 503, header: { 'retry-after': '5' } } }), 'respond.header')
+    expectBadArgument(await control('PUT', '/latency', { operations: ['getKey'], ms: 100 }), 'operations')
+    const answer = await control('POST', '/faults', { operaton: 'getKey', respond: { status: 500 } })
+    expect(answer.body.error.message).toMatch(/"operaton" is not a field of a fault rule \(known fields: operation, path, /)
+    expect(sim.keys.list()).toEqual(keys)
+    expect(sim.faults.list()).toEqual([])
+    const res = await service('/videos/models')
+    expect([res.status, sim.clock.now().toISOString()]).toEqual([200, '2026-03-02T10:00:00.000Z'])
+  })
+
   it('refuses a body that is not JSON, or not an object, naming the body', async () => {
     for (const body of ['{"userId":', '[1, 2]', '"text"', 'null']) {
       const answer = await control('POST', '/keys', body)

@@ -298,6 +298,8 @@ describe('startServer options', () => {
     ['control', { control: 'yes' }],
     ['onRequest', { onRequest: 'console.log' }],
     ['options', null],
+    // A misspelt option is refused, not dropped: `basepath` would serve the default /api/v1.
+    ['basepath', { basePath: '/v1', basepath: '/v1' }],
   ])('refuses a bad %s with a SimulatorError naming it: %j', async (argument, options) => {
     const error = await startServer(createSimulator(), options as never).then(
       () => {

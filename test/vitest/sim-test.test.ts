@@ -205,6 +205,9 @@ describe('createSimTest', () => {
     [{ seed: 'x' }, 'seed'],
     [{ now: 'yesterday' }, 'now'],
     [{ world: { format: 'model-access-sim/world@1', users: [{ id: 'user_a' }], keys: [{ userId: 'user_a', secret: 'sk-or-v1-aaaaaaaa', limit: -1 }] } }, 'world.keys[0].limit'],
+    // A misspelt option is refused, not read as "use the default": `baseURL` would mount the default base URL.
+    [{ baseURL: 'http://sim.test/api/v1' }, 'baseURL'],
+    [{ rateLimit: { requests: 1, intervalMs: 1000, burst: 2 } }, 'rateLimit.burst'],
   ])('refuses %j, naming %s', (options, argument) => {
     expect(() => createSimTest(options as never)).toThrow(SimulatorError)
     try {

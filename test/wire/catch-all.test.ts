@@ -76,4 +76,15 @@ describe('anything else under the base URL', () => {
     expect(() => createHandlers(createSimulator(), { baseUrl })).toThrow(expect.objectContaining({ name: 'SimulatorError', argument: 'baseUrl' }))
     expect(() => createHandlers(createSimulator(), { baseUrl })).toThrow(/"baseUrl" must be an absolute http: or https: URL/)
   })
+
+  it('refuses a misspelt option instead of serving the default base URL', async () => {
+    const { createHandlers } = await import('../../src/msw/index.js')
+    expect(() => createHandlers(createSimulator(), { baseURL: 'http://sim.test/api/v1' } as never)).toThrow(
+      expect.objectContaining({
+        name: 'SimulatorError',
+        argument: 'baseURL',
+        message: 'Failed to create handlers: "baseURL" is not a field of the options of createHandlers (known fields: baseUrl).',
+      }),
+    )
+  })
 })

@@ -10,6 +10,8 @@ import {
   type ModelWithEndpoints,
   OUTPUT_MODALITIES,
   type PercentileStats,
+  type SupportsToolChoice,
+  type WorkloadPerformance,
   type Pricing,
   QUANTIZATIONS,
   SUPPORTED_PARAMETERS,
@@ -48,6 +50,9 @@ export interface ModelCollection {
 export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*(:[A-Za-z0-9._-]+)?$/
 
 const MODEL_FIELDS = fieldsOf<CreateModelOptions>({ id: true, name: true, created: true, description: true, architecture: true, endpoints: true })
+const PERCENTILE_FIELDS = fieldsOf<PercentileStats>({ p50: true, p75: true, p90: true, p99: true })
+const TOOL_CHOICE_FIELDS = fieldsOf<SupportsToolChoice>({ none: true, auto: true, required: true, function: true })
+const WORKLOAD_FIELDS = fieldsOf<WorkloadPerformance>({ latency: true, throughput: true, request_count: true })
 const ARCHITECTURE_FIELDS = fieldsOf<Architecture>({ tokenizer: true, instruct_type: true, modality: true, input_modalities: true, output_modalities: true })
 
 const ENDPOINT_FIELDS: ReadonlySet<string> = new Set([
@@ -107,6 +112,7 @@ function throughputPercentiles(ctx: StoreContext, p50: number): PercentileStats 
 function checkPercentiles(check: ArgumentChecker, value: unknown, argument: string): PercentileStats | null {
   if (value === null) return null
   const stats = check.object(value, argument)
+  check.knownFields(stats, PERCENTILE_FIELDS, argument, 'percentiles')
   for (const p of ['p50', 'p75', 'p90', 'p99'] as const) {
     if (typeof stats[p] !== 'number' || !Number.isFinite(stats[p])) check.fail(`${argument}.${p}`, `must be a finite number, got ${describe(stats[p])}`)
   }
@@ -184,6 +190,7 @@ function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown
   let supports_tool_choice
   if (has('supports_tool_choice')) {
     const flags = check.object(given['supports_tool_choice'], `${at}.supports_tool_choice`)
+    check.knownFields(flags, TOOL_CHOICE_FIELDS, `${at}.supports_tool_choice`, 'the tool choices')
     for (const flag of ['none', 'auto', 'required', 'function'] as const) check.boolean(flags[flag], `${at}.supports_tool_choice.${flag}`)
     supports_tool_choice = { none: flags['none'], auto: flags['auto'], required: flags['required'], function: flags['function'] } as Endpoint['supports_tool_choice']
   } else {
@@ -238,6 +245,7 @@ function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown
       // The SDK strips workload names it does not know without a word: refuse them here instead.
       const name = check.oneOf(workload, WORKLOADS, `${field} key`)
       const entry = check.object(value, `${field}.${name}`)
+      check.knownFields(entry, WORKLOAD_FIELDS, `${field}.${name}`, 'a workload\'s performance')
       const count = entry['request_count']
       perf[name] = {
         latency: checkPercentiles(check, entry['latency'] ?? null, `${field}.${name}.latency`),
