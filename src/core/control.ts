@@ -7,7 +7,7 @@ import { toBase64 } from './base64.js'
 import { OPERATION_NAMES } from './controls.js'
 import { SimulatorError, SimulatorErrorCode, errorEnvelope } from './errors.js'
 import { type AnsweredResponse, jsonResponse } from './http.js'
-import type { JournalEntry, JournalFilter } from './journal.js'
+import { type JournalEntry, type JournalFilter, JOURNAL_FILTER_FIELDS } from './journal.js'
 import type { Simulator } from './simulator.js'
 import type { SimulatorSnapshot } from './snapshot.js'
 import type { StoredFile } from './store/files.js'
@@ -71,6 +71,15 @@ function object(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>
 }
 
+/** The body as an object with no field but `known` (a misspelt one is a 400 naming it, not ignored). */
+function fields(body: unknown, known: readonly string[]): Record<string, unknown> {
+  const given = object(body)
+  for (const name of Object.keys(given)) {
+    if (!known.includes(name)) throw badRequest(name, `${JSON.stringify(name)} is not a field of the body (known fields: ${known.join(', ')})`)
+  }
+  return given
+}
+
 /** The body as the options object of a programmatic call, which validates every field itself. */
 const options = <T>(body: unknown): T => object(body) as T
 
@@ -98,6 +107,11 @@ function entryToJson(entry: JournalEntry): unknown {
 }
 
 function journalFilter(query: URLSearchParams): JournalFilter {
+  for (const name of query.keys()) {
+    if (!JOURNAL_FILTER_FIELDS.has(name)) {
+      throw badRequest(name, `${JSON.stringify(name)} is not a filter of the journal (known filters: ${[...JOURNAL_FILTER_FIELDS].join(', ')})`)
+    }
+  }
   const filter: JournalFilter = {}
   const operation = query.get('operation')
   if (operation) {
@@ -176,7 +190,7 @@ function routes(sim: Simulator<unknown>): Route[] {
       method: 'PUT',
       path: '/clock',
       run: ({ body }) => {
-        const { now } = object(body)
+        const { now } = fields(body, ['now'])
         renamed('instant', 'now', () => sim.clock.set(now as string))
         return clock()
       },
@@ -185,7 +199,7 @@ function routes(sim: Simulator<unknown>): Route[] {
       method: 'POST',
       path: '/clock/advance',
       run: ({ body }) => {
-        sim.clock.advance(object(body)['ms'] as number)
+        sim.clock.advance(fields(body, ['ms'])['ms'] as number)
         return clock()
       },
     },

@@ -2,7 +2,7 @@ import { type OperationName, type SimResponse, payloadOf } from './api.js'
 import type { JsonPayload } from './json-text.js'
 import type { Principal } from './auth.js'
 import { OPERATION_NAMES } from './controls.js'
-import { ArgumentChecker, describe } from './store/check.js'
+import { ArgumentChecker, describe, fieldsOf } from './store/check.js'
 
 /** One request the simulator answered, and how. */
 export interface JournalEntry {
@@ -78,9 +78,13 @@ export interface Journal {
 
 const OUTCOMES: readonly JournalEntry['outcome'][] = ['response', 'network-error', 'never']
 
+/** A misspelt criterion (`opertion`) is refused: ignored, it would make the filter match everything. */
+export const JOURNAL_FILTER_FIELDS = fieldsOf<JournalFilter>({ operation: true, status: true, method: true, keyHash: true, outcome: true })
+
 function checkFilter(filter: unknown): void {
   const check: ArgumentChecker = new ArgumentChecker('list the journal')
   const given = check.object(filter, 'filter')
+  check.knownFields(given, JOURNAL_FILTER_FIELDS, 'filter', 'a journal filter')
   if (given['operation'] !== undefined && given['operation'] !== null) check.oneOf(given['operation'], OPERATION_NAMES, 'filter.operation')
   if (given['status'] !== undefined && (typeof given['status'] !== 'number' || !Number.isInteger(given['status']))) {
     check.fail('filter.status', `must be an HTTP status (an integer), got ${describe(given['status'])}`)

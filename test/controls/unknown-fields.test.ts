@@ -1,4 +1,4 @@
-// Unknown fields of the simulation controls and of the simulator's own options are refused, as the
+// Unknown fields of the simulation controls, journal filters and the simulator's own options are refused, as the
 // store's are (decisions/0005): `sim.faults.add({ operaton: 'getKey', ... })` used to add a fault
 // that answered every request, and `createSimulator({ rateLimt: ... })` made a simulator without a
 // rate limit. Each error names the field's path and lists the known fields; nothing is added.
@@ -121,6 +121,19 @@ describe('an unknown field of a control is refused', () => {
     // The key's rate limit took: one request a second, so the second at once is refused.
     const listVideoModels = () => sim.handle({ method: 'GET', path: '/videos/models', authorization: `Bearer ${secret}` }).status
     expect([listVideoModels(), listVideoModels()]).toEqual([200, 429])
+  })
+})
+
+describe('an unknown criterion of a journal filter is refused', () => {
+  it('names it instead of listing every entry', () => {
+    const sim = createSimulator()
+    sim.handle({ method: 'GET', path: '/videos/models' })
+    const error = simulatorErrorOf(() => sim.journal.list({ opertion: 'getKey' } as never))
+    expect(error.argument).toBe('filter.opertion')
+    expect(error.message).toBe(
+      'Failed to list the journal: "filter.opertion" is not a field of a journal filter (known fields: operation, status, method, keyHash, outcome).',
+    )
+    expect(sim.journal.list({ operation: 'getKey', status: 200, method: 'GET', keyHash: 'x', outcome: 'response' })).toEqual([])
   })
 })
 

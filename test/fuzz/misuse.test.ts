@@ -1034,13 +1034,16 @@ describe('values JSON cannot carry are refused by name, not by a TypeError from 
     expectRefusedUnchanged(fresh, (s) => s.keys.update(5n as never, {}), 'hash')
   })
 
-  it('refuses a cyclic rateLimit in createSimulator and in keys.create, naming rateLimit', () => {
+  it('refuses a cyclic rateLimit in createSimulator and in keys.create, naming where', () => {
+    // The cycle runs through a field a rate limit does not have: that field is named.
     const limit = cyclic()
-    expectSimulatorError(thrownBy(() => createSimulator({ rateLimit: limit as never })), 'rateLimit')
+    expectSimulatorError(thrownBy(() => createSimulator({ rateLimit: limit as never })), 'rateLimit.self')
     const invalidCyclic = { requests: 'many', intervalMs: 1000, self: {} as unknown }
     invalidCyclic.self = invalidCyclic
-    expectSimulatorError(thrownBy(() => createSimulator({ rateLimit: invalidCyclic as never })), 'rateLimit')
-    expectRefusedUnchanged(fresh, (s) => s.keys.create({ userId: H.userId, rateLimit: limit as never }), 'rateLimit')
+    expectSimulatorError(thrownBy(() => createSimulator({ rateLimit: invalidCyclic as never })), 'rateLimit.self')
+    expectRefusedUnchanged(fresh, (s) => s.keys.create({ userId: H.userId, rateLimit: limit as never }), 'rateLimit.self')
+    // Through a field it has: the rate limit is named, with what it must be.
+    expectSimulatorError(thrownBy(() => createSimulator({ rateLimit: { requests: cyclic(), intervalMs: 1000 } as never })), 'rateLimit')
   })
 })
 

@@ -98,6 +98,12 @@ describe('the control API', () => {
     expectBadArgument(await control('PUT', '/clock', {}), 'now')
     expectBadArgument(await control('POST', '/clock/advance', { ms: -1 }), 'ms')
     expectBadArgument(await control('POST', '/clock/advance', { ms: '60000' }), 'ms')
+    // A misspelt field beside a good one is refused, not ignored.
+    expectBadArgument(await control('PUT', '/clock', { now: '2026-03-03T00:00:00Z', zone: 'UTC' }), 'zone')
+    expectBadArgument(await control('POST', '/clock/advance', { ms: 1000, seconds: 1 }), 'seconds')
+    const misspelt = await control('POST', '/clock/advance', { millis: 1000 })
+    expectBadArgument(misspelt, 'millis')
+    expect(misspelt.body.error.message).toBe('Failed to read the request: "millis" is not a field of the body (known fields: ms).')
     expect(sim.clock.now().toISOString()).toBe('2026-03-02T10:00:00.000Z')
   })
 
@@ -261,6 +267,12 @@ describe('the control API', () => {
     expectBadArgument(await control('GET', '/journal?status=teapot'), 'status')
     expectBadArgument(await control('GET', '/journal?operation=chat'), 'operation')
     expectBadArgument(await control('GET', '/journal?outcome=maybe'), 'outcome')
+    // A misspelt filter would otherwise list every entry.
+    const misspelt = await control('GET', '/journal?opertion=getKey')
+    expectBadArgument(misspelt, 'opertion')
+    expect(misspelt.body.error.message).toBe(
+      'Failed to read the request: "opertion" is not a filter of the journal (known filters: operation, status, method, keyHash, outcome).',
+    )
     expect((await control('DELETE', '/journal')).status).toBe(204)
     expect(sim.journal.list()).toEqual([])
   })
