@@ -1,4 +1,6 @@
 import fc from 'fast-check'
+import { fieldsOf } from '../core/store/check.js'
+import { checkConstraints } from './internal/constraints.js'
 import { KEY_NAMES } from '../core/store/defaults.js'
 import { formatTimestamp } from '../core/time.js'
 import type { ApiKey, LimitReset } from '../core/types.js'
@@ -7,6 +9,9 @@ import { fakerText } from './internal/faker.js'
 import { hex64, maskedSecret, userId, uuid } from './internal/ids.js'
 import { after, instantMs, instantRange, laterBy } from './internal/instant.js'
 import { nullable } from './internal/stats.js'
+
+/** The constraints this arbitrary takes; any other is refused. */
+const API_KEY_CONSTRAINT_NAMES = fieldsOf<ApiKeyConstraints>({ workspaceId: true, disabled: true, hasLimit: true, minCreatedAt: true, maxCreatedAt: true })
 
 /** Options of {@link apiKey}. */
 export interface ApiKeyConstraints {
@@ -66,6 +71,7 @@ const limitReset: fc.Arbitrary<LimitReset | null> = nullable(fc.constantFrom('da
  * //=> [[null,"6f1d9b0e",64],[null,"6f1d9b0e",64],[null,"6f1d9b0e",64]]
  */
 export function apiKey(constraints: ApiKeyConstraints = {}): fc.Arbitrary<ApiKey> {
+  checkConstraints('apiKey', constraints, API_KEY_CONSTRAINT_NAMES)
   const created = instantMs(instantRange('apiKey', ['minCreatedAt', 'maxCreatedAt'], constraints.minCreatedAt, constraints.maxCreatedAt))
   const name = fc.oneof(
     fc.constantFrom(...KEY_NAMES),

@@ -1,4 +1,6 @@
 import fc from 'fast-check'
+import { fieldsOf } from '../core/store/check.js'
+import { checkConstraints } from './internal/constraints.js'
 import { PROVIDERS } from '../core/store/defaults.js'
 import {
   ENDPOINT_STATUSES,
@@ -14,6 +16,9 @@ import {
 import { endpointName, textModelRef } from './internal/model-ids.js'
 import { nullable, percentiles, uptime } from './internal/stats.js'
 import { type PricingConstraints, pricing } from './pricing.js'
+
+/** The constraints this arbitrary takes; any other is refused. */
+const ENDPOINT_CONSTRAINT_NAMES = fieldsOf<EndpointConstraints>({ pricing: true, anonymous: true })
 
 /** Options of {@link endpoint}. */
 export interface EndpointConstraints {
@@ -82,6 +87,7 @@ const toolChoiceFlags: fc.Arbitrary<SupportsToolChoice> = fc.record({ none: fc.b
  * //=> false
  */
 export function endpoint(constraints: EndpointConstraints = {}): fc.Arbitrary<Endpoint> {
+  checkConstraints('endpoint', constraints, ENDPOINT_CONSTRAINT_NAMES)
   const anonymous = constraints.anonymous === true
   const optional = fc.record(
     {

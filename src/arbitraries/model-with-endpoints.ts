@@ -1,12 +1,16 @@
 import fc from 'fast-check'
+import { fieldsOf } from '../core/store/check.js'
 import { PROVIDERS } from '../core/store/defaults.js'
 import { INPUT_MODALITIES, INSTRUCT_TYPES, type ModelWithEndpoints, OUTPUT_MODALITIES, QUANTIZATIONS, TOKENIZERS } from '../core/types.js'
-import { countRange, invalidConstraint } from './internal/constraints.js'
+import { countRange, invalidConstraint, checkConstraints } from './internal/constraints.js'
 import { fakerText } from './internal/faker.js'
 import { instantMs, instantRange } from './internal/instant.js'
 import { endpointName, textModelRef } from './internal/model-ids.js'
 import { nullable } from './internal/stats.js'
 import { type EndpointConstraints, endpoint } from './endpoint.js'
+
+/** The constraints this arbitrary takes; any other is refused. */
+const MODEL_WITH_ENDPOINTS_CONSTRAINT_NAMES = fieldsOf<ModelWithEndpointsConstraints>({ minEndpoints: true, maxEndpoints: true, endpoint: true, minCreatedAt: true, maxCreatedAt: true })
 
 /** Options of {@link modelWithEndpoints}. */
 export interface ModelWithEndpointsConstraints {
@@ -41,6 +45,7 @@ const DISTINCT_TAGS = PROVIDERS.length * (QUANTIZATIONS.length + 1)
  * //=> true
  */
 export function modelWithEndpoints(constraints: ModelWithEndpointsConstraints = {}): fc.Arbitrary<ModelWithEndpoints> {
+  checkConstraints('modelWithEndpoints', constraints, MODEL_WITH_ENDPOINTS_CONSTRAINT_NAMES)
   const [minEndpoints, maxEndpoints] = countRange('modelWithEndpoints', ['minEndpoints', 'maxEndpoints'], [constraints.minEndpoints, constraints.maxEndpoints], [0, 4])
   if (minEndpoints > DISTINCT_TAGS) {
     throw invalidConstraint('modelWithEndpoints', 'minEndpoints', `minEndpoints (${minEndpoints}) exceeds the ${DISTINCT_TAGS} distinct endpoint tags there are`, `pass minEndpoints <= ${DISTINCT_TAGS}`)

@@ -1,7 +1,11 @@
 import fc from 'fast-check'
+import { fieldsOf } from '../core/store/check.js'
 import type { PricingOverride } from '../core/types.js'
-import { invalidConstraint } from './internal/constraints.js'
+import { invalidConstraint, checkConstraints } from './internal/constraints.js'
 import { nextMinute, overridePrices, threshold, utcEnd, utcStart, weekdays } from './internal/prices.js'
+
+/** The constraints this arbitrary takes; any other is refused. */
+const PRICING_OVERRIDE_CONSTRAINT_NAMES = fieldsOf<PricingOverrideConstraints>({ kind: true })
 
 /**
  * Which conditions an override carries: `'window'` a UTC time window (`utc_start` and/or
@@ -61,6 +65,7 @@ const conditions: fc.Arbitrary<Pick<PricingOverride, 'min_prompt_tokens' | 'utc_
  * //=> false
  */
 export function pricingOverride(constraints: PricingOverrideConstraints = {}): fc.Arbitrary<PricingOverride> {
+  checkConstraints('pricingOverride', constraints, PRICING_OVERRIDE_CONSTRAINT_NAMES)
   const kind = constraints.kind ?? 'any'
   if (!KINDS.includes(kind)) {
     throw invalidConstraint('pricingOverride', 'kind', `kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`, `pass kind: 'window', 'tier' or 'any'`)

@@ -1,8 +1,12 @@
 import fc from 'fast-check'
+import { fieldsOf } from '../core/store/check.js'
 import { PRICE_KEYS, type PriceKey, type Pricing, type PricingOverride } from '../core/types.js'
-import { countRange, invalidConstraint } from './internal/constraints.js'
+import { countRange, invalidConstraint, checkConstraints } from './internal/constraints.js'
 import { discount as anyDiscount, nextStart, overridePrices, price, utcStart } from './internal/prices.js'
 import { pricingOverride } from './pricing-override.js'
+
+/** The constraints this arbitrary takes; any other is refused. */
+const PRICING_CONSTRAINT_NAMES = fieldsOf<PricingConstraints>({ kind: true, minOverrides: true, maxOverrides: true, discount: true })
 
 /**
  * Which overrides a pricing carries: `'windows'` only UTC time windows, `'tiers'` only
@@ -59,6 +63,7 @@ const tilingWindows: fc.Arbitrary<PricingOverride[]> = fc
  * //=> [{"prompt":"0","completion":"0","overrides":[{},{},{}]}]
  */
 export function pricing(constraints: PricingConstraints = {}): fc.Arbitrary<Pricing> {
+  checkConstraints('pricing', constraints, PRICING_CONSTRAINT_NAMES)
   const kind = constraints.kind ?? 'any'
   if (!KINDS.includes(kind)) {
     throw invalidConstraint('pricing', 'kind', `kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`, `pass kind: 'windows', 'tiers' or 'any'`)

@@ -1,7 +1,11 @@
 import fc from 'fast-check'
+import { fieldsOf } from '../core/store/check.js'
 import type { PricingRequest } from '../core/pricing/compile.js'
-import { countRange, invalidConstraint } from './internal/constraints.js'
+import { countRange, invalidConstraint, checkConstraints } from './internal/constraints.js'
 import { instantMs, instantRange } from './internal/instant.js'
+
+/** The constraints this arbitrary takes; any other is refused. */
+const REQUEST_CONTEXT_CONSTRAINT_NAMES = fieldsOf<RequestContextConstraints>({ minPromptTokens: true, maxPromptTokens: true, minAt: true, maxAt: true, atType: true })
 
 /** How `at` is given: epoch milliseconds, a Date, or either (the pricing engine takes both). */
 export type RequestInstantType = 'number' | 'date' | 'any'
@@ -44,6 +48,7 @@ export function requestContext(constraints: RequestContextConstraints & { atType
 export function requestContext(constraints: RequestContextConstraints & { atType: 'date' }): fc.Arbitrary<PricingRequest & { at: Date }>
 export function requestContext(constraints?: RequestContextConstraints): fc.Arbitrary<PricingRequest>
 export function requestContext(constraints: RequestContextConstraints = {}): fc.Arbitrary<PricingRequest> {
+  checkConstraints('requestContext', constraints, REQUEST_CONTEXT_CONSTRAINT_NAMES)
   const [minTokens, maxTokens] = countRange('requestContext', ['minPromptTokens', 'maxPromptTokens'], [constraints.minPromptTokens, constraints.maxPromptTokens], [0, 300_000])
   const atType = constraints.atType ?? 'any'
   if (!AT_TYPES.includes(atType)) {

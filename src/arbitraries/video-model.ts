@@ -1,10 +1,15 @@
 import fc from 'fast-check'
+import { fieldsOf } from '../core/store/check.js'
+import { checkConstraints } from './internal/constraints.js'
 import { VIDEO_ASPECT_RATIOS, VIDEO_FRAME_IMAGES, VIDEO_RESOLUTIONS, type VideoModel } from '../core/types.js'
 import { fakerText, slugify } from './internal/faker.js'
 import { instantMs, instantRange } from './internal/instant.js'
 import { videoModelRef } from './internal/model-ids.js'
 import { price } from './internal/prices.js'
 import { nullable } from './internal/stats.js'
+
+/** The constraints this arbitrary takes; any other is refused. */
+const VIDEO_MODEL_CONSTRAINT_NAMES = fieldsOf<VideoModelConstraints>({ minCreatedAt: true, maxCreatedAt: true })
 
 /** Options of {@link videoModel}. */
 export interface VideoModelConstraints {
@@ -58,6 +63,7 @@ const upscaleFactor: fc.Arbitrary<VideoModel['upscale_factor']> = nullable(
  * //=> true
  */
 export function videoModel(constraints: VideoModelConstraints = {}): fc.Arbitrary<VideoModel> {
+  checkConstraints('videoModel', constraints, VIDEO_MODEL_CONSTRAINT_NAMES)
   const created = instantMs(instantRange('videoModel', ['minCreatedAt', 'maxCreatedAt'], constraints.minCreatedAt, constraints.maxCreatedAt))
   const optional = fc.record(
     {

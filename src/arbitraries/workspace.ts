@@ -1,4 +1,6 @@
 import fc from 'fast-check'
+import { fieldsOf } from '../core/store/check.js'
+import { checkConstraints } from './internal/constraints.js'
 import { formatTimestamp } from '../core/time.js'
 import type { Workspace } from '../core/types.js'
 import { fakerText, slugify } from './internal/faker.js'
@@ -6,6 +8,9 @@ import { userId, uuid } from './internal/ids.js'
 import { after, instantMs, instantRange, laterBy } from './internal/instant.js'
 import { textModelRef } from './internal/model-ids.js'
 import { nullable } from './internal/stats.js'
+
+/** The constraints this arbitrary takes; any other is refused. */
+const WORKSPACE_CONSTRAINT_NAMES = fieldsOf<WorkspaceConstraints>({ minCreatedAt: true, maxCreatedAt: true })
 
 /** Options of {@link workspace}. */
 export interface WorkspaceConstraints {
@@ -35,6 +40,7 @@ const samplingRate: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(1, 0), fc.in
  * //=> true
  */
 export function workspace(constraints: WorkspaceConstraints = {}): fc.Arbitrary<Workspace> {
+  checkConstraints('workspace', constraints, WORKSPACE_CONSTRAINT_NAMES)
   const created = instantMs(instantRange('workspace', ['minCreatedAt', 'maxCreatedAt'], constraints.minCreatedAt, constraints.maxCreatedAt))
   const name = fc.oneof(
     fc.constantFrom(...TEAM_NAMES),

@@ -1,4 +1,5 @@
 import { toBase64 } from '../core/base64.js'
+import { fieldsOf } from '../core/store/check.js'
 import fc from 'fast-check'
 import { KEY_NAMES } from '../core/store/defaults.js'
 import type { LimitReset } from '../core/types.js'
@@ -14,13 +15,16 @@ import {
   type WorldVideoModel,
   type WorldWorkspace,
 } from '../core/worlds/spec.js'
-import { invalidConstraint } from './internal/constraints.js'
+import { invalidConstraint, checkConstraints } from './internal/constraints.js'
 import { fakerText, slugify } from './internal/faker.js'
 import { hex64, userId, uuid } from './internal/ids.js'
 import { instantMs, instantRange, laterBy } from './internal/instant.js'
 import { textModelRef } from './internal/model-ids.js'
 import { modelWithEndpoints } from './model-with-endpoints.js'
 import { videoModel } from './video-model.js'
+
+/** The constraints this arbitrary takes; any other is refused. */
+const WORLD_CONSTRAINT_NAMES = fieldsOf<WorldConstraints>({ maxUsers: true, maxWorkspacesPerUser: true, maxKeys: true, maxUsageRecords: true, maxModels: true, maxVideoModels: true, maxFiles: true })
 
 /** Options of {@link world}: upper bounds, whose defaults keep a property of 100 runs to a second or so on two cores. */
 export interface WorldConstraints {
@@ -390,6 +394,7 @@ function build(d: WorldDraft): WorldSpec<ArbitraryWorldHandles> {
  * //=> true true
  */
 export function world(constraints: WorldConstraints = {}): fc.Arbitrary<WorldSpec<ArbitraryWorldHandles>> {
+  checkConstraints('world', constraints, WORLD_CONSTRAINT_NAMES)
   const c: Required<WorldConstraints> = {
     maxUsers: maxCount('maxUsers', constraints.maxUsers, 1),
     maxWorkspacesPerUser: maxCount('maxWorkspacesPerUser', constraints.maxWorkspacesPerUser),

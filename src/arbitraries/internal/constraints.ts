@@ -1,8 +1,25 @@
+import { describe } from '../../core/describe.js'
 import { SimulatorError, SimulatorErrorCode } from '../../core/errors.js'
+import { unknownField } from '../../core/store/check.js'
 
 /** A contract violation in a constraints object, said the way the project says errors. */
 export function invalidConstraint(arbitrary: string, argument: string, reason: string, fix: string): SimulatorError {
   return new SimulatorError(SimulatorErrorCode.InvalidArgument, `Failed to build the ${arbitrary} arbitrary: ${reason}. Please ${fix}.`, { argument })
+}
+
+/**
+ * Refuses constraints that are not an object, and a constraint the arbitrary does not have: a
+ * misspelt one (`hasLimt`) would otherwise be ignored, and the property test would quietly range
+ * over values it meant to exclude.
+ */
+export function checkConstraints(arbitrary: string, constraints: unknown, known: ReadonlySet<string>): void {
+  if (typeof constraints !== 'object' || constraints === null || Array.isArray(constraints)) {
+    throw invalidConstraint(arbitrary, 'constraints', `the constraints must be an object, got ${describe(constraints)}`, 'pass an object such as {}, or nothing')
+  }
+  const field = unknownField(constraints, known)
+  if (field !== undefined) {
+    throw invalidConstraint(arbitrary, field, `${JSON.stringify(field)} is not a constraint of ${arbitrary}`, `pass only ${[...known].join(', ')}`)
+  }
 }
 
 /** A count constraint: a non-negative safe integer, or the fallback when absent. */
