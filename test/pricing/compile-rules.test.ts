@@ -45,6 +45,49 @@ describe('a request that is not an object', () => {
   })
 })
 
+describe('a field a request does not have', () => {
+  const hint = 'is not a request field; use promptTokens, at (windows and weekdays are read in UTC)'
+
+  it.each(['timezone', 'promptTokns', 'at '])('is refused by resolvePricing, explainPricing, estimateCost and the compiled functions when it is %j', (field) => {
+    const request = { promptTokens: 10, at: NOON, [field]: 'Europe/Berlin' } as unknown as PricingRequest
+    const { resolve, explain, cost } = compilePricing(valid)
+    const calls: [string, () => unknown][] = [
+      ['resolvePricing', () => resolvePricing(valid, request)],
+      ['explainPricing', () => explainPricing(valid, request)],
+      ['estimateCost', () => estimateCost(valid, { promptTokens: 10 }, request)],
+      ['compiled.resolve', () => resolve(request)],
+      ['compiled.explain', () => explain(request)],
+      ['compiled.cost', () => cost({ promptTokens: 10 }, request)],
+    ]
+    for (const [name, call] of calls) {
+      const error = pricingErrorOf(call)
+      expect(error.argument).toBe('request')
+      expect(error.issues).toEqual([{ path: field, message: hint }])
+      expect(error.message).toBe(`${name}: invalid request: ${field} ${hint}`)
+    }
+  })
+})
+
+describe('promptTokens in a cost request', () => {
+  it('may be given, as a request of resolvePricing passed on, when it equals the usage count', () => {
+    const request = { promptTokens: 10, at: NOON }
+    expect(estimateCost(valid, { promptTokens: 10, completionTokens: 1 }, request)).toBe('1.2')
+    expect(estimateCost(valid, { completionTokens: 1 }, { promptTokens: 0, at: NOON })).toBe('0.2')
+  })
+
+  it.each([
+    [{ promptTokens: 11 }, 10, '10', 11],
+    [{ completionTokens: 1 }, 5, '5', 0],
+    [{ promptTokens: 10 }, '10', '"10"', 10],
+  ] as [Record<string, number>, unknown, string, number][])('is refused when it differs from the usage count: usage %j, request %j', (usage, promptTokens, shown, used) => {
+    const error = pricingErrorOf(() => estimateCost(valid, usage, { promptTokens, at: NOON } as never))
+    expect(error.argument).toBe('request')
+    expect(error.message).toBe(
+      `estimateCost: invalid request: promptTokens is ${shown}, but the usage has ${used} prompt tokens, which decide the price; leave it out or make them agree`,
+    )
+  })
+})
+
 describe('promptTokens in a request', () => {
   it.each([
     [-1, '-1'],

@@ -22,6 +22,8 @@ export interface PricingRequest {
 /** When a costed request is made; its prompt tokens come from the usage. */
 export interface CostRequest {
   at: Date | number
+  /** Allowed so that a {@link PricingRequest} can be passed on as it is; it must then equal the usage's `promptTokens`. */
+  promptTokens?: number
 }
 
 /**
@@ -116,9 +118,21 @@ function checkPromptTokens(value: unknown, operation: string): void {
 }
 
 /** Throws unless the request is an object; `shape` names its fields in the message. */
-function checkRequest(request: unknown, operation: string, shape = '{ promptTokens, at }'): asserts request is object {
+/** The fields of a request. */
+const REQUEST_FIELDS: readonly string[] = ['promptTokens', 'at']
+
+/**
+ * A request must be an object of only its own fields: one it does not have (`timezone`, say) would
+ * be ignored, and the price read for another request than the caller meant.
+ */
+function checkRequest(request: unknown, operation: string, shape: string): asserts request is object {
   if (typeof request !== 'object' || request === null) {
     throw new PricingError(operation, 'request', [{ path: '', message: `must be an object such as ${shape}, got ${request === null ? 'null' : typeof request}` }])
+  }
+  for (const key in request) {
+    if (!REQUEST_FIELDS.includes(key)) {
+      throw new PricingError(operation, 'request', [{ path: key, message: `is not a request field; use ${REQUEST_FIELDS.join(', ')} (windows and weekdays are read in UTC)` }])
+    }
   }
 }
 
@@ -261,14 +275,14 @@ export class PricingEngine {
   }
 
   resolve(request: PricingRequest, operation: string): ResolvedPricing {
-    checkRequest(request, operation)
+    checkRequest(request, operation, '{ promptTokens, at }')
     const tokens = request.promptTokens
     checkPromptTokens(tokens, operation)
     return this.tierAt(tokens, instantOf(request.at, operation)).prices
   }
 
   explain(request: PricingRequest, operation: string): PricingExplanation {
-    checkRequest(request, operation)
+    checkRequest(request, operation, '{ promptTokens, at }')
     checkPromptTokens(request.promptTokens, operation)
     const ms = instantOf(request.at, operation)
     return explain(this, request.promptTokens, ms, this.tierAt(request.promptTokens, ms))
@@ -277,7 +291,15 @@ export class PricingEngine {
   cost(usage: CostUsage, request: CostRequest, operation: string): string {
     checkRequest(request, operation, '{ at }')
     const ms = instantOf(request.at, operation)
-    return costAt(this, usage, ms, operation)
+    const cost = costAt(this, usage, ms, operation)
+    // The request of resolvePricing may be passed on as it is; its prompt tokens must then be the usage's, which decide the tier.
+    const given = (request as { promptTokens?: unknown }).promptTokens
+    if (given !== undefined && given !== (usage.promptTokens ?? 0)) {
+      throw new PricingError(operation, 'request', [
+        { path: 'promptTokens', message: `is ${describe(given)}, but the usage has ${usage.promptTokens ?? 0} prompt tokens, which decide the price; leave it out or make them agree` },
+      ])
+    }
+    return cost
   }
 
   /** The cost rates of a tier, built on first use. */
