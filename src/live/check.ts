@@ -9,6 +9,7 @@
 // report never holds them: a key appears, if at all, as `maskSecret` shows it, and every string of
 // the report is scrubbed of both secrets before it is returned.
 import type { SimRequest } from '../core/api.js'
+import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
 import { createSimulator } from '../core/simulator.js'
@@ -540,8 +541,21 @@ function liveSide(settings: LiveSettings, requests: string[], clean: (text: stri
   }
 }
 
+const CHECK_OPTION_FIELDS = fieldsOf<CheckServiceOptions>({
+  baseUrl: true,
+  managementKey: true,
+  regularKey: true,
+  models: true,
+  files: true,
+  fetch: true,
+  timeoutMs: true,
+  allowExtraFields: true,
+})
+
 function checkedOptions(options: CheckServiceOptions): LiveSettings & { extraFields: 'report' | 'ignore' } {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(OPERATION, 'options', `must be an options object, got ${describe(options)}`)
+  // Only the field's name is shown, never a value: a misplaced one may be a secret.
+  new ArgumentChecker(OPERATION).knownFields(options, CHECK_OPTION_FIELDS, '', 'the options of checkService')
   const { baseUrl, managementKey, regularKey, models = [], files = [], timeoutMs = 30_000, allowExtraFields = false } = options
   // A value echoed in a message never shows a key: not one given, nor one passed in the wrong place.
   const keys = [managementKey, regularKey].filter((k): k is string => typeof k === 'string')

@@ -3,6 +3,7 @@
 // them at the import instant); secrets cannot be read, so each key gets a fresh one. The management
 // key the import is given is sent only as the bearer header of its own requests.
 import { randomBytes } from 'node:crypto'
+import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
 import { createSimulator, type Simulator } from '../core/simulator.js'
@@ -70,8 +71,23 @@ class ImportFailure extends Error {
 
 const freshSecret = (): string => `sk-or-v1-${randomBytes(32).toString('hex')}`
 
+const IMPORT_OPTION_FIELDS = fieldsOf<ImportWorldOptions>({
+  baseUrl: true,
+  managementKey: true,
+  models: true,
+  workspaces: true,
+  files: true,
+  fetch: true,
+  onProgress: true,
+  maxRetries: true,
+  maxWaitMs: true,
+  now: true,
+})
+
 function checkOptions(options: unknown): asserts options is ImportWorldOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(OPERATION, 'options', `must be an options object, got ${describe(options)}`)
+  // Only the field's name is shown, never a value: a misplaced one may be a secret.
+  new ArgumentChecker(OPERATION).knownFields(options, IMPORT_OPTION_FIELDS, '', 'the options of importWorld')
   const o = options as Record<string, unknown>
   const base = typeof o['baseUrl'] === 'string' && URL.canParse(o['baseUrl']) ? new URL(o['baseUrl']) : undefined
   if (!base || (base.protocol !== 'http:' && base.protocol !== 'https:')) {

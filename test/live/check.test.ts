@@ -135,6 +135,11 @@ describe('checkService against the simulator itself', () => {
     await expect(checkService({ ...base, baseUrl: server.url, models: ['gpt-4o'] })).rejects.toThrow(/"models" must be an array of model ids such as "openai\/gpt-4o", got "gpt-4o"/)
     // The key given where the URL goes (arguments swapped) is not echoed back.
     await expect(checkService({ ...base, baseUrl: world.managementKey, managementKey: server.url })).rejects.toThrow(/"baseUrl" must be an http\(s\) URL such as "https:\/\/openrouter.ai\/api\/v1", got a string that holds an API key\.$/)
+    // A misspelt option is named, not ignored (`apiKey` for `regularKey` would skip every regular-key rule); its value is not shown.
+    const misspelt = await checkService({ ...base, baseUrl: server.url, apiKey: world.apiKey } as never).catch((e: Error) => e)
+    expect(misspelt).toMatchObject({ argument: 'apiKey' })
+    expect((misspelt as Error).message).toMatch(/^Failed to check the service: "apiKey" is not a field of the options of checkService \(known fields: baseUrl, managementKey, regularKey, /)
+    expect((misspelt as Error).message).not.toContain(world.apiKey)
     expect(calls).toBe(0)
   })
 

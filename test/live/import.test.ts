@@ -147,5 +147,10 @@ describe('importWorld paging and waiting', () => {
     expect(bad).toMatchObject({ argument: 'managementKey' })
     expect((bad as Error).message).not.toContain('has a space')
     await expect(importWorld({ baseUrl: live.server.url, managementKey: live.key, models: 'a/b' as never })).rejects.toMatchObject({ argument: 'models' })
+    // A misspelt option is named, not ignored (`model` for `models` would import no model); its value is not shown.
+    const misspelt = await importWorld({ baseUrl: live.server.url, managementKey: live.key, key: live.key } as never).catch((e: Error) => e)
+    expect(misspelt).toMatchObject({ argument: 'key' })
+    expect((misspelt as Error).message).toMatch(/^Failed to import a world: "key" is not a field of the options of importWorld \(known fields: baseUrl, managementKey, /)
+    expect((misspelt as Error).message).not.toContain(live.key)
   })
 })
