@@ -66,6 +66,12 @@ const typos: [string, (sim: Sim, hash: string) => unknown, string, string][] = [
     `Failed to set latency: "operations" is not a field of a latency rule (known fields: ${LATENCY}).`,
   ],
   [
+    'sim.latency.set with a field with an empty name',
+    (s) => s.latency.set({ ms: 5, '': 1 } as never),
+    'rule',
+    `Failed to set latency: "rule" has a field with an empty name, which is not a field of a latency rule (known fields: ${LATENCY}).`,
+  ],
+  [
     'sim.keys.create rateLimit',
     (s) => s.keys.create({ userId: 'user_acme', rateLimit: { requests: 5, intervalMs: 1000, burst: 10 } } as never),
     'rateLimit.burst',

@@ -61,6 +61,12 @@ describe('GET /files/{file_id}/content', () => {
     if (status === 400) expect(res.body.error.metadata.parameter).toBe('file_id')
   })
 
+  it('names a malformed escape in the file id, with the segment as sent', async () => {
+    const res = await callJson('/files/a%zzb/content', { key: sim.world.managementKey })
+    expect(res.status).toBe(400)
+    expect(res.body.error.metadata).toEqual({ parameter: 'file_id', reason: 'is not valid percent-encoding', value: 'a%zzb' })
+  })
+
   it('looks in the workspace named by workspace_id, else the default workspace', async () => {
     sim.files.create({ userId: sim.world.userId, id: 'file_eval_q1', workspaceId: sim.world.workspaces.production, origin: 'server', bytes: utf8('{"suite":"support-v3"}') })
     const inProduction = await call('/files/file_eval_q1/content', { key: sim.world.managementKey, query: { workspace_id: sim.world.workspaces.production } })

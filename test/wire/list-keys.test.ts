@@ -142,6 +142,10 @@ describe('GET /keys bad query values', () => {
     ['offset', 'abc', 'must be a non-negative integer'],
     ['offset', '', 'must be a non-negative integer'],
     ['offset', '99999999999999999999', 'must be a non-negative integer'],
+    // Forms Number() reads as whole numbers, which are not decimal digits only.
+    ['offset', '1e3', 'must be a non-negative integer'],
+    ['offset', '0x10', 'must be a non-negative integer'],
+    ['offset', '12 ', 'must be a non-negative integer'],
     ['include_disabled', 'yes', 'must be "true" or "false"'],
     ['include_disabled', 'TRUE', 'must be "true" or "false"'],
     ['include_disabled', '1', 'must be "true" or "false"'],
@@ -165,7 +169,7 @@ describe('GET /keys bad query values', () => {
   it('answers 400 for a parameter given twice', async () => {
     const { status, body } = await callJson('/keys', { key: sim.world.managementKey, query: 'offset=0&offset=100' })
     expect(status).toBe(400)
-    expect(body.error.metadata.parameter).toBe('offset')
+    expect(body.error.metadata).toEqual({ parameter: 'offset', reason: 'must be given at most once', value: '0,100' })
   })
 
   it('ignores unknown query parameters', async () => {
