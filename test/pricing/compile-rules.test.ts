@@ -48,14 +48,13 @@ describe('a request that is not an object', () => {
 describe('a field a request does not have', () => {
   const hint = 'is not a request field; use promptTokens, at (windows and weekdays are read in UTC)'
 
-  it.each(['timezone', 'promptTokns', 'at '])('is refused by resolvePricing, explainPricing, estimateCost and the compiled functions when it is %j', (field) => {
+  it.each(['timezone', 'promptTokns', 'at '])('is refused by resolvePricing, explainPricing, estimateCost, compiled explain and cost when it is %j', (field) => {
     const request = { promptTokens: 10, at: NOON, [field]: 'Europe/Berlin' } as unknown as PricingRequest
-    const { resolve, explain, cost } = compilePricing(valid)
+    const { explain, cost } = compilePricing(valid)
     const calls: [string, () => unknown][] = [
       ['resolvePricing', () => resolvePricing(valid, request)],
       ['explainPricing', () => explainPricing(valid, request)],
       ['estimateCost', () => estimateCost(valid, { promptTokens: 10 }, request)],
-      ['compiled.resolve', () => resolve(request)],
       ['compiled.explain', () => explain(request)],
       ['compiled.cost', () => cost({ promptTokens: 10 }, request)],
     ]
@@ -65,6 +64,15 @@ describe('a field a request does not have', () => {
       expect(error.issues).toEqual([{ path: field, message: hint }])
       expect(error.message).toBe(`${name}: invalid request: ${field} ${hint}`)
     }
+  })
+})
+
+describe('the compiled resolve, the hot path', () => {
+  it('reads promptTokens and at without looking for other fields, as its documentation says', () => {
+    const { resolve } = compilePricing(valid)
+    expect(resolve({ promptTokens: 10, at: NOON, timezone: 'Europe/Berlin' } as PricingRequest)).toEqual(resolvePricing(valid, { promptTokens: 10, at: NOON }))
+    // The checks it does make still hold.
+    expect(pricingErrorOf(() => resolve(null as unknown as PricingRequest)).message).toBe('compiled.resolve: invalid request: must be an object such as { promptTokens, at }, got null')
   })
 })
 
