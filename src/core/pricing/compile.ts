@@ -121,14 +121,13 @@ function checkPromptTokens(value: unknown, operation: string): void {
   throw new PricingError(operation, 'request', [{ path: 'promptTokens', message: `must be a non-negative integer, got ${describe(value)}` }])
 }
 
-/** Throws unless the request is an object; `shape` names its fields in the message. */
 /** The fields of a request. */
 const REQUEST_FIELDS: readonly string[] = ['promptTokens', 'at']
 
 /**
- * A request must be an object of only its own fields: one it does not have (`timezone`, say) would
- * be ignored, and the price read for another request than the caller meant. `fields: false` skips
- * that look (the compiled `resolve`, decisions/0005).
+ * Throws unless the request is an object (`shape` names its fields in the message) of only its own
+ * fields: one it does not have (`timezone`, say) would be ignored, and the price read for another
+ * request than the caller meant. `fields: false` skips that look (the compiled `resolve`, decisions/0005).
  */
 function checkRequest(request: unknown, operation: string, shape: string, fields = true): asserts request is object {
   if (typeof request !== 'object' || request === null) {
