@@ -22,7 +22,8 @@ pack_tarball() {
     fi
     step "npm pack"
     mkdir -p "$WORK/pack"
-    (cd "$ROOT" && npm pack --silent --pack-destination "$WORK/pack" >/dev/null)
+    # --ignore-scripts: the build above (or the caller's, with NO_BUILD=1) is fresh; prepack would repeat it.
+    (cd "$ROOT" && npm pack --silent --ignore-scripts --pack-destination "$WORK/pack" >/dev/null)
     shopt -s nullglob
     local tarballs=("$WORK/pack"/*.tgz)
     shopt -u nullglob
