@@ -121,8 +121,6 @@ function checkPromptTokens(value: unknown, operation: string): void {
   throw new PricingError(operation, 'request', [{ path: 'promptTokens', message: `must be a non-negative integer, got ${describe(value)}` }])
 }
 
-/** The fields of a request. */
-const REQUEST_FIELDS: readonly string[] = ['promptTokens', 'at']
 
 /**
  * Throws unless the request is an object (`shape` names its fields in the message) of only its own
@@ -139,7 +137,7 @@ function checkRequest(request: unknown, operation: string, shape: string, fields
 function checkRequestFields(request: object, operation: string): void {
   for (const key in request) {
     if (key !== 'promptTokens' && key !== 'at') {
-      throw new PricingError(operation, 'request', [{ path: key, message: `is not a request field; use ${REQUEST_FIELDS.join(', ')} (windows and weekdays are read in UTC)` }])
+      throw new PricingError(operation, 'request', [{ path: key, message: 'is not a request field; use promptTokens, at (windows and weekdays are read in UTC)' }])
     }
   }
 }

@@ -55,12 +55,30 @@ const TOOL_CHOICE_FIELDS = fieldsOf<SupportsToolChoice>({ none: true, auto: true
 const WORKLOAD_FIELDS = fieldsOf<WorkloadPerformance>({ latency: true, throughput: true, request_count: true })
 const ARCHITECTURE_FIELDS = fieldsOf<Architecture>({ tokenizer: true, instruct_type: true, modality: true, input_modalities: true, output_modalities: true })
 
-const ENDPOINT_FIELDS: ReadonlySet<string> = new Set([
-  'name', 'model_id', 'model_name', 'context_length', 'pricing', 'provider_name', 'tag', 'quantization',
-  'max_completion_tokens', 'max_prompt_tokens', 'supported_parameters', 'supports_implicit_caching',
-  'supports_tool_choice', 'uptime_last_5m', 'uptime_last_30m', 'uptime_last_1d', 'latency_last_30m',
-  'throughput_last_30m', 'status', 'supports_voice_cloning', 'perf_last_30m_by_workload',
-])
+/** The fields of an endpoint: what `models.create` takes (`Partial<Endpoint>`) and what `fakeEndpoint` overrides. */
+export const ENDPOINT_FIELDS = fieldsOf<Endpoint>({
+  name: true,
+  model_id: true,
+  model_name: true,
+  context_length: true,
+  pricing: true,
+  provider_name: true,
+  tag: true,
+  quantization: true,
+  max_completion_tokens: true,
+  max_prompt_tokens: true,
+  supported_parameters: true,
+  supports_implicit_caching: true,
+  supports_tool_choice: true,
+  uptime_last_5m: true,
+  uptime_last_30m: true,
+  uptime_last_1d: true,
+  latency_last_30m: true,
+  throughput_last_30m: true,
+  status: true,
+  supports_voice_cloning: true,
+  perf_last_30m_by_workload: true,
+})
 
 const DEFAULT_PRICES: readonly Pick<Pricing, 'prompt' | 'completion'>[] = [
   { prompt: '0.00000015', completion: '0.0000006' },
