@@ -1,17 +1,17 @@
 import { BEARER, type Principal, authenticate, requireManagement } from './auth.js'
+import { readJsonObject } from './body.js'
 import { type Controls, faultError, takeToken } from './controls.js'
-import { ApiError, errorEnvelope } from './errors.js'
+import { ApiError, AUTH_MESSAGES, errorEnvelope } from './errors.js'
 import type { JournalStore } from './journal.js'
-import { pageOf } from './pagination.js'
-import { booleanParam, decodeSegment, enumParam, offsetParam, uuidParam } from './params.js'
+import { decodeSegment } from './params.js'
 import type { StoreContext } from './store/context.js'
-import { FILE_ID } from './store/files.js'
-import { copyKeyWire, wireKey } from './store/keys.js'
-import { type JsonPayload, cachedJson, dataPayload, listPayload } from './json-text.js'
-import { windowsNow } from './store/context.js'
-import { anonymousJson } from './store/models.js'
-import { type FileProvider, type KeyState, fileScopeKey } from './store/state.js'
-import { defaultWorkspaceId, findWorkspace } from './store/workspaces.js'
+import { OPERATIONS } from './operations/index.js'
+import { type Call, type Operation, JSON_HEADERS } from './operations/operation.js'
+import type { OperationName } from './operations/names.js'
+
+export type { OperationName } from './operations/names.js'
+export { payloadOf } from './operations/operation.js'
+export { OPERATIONS } from './operations/index.js'
 
 /** A request as an adapter hands it to the core, relative to the base URL. */
 export interface SimRequest {
@@ -21,6 +21,17 @@ export interface SimRequest {
   query?: URLSearchParams | string
   /** The raw `Authorization` header, if any. */
   authorization?: string | null
+  /**
+   * The raw request body, if any: text, or bytes read as UTF-8. Operations that take a body read
+   * it as a JSON object (400 naming `body` when it is not one, 413 over 16 MiB).
+   */
+  body?: string | Uint8Array | null
+  /**
+   * The request headers an operation reads (`content-type`), by name in any case. Absent: the
+   * caller sent none, and a body is read as JSON; present without `content-type`, likewise. A
+   * content type that is given must be JSON.
+   */
+  headers?: Record<string, string | undefined> | null
 }
 
 /** Simulated latency on a response: the adapters wait `delayMs` for real only when `realDelay` is set. */
@@ -42,203 +53,26 @@ export type SimResponse = Timing &
     | { status: 0; headers: Record<string, string>; type: 'network-error' | 'never'; body: null }
   )
 
-/** Names of the simulated operations, as faults, journals and errors refer to them. */
-export type OperationName = 'listKeys' | 'getKey' | 'listEndpoints' | 'getFileContent' | 'getWorkspace' | 'listVideoModels'
-
-interface Call<Caller> {
-  ctx: StoreContext
-  params: Record<string, string>
-  query: URLSearchParams
-  principal: Caller
-}
-
-interface OperationBase {
-  name: OperationName
-  /** Path template; `{name}` captures one segment. */
-  template: string
-}
-
-/** A management operation runs only for a management key, so it is handed the principal itself. */
-type Operation =
-  | (OperationBase & { management: true; run(call: Call<Principal>): SimResponse })
-  | (OperationBase & { management: false; run(call: Call<Principal | null>): SimResponse })
-
-const JSON_HEADERS = { 'content-type': 'application/json' } as const
-
-/** A cached response's body: the payload until `body` is read or set, then the object. */
-interface BodyState {
-  payload: JsonPayload | undefined
-  body: unknown
-}
-
-const BODY = Symbol('body')
-type WithBody = { [BODY]: BodyState }
-
-// One accessor pair for every cached response (not a closure each: this runs on every request).
-function readBody(this: WithBody): unknown {
-  const state = this[BODY]
-  if (state.payload !== undefined) {
-    state.body = state.payload.value()
-    state.payload = undefined
-  }
-  return state.body
-}
-function writeBody(this: WithBody, value: unknown): void {
-  const state = this[BODY]
-  state.body = value
-  state.payload = undefined
-}
-const BODY_ACCESSOR: PropertyDescriptor = { get: readBody, set: writeBody, enumerable: true, configurable: true }
-
-/**
- * A 200 whose body is made from cached JSON: the adapters send the payload's text, and `body` is
- * built from the same records on first read (so a caller that never reads it never pays for it).
- * Once `body` is read or set, the payload is withdrawn: an edited body is what gets sent.
- */
-function payloadResponse(payload: JsonPayload): SimResponse {
-  const response = { status: 200, headers: { ...JSON_HEADERS }, type: 'json' as const }
-  Object.defineProperty(response, BODY, { value: { payload, body: undefined } satisfies BodyState })
-  Object.defineProperty(response, 'body', BODY_ACCESSOR)
-  return response as unknown as SimResponse
-}
-
-/** The cached payload of a response, while its body has not been read or replaced; else undefined. */
-export function payloadOf(response: SimResponse): JsonPayload | undefined {
-  return (response as Partial<WithBody>)[BODY]?.payload
-}
-
-const clone = <T>(value: T): T => structuredClone(value)
-
-const FILE_PROVIDERS: readonly FileProvider[] = ['openai', 'anthropic']
-
-/**
- * `attachment; filename="..."`, with an RFC 8187 `filename*` when the name is not plain ASCII.
- * encodeURIComponent leaves `'()*` (and `!`) as they are; RFC 8187's attr-char allows `!` but not
- * the others, and a parser splits the value at a bare `'`.
- */
-function contentDisposition(filename: string): string {
-  if (/^[\x20-\x7e]*$/.test(filename) && !/["\\]/.test(filename)) return `attachment; filename="${filename}"`
-  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_')
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`
-}
-
-/** The one table of simulated operations. */
-export const OPERATIONS: readonly Operation[] = [
-  {
-    name: 'listKeys',
-    template: '/keys',
-    management: true,
-    run({ ctx, query, principal }) {
-      const userId = principal.userId
-      const includeDisabled = booleanParam(query, 'include_disabled') ?? false
-      const offset = offsetParam(query, 'offset') ?? 0
-      let workspaceId = uuidParam(query, 'workspace_id')
-      if (workspaceId === undefined) {
-        workspaceId = defaultWorkspaceId(ctx, userId)
-      } else if (ctx.data.workspaces.get(workspaceId)?.userId !== userId) {
-        throw ApiError.badParameter('workspace_id', 'is not a workspace of the caller', workspaceId)
-      }
-      const index = ctx.indices.listableKeys.get(workspaceId)
-      const windows = windowsNow(ctx)
-      const list = `keys ${workspaceId} ${includeDisabled} ${offset}`
-      // The index orders keys; the store holds each one's current state.
-      const payload = ctx.keyPages.page(
-        list,
-        ctx,
-        windows,
-        () => pageOf(includeDisabled ? index?.all : index?.enabled, offset),
-        (entries) => listPayload(entries, copyKeyWire, { texts: ctx.listTexts, list }),
-      )
-      return payloadResponse(payload)
-    },
-  },
-  {
-    name: 'getKey',
-    template: '/keys/{hash}',
-    management: true,
-    run({ ctx, params, principal }) {
-      const key = ctx.data.keys.get(params['hash'] as string)
-      // Another organisation's key is as absent as a key that never existed.
-      if (!key || key.userId !== principal.userId) throw ApiError.notFound({ resource: 'key' })
-      return payloadResponse(dataPayload(wireKey(key, windowsNow(ctx)), copyKeyWire))
-    },
-  },
-  {
-    name: 'listEndpoints',
-    template: '/models/{author}/{slug}/endpoints',
-    management: false,
-    run({ ctx, params, principal }) {
-      const id = `${params['author']}/${params['slug']}`
-      const model = ctx.data.models.get(id)
-      if (!model) throw ApiError.notFound({ resource: 'model', model: id })
-      return payloadResponse(dataPayload(principal ? cachedJson(model) : anonymousJson(model), clone))
-    },
-  },
-  {
-    name: 'getFileContent',
-    template: '/files/{file_id}/content',
-    management: true,
-    run({ ctx, params, query, principal }) {
-      const userId = principal.userId
-      const fileId = params['file_id'] as string
-      if (!FILE_ID.test(fileId)) throw ApiError.badParameter('file_id', 'must be 1 to 256 characters of [A-Za-z0-9_-]', fileId)
-      const workspaceId = uuidParam(query, 'workspace_id') ?? defaultWorkspaceId(ctx, userId)
-      const provider = enumParam(query, 'provider', FILE_PROVIDERS) ?? null
-      const file = ctx.data.files.get(fileScopeKey(workspaceId, provider, fileId))
-      if (!file || file.userId !== userId) throw ApiError.notFound({ resource: 'file' })
-      if (file.origin !== 'server') {
-        throw ApiError.badParameter('file_id', 'the file was uploaded; only server-created files can be downloaded', fileId)
-      }
-      return {
-        status: 200,
-        headers: {
-          'content-type': 'application/octet-stream',
-          'content-length': String(file.bytes.byteLength),
-          'content-disposition': contentDisposition(file.filename),
-        },
-        type: 'bytes',
-        // The store's own bytes: the router hands the caller a copy, and the journal shares these.
-        body: file.bytes,
-      }
-    },
-  },
-  {
-    name: 'getWorkspace',
-    template: '/workspaces/{id}',
-    management: true,
-    run({ ctx, params, principal }) {
-      const workspace = findWorkspace(ctx, principal.userId, params['id'] as string)
-      if (!workspace) throw ApiError.notFound({ resource: 'workspace' })
-      return payloadResponse(dataPayload(cachedJson(workspace.record), clone))
-    },
-  },
-  {
-    name: 'listVideoModels',
-    template: '/videos/models',
-    management: false,
-    run({ ctx }) {
-      return payloadResponse(listPayload(Array.from(ctx.data.videoModels.values(), cachedJson), clone, { texts: ctx.listTexts, list: 'video models' }))
-    },
-  },
-]
-
 const ROUTES = OPERATIONS.map((operation) => ({ operation, segments: operation.template.split('/').slice(1) }))
-const SIMULATED = OPERATIONS.map((o) => `GET ${o.template}`).join(', ')
+const SIMULATED = OPERATIONS.map((o) => `${o.method} ${o.template}`).join(', ')
 
-function match(path: string): { operation: Operation; params: Record<string, string> } | undefined {
+type Matched = { operation: Operation; params: Record<string, string> }
+
+function match(method: string, path: string): Matched | undefined {
   const segments = path.split('/').slice(1)
   for (const { operation, segments: template } of ROUTES) {
-    if (template.length !== segments.length) continue
+    if (operation.method !== method || template.length !== segments.length) continue
     const params: Record<string, string> = {}
-    const matched = template.every((part, i) => {
+    let matched = true
+    for (let i = 0; i < template.length; i++) {
+      const part = template[i] as string
       const segment = segments[i] as string
-      if (part.startsWith('{')) {
-        params[part.slice(1, -1)] = segment
-        return true
+      if (part.charCodeAt(0) === 0x7b) params[part.slice(1, -1)] = segment
+      else if (part !== segment) {
+        matched = false
+        break
       }
-      return part === segment
-    })
+    }
     if (matched) return { operation, params }
   }
   return undefined
@@ -280,11 +114,34 @@ function queryText(request: SimRequest): string {
   }
 }
 
-/** The operation a request names (any method but GET, or an unknown path, names none). */
-function routeOf(request: SimRequest): { method: string; path: string; matched: ReturnType<typeof match> } {
+/** The operation a request names (an unknown path, or a method the path does not take, names none). */
+function routeOf(request: SimRequest): { method: string; path: string; matched: Matched | undefined } {
   const method = request.method.toUpperCase()
   const path = request.path.startsWith('/') ? request.path : `/${request.path}`
-  return { method, path, matched: method === 'GET' ? match(path) : undefined }
+  return { method, path, matched: match(method, path) }
+}
+
+/** A header of the request by name (lower case), or undefined. */
+function headerOf(request: SimRequest, name: string): string | undefined {
+  const headers = request.headers
+  if (headers === undefined || headers === null) return undefined
+  const direct = headers[name]
+  if (direct !== undefined) return direct
+  for (const key in headers) if (key.toLowerCase() === name) return headers[key]
+  return undefined
+}
+
+/** The body's content type as the core reads it: undefined when the caller sent no headers or none of that name. */
+function contentTypeOf(request: SimRequest): string | undefined {
+  return headerOf(request, 'content-type')
+}
+
+const lenient = new TextDecoder()
+
+/** The request body as the journal shows it: its text (bytes read as UTF-8, a bad sequence as U+FFFD), or null. */
+function bodyText(body: SimRequest['body']): string | null {
+  if (body === undefined || body === null) return null
+  return typeof body === 'string' ? body : lenient.decode(body)
 }
 
 /** The operation a request names, or null (another method, an unknown path); never throws. */
@@ -296,8 +153,8 @@ export function operationOf(request: SimRequest): OperationName | null {
   }
 }
 
-/** The six operations and the catch-all, after faults and rate limits have let the request through. */
-function serve(ctx: StoreContext, request: SimRequest, method: string, path: string, matched: ReturnType<typeof match>, caller: Caller): SimResponse {
+/** The operations and the catch-all, after faults and rate limits have let the request through. */
+function serve(ctx: StoreContext, request: SimRequest, method: string, path: string, matched: Matched | undefined, caller: Caller): SimResponse {
   // Known only once the request names an operation: the catch-all answers without a user_id.
   let principal: Principal | null = null
   try {
@@ -310,11 +167,22 @@ function serve(ctx: StoreContext, request: SimRequest, method: string, path: str
     const { operation } = matched
     if ('failure' in caller) throw caller.failure
     principal = caller.principal
-    const allowed = operation.management ? requireManagement(principal) : principal
+    let allowed: Principal | null = principal
+    if (operation.auth === 'management') allowed = requireManagement(principal)
+    else if (operation.auth === 'key' && principal === null) throw new ApiError(401, { message: AUTH_MESSAGES.missing })
     const params: Record<string, string> = {}
     for (const [name, raw] of Object.entries(matched.params)) params[name] = decodeSegment(raw, name)
     const query = request.query instanceof URLSearchParams ? request.query : new URLSearchParams(request.query ?? '')
-    return operation.management ? operation.run({ ctx, params, query, principal: allowed as Principal }) : operation.run({ ctx, params, query, principal: allowed })
+    let body: Record<string, unknown> | undefined
+    const call: Call<Principal | null> = {
+      ctx,
+      params,
+      query,
+      principal: allowed,
+      request,
+      json: () => (body ??= readJsonObject(request.body, contentTypeOf(request))),
+    }
+    return operation.auth === 'public' ? operation.run(call) : operation.run(call as Call<Principal>)
   } catch (error) {
     if (error instanceof ApiError) return errorResponse(error, principal)
     return errorResponse(new ApiError(500, { metadata: { reason: error instanceof Error ? error.message : String(error) } }), principal)
@@ -332,12 +200,18 @@ const bad = (field: string, expected: string): ApiError =>
 
 /** A request's field that is not what a SimRequest holds: the 400 to answer, naming it. */
 function malformed(request: unknown): ApiError | null {
-  if (typeof request !== 'object' || request === null) return bad('request', 'an object { method, path, query?, authorization? }')
+  if (typeof request !== 'object' || request === null) return bad('request', 'an object { method, path, query?, authorization?, body?, headers? }')
   const { method, path, query, authorization } = request as Record<string, unknown>
   if (typeof method !== 'string') return bad('method', 'a string such as "GET"')
   if (typeof path !== 'string') return bad('path', 'a string such as "/keys"')
   if (query !== undefined && query !== null && typeof query !== 'string' && !(query instanceof URLSearchParams)) return bad('query', 'a string or URLSearchParams')
   if (authorization !== undefined && authorization !== null && typeof authorization !== 'string') return bad('authorization', 'a string or null')
+  const { body, headers } = request as Record<string, unknown>
+  if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) return bad('body', 'a string, a Uint8Array or null')
+  if (headers !== undefined && headers !== null) {
+    if (typeof headers !== 'object' || Array.isArray(headers)) return bad('headers', 'an object of header names to strings')
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined && typeof value !== 'string') return bad(`headers.${name}`, 'a string')
+  }
   return null
 }
 
@@ -354,11 +228,11 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   let rateLimited = false
   let principal: Principal | null = null
   // What the journal shows of the request; empty for a request too malformed to read.
-  let shown = { method: '', path: '', query: '' }
+  let shown: { method: string; path: string; query: string; requestBody: string | null } = { method: '', path: '', query: '', requestBody: null }
   try {
     const refused = malformed(request)
     if (refused !== null) throw refused
-    shown = { method: request.method.toUpperCase(), path: request.path, query: queryText(request) }
+    shown = { method: request.method.toUpperCase(), path: request.path, query: queryText(request), requestBody: bodyText(request.body) }
     const { method, path, matched } = routeOf(request)
     operation = matched?.operation.name ?? null
     const keyHash = bearerKeyHash(ctx, request.authorization)

@@ -2,6 +2,7 @@
 // them run on the simulator clock and a seeded random stream of their own, so a test that uses them
 // replays exactly, and adding a fault never changes the ids the store generates.
 import type { OperationName } from './api.js'
+import { OPERATION_NAMES } from './operations/names.js'
 import { ApiError, type ErrorStatus, ERROR_MESSAGES, invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
@@ -11,15 +12,7 @@ import { isJsonData } from './json-data.js'
 import { ArgumentChecker, fieldsOf, withoutFields } from './store/check.js'
 import type { RateBucket } from './store/state.js'
 
-/**
- * The names of the six operations, as fault rules, latency rules and the journal use them.
- *
- * @example
- * import { OPERATION_NAMES } from 'model-access-sim'
- * console.log(OPERATION_NAMES.join(' '))
- * //=> listKeys getKey listEndpoints getFileContent getWorkspace listVideoModels
- */
-export const OPERATION_NAMES: readonly OperationName[] = ['listKeys', 'getKey', 'listEndpoints', 'getFileContent', 'getWorkspace', 'listVideoModels']
+export { OPERATION_NAMES }
 
 const MAX_DELAY_MS = 2 ** 31 - 1
 

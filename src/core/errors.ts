@@ -14,6 +14,7 @@ export const ERROR_MESSAGES = {
   401: 'Missing Authentication header',
   403: 'Only management keys can perform this operation',
   404: 'Resource not found',
+  413: 'Request body too large',
   429: 'Rate limit exceeded',
   500: 'Internal Server Error',
   502: 'Provider returned error',

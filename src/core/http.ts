@@ -43,10 +43,31 @@ export function pathBelow(basePath: string, pathname: string): string | undefine
   return pathname.slice(basePath.length)
 }
 
-/** The SimRequest of an HTTP request to `url`, or undefined when the URL is not under `basePath`. */
-export function toSimRequest(method: string, url: URL, basePath: string, authorization: string | null): SimRequest | undefined {
+/** Whether a request with this method can carry a body the core reads (GET and HEAD cannot). */
+export function mayHaveBody(method: string): boolean {
+  const upper = method.toUpperCase()
+  return upper !== 'GET' && upper !== 'HEAD'
+}
+
+/**
+ * The SimRequest of an HTTP request to `url`, or undefined when the URL is not under `basePath`.
+ * `extras` are the body and the headers the core reads (`content-type`).
+ */
+export function toSimRequest(
+  method: string,
+  url: URL,
+  basePath: string,
+  authorization: string | null,
+  extras?: { body: string | Uint8Array | null; headers: Record<string, string | undefined> },
+): SimRequest | undefined {
   const path = pathBelow(basePath, url.pathname)
-  return path === undefined ? undefined : { method, path, query: url.searchParams, authorization }
+  if (path === undefined) return undefined
+  const request: SimRequest = { method, path, query: url.searchParams, authorization }
+  if (extras !== undefined) {
+    request.body = extras.body
+    request.headers = extras.headers
+  }
+  return request
 }
 
 /** Status, headers and body bytes of an answer to a request made with `method`. */

@@ -15,6 +15,8 @@ export interface JournalEntry {
   path: string
   /** The query string, without the `?`. */
   query: string
+  /** The request body as text (bytes read as UTF-8), or null when it had none. */
+  requestBody: string | null
   /** The operation the path names, or null for anything else (answered by the catch-all 404). */
   operation: OperationName | null
   /** The HTTP status; 0 for a network error or a request never answered. */

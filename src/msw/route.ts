@@ -4,7 +4,7 @@ import { delay } from 'msw'
 import type { SimRequest, SimResponse } from '../core/api.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
-import { normaliseBasePath, toSimRequest } from '../core/http.js'
+import { mayHaveBody, normaliseBasePath, toSimRequest } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
 
 /**
@@ -44,7 +44,10 @@ export function parseBaseUrl(operation: string, raw: unknown): SimBase {
  * `never` fault waits forever. The request must be under the base (see `isUnder`).
  */
 export async function answer(sim: Pick<Simulator<unknown>, 'handle'>, base: SimBase, request: Request): Promise<SimResponse> {
-  const simRequest = toSimRequest(request.method, new URL(request.url), base.basePath, request.headers.get('authorization')) as SimRequest
+  const extras = mayHaveBody(request.method)
+    ? { body: request.body === null ? null : await request.text(), headers: { 'content-type': request.headers.get('content-type') ?? undefined } }
+    : undefined
+  const simRequest = toSimRequest(request.method, new URL(request.url), base.basePath, request.headers.get('authorization'), extras) as SimRequest
   const response = sim.handle(simRequest)
   // Simulated latency has already passed on the simulator clock; wait for real only when asked.
   if (response.realDelay && response.delayMs !== undefined) await delay(response.delayMs)

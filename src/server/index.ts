@@ -8,7 +8,8 @@ import { operationOf } from '../core/api.js'
 import { CONTROL_BASE_PATH, createControlApi } from '../core/control.js'
 import { errorEnvelope, invalidArgument } from '../core/errors.js'
 import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
-import { type AnsweredResponse, isAnswered, jsonResponse, normaliseBasePath, outsideResponse, pathBelow, toSimRequest, toWire } from '../core/http.js'
+import { type AnsweredResponse, isAnswered, jsonResponse, mayHaveBody, normaliseBasePath, outsideResponse, pathBelow, toSimRequest, toWire } from '../core/http.js'
+import { MAX_BODY_BYTES as MAX_SERVICE_BODY_BYTES } from '../core/body.js'
 import type { Simulator } from '../core/simulator.js'
 
 /**
@@ -108,6 +109,26 @@ function readBody(req: IncomingMessage): Promise<string | null | undefined> {
   })
 }
 
+/**
+ * A service request's body, for the core to read: at most one byte more than the core reads, so
+ * that a larger body is still read to its end (and answered 413 by the core) without being kept.
+ */
+function readServiceBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let kept = 0
+    req.on('data', (chunk: Buffer) => {
+      if (kept > MAX_SERVICE_BODY_BYTES) return
+      const room = MAX_SERVICE_BODY_BYTES + 1 - kept
+      const part = chunk.byteLength > room ? chunk.subarray(0, room) : chunk
+      chunks.push(part)
+      kept += part.byteLength
+    })
+    req.on('end', () => resolve(kept === 0 ? null : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
 const TOO_LARGE = jsonResponse(
   413,
   errorEnvelope(413, { message: `Request body too large: the control API reads at most ${MAX_BODY_BYTES} bytes`, metadata: { argument: 'body', limit: MAX_BODY_BYTES } }),
@@ -168,7 +189,10 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       send(body === undefined ? TOO_LARGE : controlApi.handle({ method, path: controlPath, query: url.searchParams, body }))
       return
     }
-    const request = toSimRequest(method, url, basePath, req.headers.authorization ?? null)
+    const below = pathBelow(basePath, url.pathname) !== undefined
+    const extras =
+      below && mayHaveBody(method) ? { body: await readServiceBody(req), headers: { 'content-type': req.headers['content-type'] } } : undefined
+    const request = toSimRequest(method, url, basePath, req.headers.authorization ?? null, extras)
     if (request === undefined) {
       send(outsideResponse(method, url.pathname, bases))
       return

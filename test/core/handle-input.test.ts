@@ -27,7 +27,7 @@ const dataOf = (response: SimResponse): unknown[] => (response.body as { data: u
 const hashesOf = (response: SimResponse): string[] => (dataOf(response) as { hash: string }[]).map((key) => key.hash)
 
 describe('sim.handle with a malformed request', () => {
-  const OBJECT = 'an object { method, path, query?, authorization? }'
+  const OBJECT = 'an object { method, path, query?, authorization?, body?, headers? }'
   const cases: { name: string; request: unknown; field: string; expected: string }[] = [
     { name: 'null', request: null, field: 'request', expected: OBJECT },
     { name: 'undefined', request: undefined, field: 'request', expected: OBJECT },
@@ -68,6 +68,7 @@ describe('sim.handle with a malformed request', () => {
       method: '',
       path: '',
       query: '',
+      requestBody: null,
       operation: null,
       status: 400,
       outcome: 'response',

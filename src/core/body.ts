@@ -1,0 +1,237 @@
+// Request bodies: the raw bytes or text an adapter hands over, read as JSON with a size cap, and a
+// reader of its fields that names every refusal by the field's path (`messages[2].content`), the
+// way query errors name their parameter (decisions/0020).
+import { ApiError } from './errors.js'
+
+/**
+ * The largest request body the simulated service reads, in bytes: 413 over it. The real service's
+ * cap is not published; 16 MiB holds any management body and a long chat history.
+ */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024
+
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+/** The 400 about the body as a whole. */
+export function badBody(reason: string): ApiError {
+  return new ApiError(400, { metadata: { parameter: 'body', reason } })
+}
+
+/** UTF-8 bytes of a string body, without encoding it when it is plainly under the cap. */
+function byteLength(body: string | Uint8Array): number {
+  if (typeof body !== 'string') return body.byteLength
+  // A UTF-16 unit is at most 3 UTF-8 bytes: only a long string needs counting.
+  if (body.length * 3 <= MAX_BODY_BYTES) return body.length
+  return new TextEncoder().encode(body).byteLength
+}
+
+/** Whether a content type is JSON: `application/json` or `application/<x>+json`, parameters allowed. */
+function isJsonType(contentType: string): boolean {
+  const type = (contentType.split(';')[0] as string).trim().toLowerCase()
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+}
+
+/**
+ * The body as a JSON object. `contentType` undefined means the caller gave no headers at all (a
+ * `sim.handle` call), read as JSON; a content type that is given must be JSON. An absent or empty
+ * body, a body over {@link MAX_BODY_BYTES} (413), bytes that are not UTF-8, malformed JSON and a
+ * JSON value that is not an object are each refused, naming `body`.
+ */
+export function readJsonObject(body: string | Uint8Array | null | undefined, contentType: string | undefined): Record<string, unknown> {
+  if (body === null || body === undefined || (typeof body === 'string' ? body.trim() === '' : body.byteLength === 0)) {
+    throw badBody('is required: a JSON object')
+  }
+  const size = byteLength(body)
+  if (size > MAX_BODY_BYTES) {
+    throw new ApiError(413, { metadata: { parameter: 'body', reason: `is larger than the ${MAX_BODY_BYTES} bytes read at most`, limit: MAX_BODY_BYTES } })
+  }
+  if (contentType !== undefined && !isJsonType(contentType)) {
+    throw badBody(`must be sent as content-type application/json, got ${JSON.stringify(contentType)}`)
+  }
+  let text: string
+  if (typeof body === 'string') text = body
+  else {
+    try {
+      text = decoder.decode(body)
+    } catch {
+      throw badBody('is not valid UTF-8')
+    }
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw badBody(`is not valid JSON (${error instanceof Error ? error.message : String(error)})`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badBody(`must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}`)
+  }
+  return value as Record<string, unknown>
+}
+
+/** A JSON value as a refusal shows it: short, never a whole body. */
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  const text = JSON.stringify(value)
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text
+}
+
+/** What a number field must be. */
+export interface NumberRule {
+  integer?: boolean
+  min?: number
+  max?: number
+  /** Whether `min` itself is refused (a limit of exactly 0 may be allowed; a price above 0 only). */
+  exclusiveMin?: boolean
+}
+
+/**
+ * The fields of one JSON object in a request body, each read by name and refused with a 400 whose
+ * metadata names its path. Unknown fields are refused by {@link BodyReader.known}: a misspelt
+ * `limit_rest` must not make a key without a reset (decisions/0020).
+ */
+export class BodyReader {
+  constructor(
+    readonly value: Record<string, unknown>,
+    /** The path of this object in the body: `''` for the body itself, `provider` for a nested one. */
+    readonly path = '',
+  ) {}
+
+  /** The path of a field of this object. */
+  at(name: string | number): string {
+    if (typeof name === 'number') return `${this.path}[${name}]`
+    return this.path === '' ? name : `${this.path}.${name}`
+  }
+
+  /** A 400 naming `field` (a name in this object, or a path already made). */
+  fail(field: string, reason: string, value?: unknown): never {
+    const metadata: Record<string, unknown> = { parameter: field, reason }
+    if (value !== undefined) metadata['value'] = shown(value)
+    throw new ApiError(400, { metadata })
+  }
+
+  /** Refuses any field that is not in `names`, listing the known ones. */
+  known(names: ReadonlySet<string>): this {
+    for (const name in this.value) {
+      if (!Object.hasOwn(this.value, name)) continue
+      if (!names.has(name)) this.fail(this.at(name), `is not a field of this request (known fields: ${[...names].join(', ')})`)
+    }
+    return this
+  }
+
+  /** Whether the field is present (a JSON null counts as present). */
+  has(name: string): boolean {
+    return Object.hasOwn(this.value, name) && this.value[name] !== undefined
+  }
+
+  raw(name: string): unknown {
+    return Object.hasOwn(this.value, name) ? this.value[name] : undefined
+  }
+
+  /** A required field that is present and not null. */
+  private required(name: string): unknown {
+    const value = this.raw(name)
+    if (value === undefined || value === null) this.fail(this.at(name), 'is required')
+    return value
+  }
+
+  string(name: string, rule: { minLength?: number; maxLength?: number; pattern?: RegExp; expected?: string } = {}): string {
+    return this.checkString(name, this.required(name), rule)
+  }
+
+  /** Absent: undefined. Null is refused unless `nullable`. */
+  optionalString(name: string, rule: { minLength?: number; maxLength?: number; pattern?: RegExp; expected?: string; nullable?: false }): string | undefined
+  optionalString(name: string, rule: { minLength?: number; maxLength?: number; pattern?: RegExp; expected?: string; nullable: true }): string | null | undefined
+  optionalString(name: string, rule: { minLength?: number; maxLength?: number; pattern?: RegExp; expected?: string; nullable?: boolean } = {}): string | null | undefined {
+    const value = this.raw(name)
+    if (value === undefined) return undefined
+    if (value === null) {
+      if (rule.nullable) return null
+      this.fail(this.at(name), 'must not be null')
+    }
+    return this.checkString(name, value, rule)
+  }
+
+  private checkString(name: string, value: unknown, rule: { minLength?: number; maxLength?: number; pattern?: RegExp; expected?: string }): string {
+    const path = this.at(name)
+    if (typeof value !== 'string') this.fail(path, `must be a string${rule.expected ? ` (${rule.expected})` : ''}`, value)
+    if (rule.minLength !== undefined && value.length < rule.minLength) {
+      this.fail(path, rule.minLength === 1 ? 'must not be empty' : `must be at least ${rule.minLength} characters`, value)
+    }
+    if (rule.maxLength !== undefined && value.length > rule.maxLength) this.fail(path, `must be at most ${rule.maxLength} characters`, value)
+    if (rule.pattern !== undefined && !rule.pattern.test(value)) this.fail(path, `must be ${rule.expected ?? `a string matching ${rule.pattern}`}`, value)
+    return value
+  }
+
+  optionalBoolean(name: string): boolean | undefined {
+    const value = this.raw(name)
+    if (value === undefined) return undefined
+    if (typeof value !== 'boolean') this.fail(this.at(name), 'must be true or false', value)
+    return value
+  }
+
+  number(name: string, rule: NumberRule = {}): number {
+    return this.checkNumber(this.at(name), this.required(name), rule)
+  }
+
+  optionalNumber(name: string, rule: NumberRule & { nullable?: false }): number | undefined
+  optionalNumber(name: string, rule: NumberRule & { nullable: true }): number | null | undefined
+  optionalNumber(name: string, rule: NumberRule & { nullable?: boolean } = {}): number | null | undefined {
+    const value = this.raw(name)
+    if (value === undefined) return undefined
+    if (value === null) {
+      if (rule.nullable) return null
+      this.fail(this.at(name), 'must not be null')
+    }
+    return this.checkNumber(this.at(name), value, rule)
+  }
+
+  /** Checks a number at `path` (also for the elements of an array). */
+  checkNumber(path: string, value: unknown, rule: NumberRule): number {
+    if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(path, `must be a${rule.integer ? 'n integer' : ' number'}`, value)
+    if (rule.integer && !Number.isSafeInteger(value)) this.fail(path, 'must be an integer', value)
+    if (rule.min !== undefined && (rule.exclusiveMin ? value <= rule.min : value < rule.min)) {
+      this.fail(path, `must be ${rule.exclusiveMin ? 'greater than' : 'at least'} ${rule.min}`, value)
+    }
+    if (rule.max !== undefined && value > rule.max) this.fail(path, `must be at most ${rule.max}`, value)
+    return value
+  }
+
+  optionalEnum<T extends string>(name: string, allowed: readonly T[], nullable: true): T | null | undefined
+  optionalEnum<T extends string>(name: string, allowed: readonly T[], nullable?: false): T | undefined
+  optionalEnum<T extends string>(name: string, allowed: readonly T[], nullable = false): T | null | undefined {
+    const value = this.raw(name)
+    if (value === undefined) return undefined
+    if (value === null) {
+      if (nullable) return null
+      this.fail(this.at(name), 'must not be null')
+    }
+    if (!allowed.includes(value as T)) this.fail(this.at(name), `must be one of ${allowed.join(', ')}`, value)
+    return value as T
+  }
+
+  /** A nested object, read by a reader of its own; absent: undefined. */
+  optionalObject(name: string, nullable = false): BodyReader | null | undefined {
+    const value = this.raw(name)
+    if (value === undefined) return undefined
+    if (value === null) {
+      if (nullable) return null
+      this.fail(this.at(name), 'must not be null')
+    }
+    if (typeof value !== 'object' || Array.isArray(value)) this.fail(this.at(name), 'must be an object', value)
+    return new BodyReader(value as Record<string, unknown>, this.at(name))
+  }
+
+  /** An array field; absent: undefined. */
+  optionalArray(name: string, rule: { minLength?: number; maxLength?: number; nullable?: boolean } = {}): unknown[] | null | undefined {
+    const value = this.raw(name)
+    if (value === undefined) return undefined
+    if (value === null) {
+      if (rule.nullable) return null
+      this.fail(this.at(name), 'must not be null')
+    }
+    if (!Array.isArray(value)) this.fail(this.at(name), 'must be an array', value)
+    if (rule.minLength !== undefined && value.length < rule.minLength) this.fail(this.at(name), `must have at least ${rule.minLength} element${rule.minLength === 1 ? '' : 's'}`)
+    if (rule.maxLength !== undefined && value.length > rule.maxLength) this.fail(this.at(name), `must have at most ${rule.maxLength} elements`)
+    return value
+  }
+}

@@ -1,0 +1,94 @@
+// What a row of the router's table is, and the responses operations build. Each file of this
+// folder exports the rows of one resource; core/api.ts assembles them into the one table and does
+// everything around them (routing, authentication, faults, rate limits, latency, the journal).
+import type { Principal } from '../auth.js'
+import type { SimRequest, SimResponse } from '../api.js'
+import type { JsonPayload } from '../json-text.js'
+import type { StoreContext } from '../store/context.js'
+import type { OperationName } from './names.js'
+
+/** Everything an operation is handed for one request. */
+export interface Call<Caller> {
+  ctx: StoreContext
+  /** The path's `{name}` segments, percent-decoded. */
+  params: Record<string, string>
+  query: URLSearchParams
+  principal: Caller
+  request: SimRequest
+  /**
+   * The request body as a JSON object: read (and refused with 400/413 naming `body`) on first call,
+   * then the same object. Only operations that take a body call it.
+   */
+  json(): Record<string, unknown>
+}
+
+/** The HTTP methods the table routes. */
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+interface OperationBase {
+  name: OperationName
+  method: Method
+  /** Path template; `{name}` captures one segment. */
+  template: string
+}
+
+/**
+ * One row of the table. A management operation runs only for a management key, so it is handed
+ * the principal itself; a `'key'` operation needs any valid key; a public one (`false`) may be
+ * anonymous.
+ */
+export type Operation =
+  | (OperationBase & { auth: 'management'; run(call: Call<Principal>): SimResponse })
+  | (OperationBase & { auth: 'key'; run(call: Call<Principal>): SimResponse })
+  | (OperationBase & { auth: 'public'; run(call: Call<Principal | null>): SimResponse })
+
+export const JSON_HEADERS = { 'content-type': 'application/json' } as const
+
+/** A JSON answer built for this request alone (a write's answer, an error). */
+export function jsonAnswer(status: number, body: unknown): SimResponse {
+  return { status, headers: { ...JSON_HEADERS }, type: 'json', body }
+}
+
+/** A cached response's body: the payload until `body` is read or set, then the object. */
+interface BodyState {
+  payload: JsonPayload | undefined
+  body: unknown
+}
+
+const BODY = Symbol('body')
+type WithBody = { [BODY]: BodyState }
+
+// One accessor pair for every cached response (not a closure each: this runs on every request).
+function readBody(this: WithBody): unknown {
+  const state = this[BODY]
+  if (state.payload !== undefined) {
+    state.body = state.payload.value()
+    state.payload = undefined
+  }
+  return state.body
+}
+function writeBody(this: WithBody, value: unknown): void {
+  const state = this[BODY]
+  state.body = value
+  state.payload = undefined
+}
+const BODY_ACCESSOR: PropertyDescriptor = { get: readBody, set: writeBody, enumerable: true, configurable: true }
+
+/**
+ * A response whose body is made from cached JSON: the adapters send the payload's text, and
+ * `body` is built from the same records on first read (so a caller that never reads it never
+ * pays for it). Once `body` is read or set, the payload is withdrawn: an edited body is what gets sent.
+ */
+export function payloadResponse(payload: JsonPayload, status = 200): SimResponse {
+  const response = { status, headers: { ...JSON_HEADERS }, type: 'json' as const }
+  Object.defineProperty(response, BODY, { value: { payload, body: undefined } satisfies BodyState })
+  Object.defineProperty(response, 'body', BODY_ACCESSOR)
+  return response as unknown as SimResponse
+}
+
+/** The cached payload of a response, while its body has not been read or replaced; else undefined. */
+export function payloadOf(response: SimResponse): JsonPayload | undefined {
+  return (response as Partial<WithBody>)[BODY]?.payload
+}
+
+export const clone = <T>(value: T): T => structuredClone(value)
