@@ -169,8 +169,7 @@ function sameState(a: readonly number[], b: readonly number[]): boolean {
 }
 
 /**
- * Writes one row: the one way the store changes after a simulator is created. `undefined` is
- * never a row, so nothing is deleted (no operation deletes; restores undo creates).
+ * Writes one row: with {@link remove}, the one way the store changes after a simulator is created.
  */
 export function put<T extends Table>(ctx: StoreContext, table: T, id: string, row: Row<T>): void {
   const live = ctx.data[table] as Map<string, unknown>
@@ -178,4 +177,17 @@ export function put<T extends Table>(ctx: StoreContext, table: T, id: string, ro
   ctx.history?.record(table, id, before)
   live.set(id, row)
   ctx.indices.changed(table, before, row)
+}
+
+/**
+ * Deletes one row (a deleted key, a deleted workspace). Recorded like a write, so a restore to a
+ * snapshot taken before brings the row back, and one taken after keeps it gone.
+ */
+export function remove<T extends Table>(ctx: StoreContext, table: T, id: string): void {
+  const live = ctx.data[table] as Map<string, unknown>
+  if (!live.has(id)) return
+  const before = live.get(id)
+  ctx.history?.record(table, id, before)
+  live.delete(id)
+  ctx.indices.changed(table, before, undefined)
 }
