@@ -34,6 +34,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'state', script: 'state.ts', flags: ['--expose-gc'] },
   { name: 'msw', script: 'msw.ts', flags: ['--expose-gc'] },
   { name: 'server', script: 'server.ts', flags: [] },
+  { name: 'provisioning', script: 'provisioning.ts', flags: [] },
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))
