@@ -1,6 +1,7 @@
 // Whole pages of GET /keys are kept while nothing they show can differ (store/keys.ts, KeyPages).
 // Each case here changes one thing a kept page depends on, and checks the page follows it.
 import { describe, expect, it } from 'vitest'
+import { payloadOf } from '../../src/core/api.js'
 import { createSimulator } from '../../src/index.js'
 
 const page = (sim: ReturnType<typeof createSimulator>) =>
@@ -74,5 +75,22 @@ describe('kept pages of GET /keys', () => {
     expect(enabled().map((k) => k.hash)).not.toContain(b)
     sim.keys.update(b, { disabled: false })
     expect(enabled().map((k) => k.hash)).toContain(b)
+  })
+
+  it('stay kept, the very same payload, while only another workspace\'s keys are made, disabled or deleted', () => {
+    const sim = createSimulator()
+    const get = () => sim.handle({ method: 'GET', path: '/keys', authorization: `Bearer ${sim.world.managementKey}` })
+    const first = payloadOf(get())
+    expect(first).toBeDefined()
+    const staging = sim.world.workspaces.staging
+    const made = sim.keys.create({ userId: sim.world.userId, workspaceId: staging, name: 'staging key' })
+    sim.keys.update(made.record.hash, { disabled: true })
+    sim.keys.update(made.record.hash, { disabled: false })
+    expect(payloadOf(get())).toBe(first)
+    // The same kinds of change in the page's own workspace make it again.
+    const here = sim.keys.create({ userId: sim.world.userId, name: 'default key' })
+    const second = get()
+    expect(payloadOf(second)).not.toBe(first)
+    expect((second.body as { data: { hash: string }[] }).data[0]!.hash).toBe(here.record.hash)
   })
 })

@@ -30,6 +30,7 @@ export const KEY_OPERATIONS: readonly Operation[] = [
       // The index orders keys; the store holds each one's current state.
       const payload = ctx.keyPages.page(
         list,
+        workspaceId,
         ctx,
         windows,
         () => pageOf(includeDisabled ? index?.all : index?.enabled, offset),

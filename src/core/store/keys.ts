@@ -157,7 +157,8 @@ interface KeptPage {
 /**
  * Whole pages of `GET /keys`, answered again without visiting their keys while nothing they show
  * can differ: the usage windows are the same, the clock has not gone back nor reached a record
- * dated later, no key was made, undone, disabled or enabled, and no key on the page changed (the
+ * dated later, no key of its workspace was made, deleted, undone, disabled or enabled (a write to
+ * another workspace's keys leaves it as it is), and no key on the page changed (the
  * indices count and log the changes; a restore from another simulator swaps the indices object).
  * When only some of its keys changed, just those are made again. A page touches each of its keys'
  * states and caches; on a machine busy with the HTTP side of a request, that is most of its cost.
@@ -166,11 +167,12 @@ export class KeyPages {
   private readonly pages = new Map<string, KeptPage>()
 
   /**
-   * The payload of a page: `list` names it, `orders` lists its keys when it must be made afresh,
-   * and `build` makes a payload of records.
+   * The payload of a page of `workspaceId`'s keys: `list` names it, `orders` lists its keys when it
+   * must be made afresh, and `build` makes a payload of records.
    */
   page(
     list: string,
+    workspaceId: string,
     ctx: StoreContext,
     windows: UsageWindows,
     orders: () => readonly { hash: string }[],
@@ -181,7 +183,7 @@ export class KeyPages {
     if (
       kept !== undefined &&
       kept.indices === indices &&
-      kept.epoch >= indices.keysShapeEpoch &&
+      kept.epoch >= indices.keysShapeEpoch(workspaceId) &&
       kept.day === windows.day &&
       kept.week === windows.week &&
       kept.month === windows.month &&

@@ -113,8 +113,12 @@ export class StoreIndices {
    * keys made at one count is still that page while no key on it changed since.
    */
   keysEpoch = 0
-  /** The `keysEpoch` of the last change that can change which keys a page holds: a key made, undone, disabled or enabled. */
-  keysShapeEpoch = 0
+  /**
+   * Per workspace, the `keysEpoch` of the last change that can change which keys its pages hold: a
+   * key of it made, deleted, undone, disabled or enabled. A write to one workspace's keys leaves
+   * the pages of every other workspace as they are.
+   */
+  private readonly shapeEpochs = new Map<string, number>()
   /** Hashes of the latest key changes, oldest first: `recentKeys[i]` is change `recentBase + i + 1`. */
   readonly recentKeys: string[] = []
   recentBase = 0
@@ -125,9 +129,15 @@ export class StoreIndices {
     return this.recentKeys.slice(epoch - this.recentBase)
   }
 
-  private noteKeyChange(hash: string, shape: boolean): void {
+  /** The `keysEpoch` of the last change to which keys the pages of `workspaceId` hold (0: none since these indices were made). */
+  keysShapeEpoch(workspaceId: string): number {
+    return this.shapeEpochs.get(workspaceId) ?? 0
+  }
+
+  private noteKeyChange(key: KeyState, shape: boolean): void {
+    const hash = key.hash
     this.keysEpoch++
-    if (shape) this.keysShapeEpoch = this.keysEpoch
+    if (shape) this.shapeEpochs.set(key.workspaceId, this.keysEpoch)
     this.recentKeys.push(hash)
     if (this.recentKeys.length > 128) {
       this.recentKeys.splice(0, 64)
@@ -142,7 +152,7 @@ export class StoreIndices {
   }
 
   addKey(key: KeyState): void {
-    this.noteKeyChange(key.hash, true)
+    this.noteKeyChange(key, true)
     this.keyHashBySecret.set(key.secret, key.hash)
     if (key.management) return
     const index = this.keyIndex(key.workspaceId)
@@ -162,7 +172,7 @@ export class StoreIndices {
     const order = pageOrder(keys)
     for (let i = 0; i < order.length; i++) {
       const key = keys[order[i] as number] as KeyState
-      this.noteKeyChange(key.hash, true)
+      this.noteKeyChange(key, true)
       if (key.management) continue
       const index = this.keyIndex(key.workspaceId)
       index.all.insert(key)
@@ -197,7 +207,7 @@ export class StoreIndices {
       return
     }
     if (after === undefined) {
-      this.noteKeyChange(before.hash, true)
+      this.noteKeyChange(before, true)
       this.keyHashBySecret.delete(before.secret)
       if (before.management) return
       const index = this.keyIndex(before.workspaceId)
@@ -206,7 +216,7 @@ export class StoreIndices {
       return
     }
     // Hash, secret, owner, workspace, management and createdAt never change; `disabled` may.
-    this.noteKeyChange(after.hash, before.disabled !== after.disabled)
+    this.noteKeyChange(after, before.disabled !== after.disabled)
     if (after.management || before.disabled === after.disabled) return
     const enabled = this.keyIndex(after.workspaceId).enabled
     if (after.disabled) enabled.remove(after)
