@@ -59,7 +59,8 @@ interface Case {
 
 function setUp(): { sim: Sim; headers: Record<string, string>; otherWorkspace: string } {
   const sim = createSimulator()
-  for (let i = 0; i < MODELS - sim.models.list().length; i++) {
+  const more = MODELS - sim.models.list().length
+  for (let i = 0; i < more; i++) {
     sim.models.create({ id: `bench/model-${String(i).padStart(3, '0')}`, endpoints: [{}, {}] })
   }
   const now = sim.clock.now().getTime()
