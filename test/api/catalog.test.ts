@@ -3,6 +3,7 @@
 // (decisions/0023), and kept current when models change.
 import { describe, expect, it } from 'vitest'
 import { payloadOf } from '../../src/core/api.js'
+import { startServer } from '../../src/server/index.js'
 import {
   type CatalogModel,
   type CatalogModelList,
@@ -176,7 +177,10 @@ describe('GET /models', () => {
     expect(first.links.next).toBe('/api/v1/models?output_modalities=all&limit=2&offset=2')
     expect(second.links.next).toBe('/api/v1/models?output_modalities=all&limit=2&offset=4')
     expect(last.links.next).toBeNull()
+    // Without a limit, the rest of the list, and no next page.
+    expect(list(sim, 'offset=1')).toMatchObject({ total_count: 3, links: { next: null } })
     expect(list(sim, 'offset=1').data.map((m) => m.id)).toEqual(ids(sim).slice(1))
+    expect(list(sim, 'limit=1&category=marketing%2Fseo&supported_parameters=max_tokens').links.next).toBe('/api/v1/models?category=marketing%2Fseo&supported_parameters=max_tokens&limit=1&offset=1')
     expect(list(sim, 'limit=500&offset=100')).toEqual({ data: [], links: { next: null }, total_count: 3 })
   })
 
@@ -370,6 +374,24 @@ describe('the catalog follows the store', () => {
 
     expect(ids(a)).toContain('zeta/only-in-a')
     expect(ids(b)).not.toContain('zeta/only-in-a')
+  })
+})
+
+describe('the catalog over the server', () => {
+  it('lists a model created through the control API at once', async () => {
+    const sim = catalogSim()
+    const server = await startServer(sim, { port: 0 })
+    try {
+      const before = (await (await fetch(`${server.url}/models`)).json()) as CatalogModelList
+      const created = await fetch(new URL('/__sim/models', server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'zeta/served', created: '2026-03-01T00:00:00Z', endpoints: [{ provider_name: 'Groq' }] }) })
+      expect(created.status).toBe(201)
+
+      const after = (await (await fetch(`${server.url}/models`)).json()) as CatalogModelList
+
+      expect(after.data.map((m) => m.id)).toEqual(['zeta/served', ...before.data.map((m) => m.id)])
+    } finally {
+      await server.close()
+    }
   })
 })
 
