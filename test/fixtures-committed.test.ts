@@ -16,6 +16,10 @@ import { GetKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/
 import { ListResponse$inboundSchema } from '@openrouter/sdk/models/operations/list.js'
 import { ListEndpointsResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpoints.js'
 import { VideoModelsListResponse$inboundSchema } from '@openrouter/sdk/models/videomodelslistresponse.js'
+import { ModelResponse$inboundSchema } from '@openrouter/sdk/models/modelresponse.js'
+import { ModelsCountResponse$inboundSchema } from '@openrouter/sdk/models/modelscountresponse.js'
+import { ModelsListResponse$inboundSchema } from '@openrouter/sdk/models/modelslistresponse.js'
+import { ListProvidersResponse$inboundSchema } from '@openrouter/sdk/models/operations/listproviders.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -46,6 +50,11 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   listEndpoints: ListEndpointsResponse$inboundSchema,
   getWorkspace: GetWorkspaceResponse$inboundSchema,
   listVideoModels: VideoModelsListResponse$inboundSchema,
+  listModels: ModelsListResponse$inboundSchema,
+  countModels: ModelsCountResponse$inboundSchema,
+  getModel: ModelResponse$inboundSchema,
+  listProviders: ListProvidersResponse$inboundSchema,
+  listEmbeddingsModels: ModelsListResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -24,6 +24,9 @@ import {
   createSimulator,
   errorEnvelope,
   maskSecret,
+  MODEL_CATEGORIES,
+  OUTPUT_MODALITIES,
+  SUPPORTED_PARAMETERS,
   type ApiKey,
   type ErrorStatus,
   type ModelWithEndpoints,
@@ -372,6 +375,11 @@ const DECLARED: Record<OperationName, readonly DeclaredStatus[]> = {
   getFileContent: [400, 401, 403, 404, 429, 500, 502, 503],
   getWorkspace: [401, 404, 500],
   listVideoModels: [400, 500],
+  listModels: [400, 403, 500],
+  countModels: [400, 403, 500],
+  getModel: [403, 404, 500],
+  listProviders: [500],
+  listEmbeddingsModels: [400, 500],
 }
 
 const SDK_METHOD: Record<OperationName, string> = {
@@ -381,6 +389,11 @@ const SDK_METHOD: Record<OperationName, string> = {
   getFileContent: 'sdk.files.download',
   getWorkspace: 'sdk.workspaces.get',
   listVideoModels: 'sdk.videoGeneration.listVideosModels',
+  listModels: 'sdk.models.list',
+  countModels: 'sdk.models.count',
+  getModel: 'sdk.models.get',
+  listProviders: 'sdk.providers.list',
+  listEmbeddingsModels: 'sdk.embeddings.listModels',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -391,6 +404,11 @@ const ROUTE: Record<OperationName, string> = {
   getFileContent: `${DEFAULT_BASE_URL}/files/:fileId/content`,
   getWorkspace: `${DEFAULT_BASE_URL}/workspaces/:id`,
   listVideoModels: `${DEFAULT_BASE_URL}/videos/models`,
+  listModels: `${DEFAULT_BASE_URL}/models`,
+  countModels: `${DEFAULT_BASE_URL}/models/count`,
+  getModel: `${DEFAULT_BASE_URL}/model/:author/:slug`,
+  listProviders: `${DEFAULT_BASE_URL}/providers`,
+  listEmbeddingsModels: `${DEFAULT_BASE_URL}/embeddings/models`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -401,6 +419,11 @@ const VALID_CALL: Record<OperationName, (sdk: Sdk) => Promise<unknown>> = {
   getFileContent: (sdk) => sdk.files.download({ fileId: world.files.report }),
   getWorkspace: (sdk) => sdk.workspaces.get({ id: world.workspaces.production }),
   listVideoModels: (sdk) => sdk.videoGeneration.listVideosModels(),
+  listModels: (sdk) => sdk.models.list(),
+  countModels: (sdk) => sdk.models.count(),
+  getModel: (sdk) => sdk.models.get({ author: 'anthropic', slug: 'claude-sonnet-4.5' }),
+  listProviders: (sdk) => sdk.providers.list(),
+  listEmbeddingsModels: (sdk) => sdk.embeddings.listModels(),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -557,6 +580,40 @@ const ERROR_CASES: ErrorCase[] = [
   // GET /videos/models
   overridden('listVideoModels', 400),
   overridden('listVideoModels', 500),
+
+  // GET /models, /models/count, /model/{author}/{slug}, /providers, /embeddings/models (the catalog)
+  produced('listModels', 400, 'an output modality is unknown', anonymous, (sdk) => sdk.models.list({ outputModalities: 'text,smell' }), {
+    metadata: { parameter: 'output_modalities', reason: `must be a comma-separated list of ${[...OUTPUT_MODALITIES, 'all'].join(', ')}`, value: 'text,smell' }, ...notCaller,
+  }),
+  produced('listModels', 400, 'a supported parameter is unknown', asRegular, (sdk) => sdk.models.list({ supportedParameters: 'tools,telepathy' }), {
+    metadata: { parameter: 'supported_parameters', reason: `must be a comma-separated list of ${SUPPORTED_PARAMETERS.join(', ')}`, value: 'tools,telepathy' },
+  }),
+  produced('listModels', 400, 'the category is unknown', anonymous, (sdk) => sdk.models.list({ category: unrecognized('cooking') }), {
+    metadata: { parameter: 'category', reason: `must be one of ${MODEL_CATEGORIES.join(', ')}`, value: 'cooking' }, ...notCaller,
+  }),
+  produced('listModels', 400, 'the limit is over 1000', anonymous, (sdk) => sdk.models.list({ limit: 1001 }), {
+    metadata: { parameter: 'limit', reason: 'must be an integer from 1 to 1000', value: '1001' }, ...notCaller,
+  }),
+  overridden('listModels', 403),
+  overridden('listModels', 500),
+  produced('countModels', 400, 'an output modality is unknown', anonymous, (sdk) => sdk.models.count({ outputModalities: 'pictures' }), {
+    metadata: { parameter: 'output_modalities', reason: `must be a comma-separated list of ${[...OUTPUT_MODALITIES, 'all'].join(', ')}`, value: 'pictures' }, ...notCaller,
+  }),
+  overridden('countModels', 403),
+  overridden('countModels', 500),
+  overridden('getModel', 403),
+  produced('getModel', 404, 'no model has the id', anonymous, (sdk) => sdk.models.get({ author: 'openai', slug: 'gpt-does-not-exist' }), {
+    metadata: { resource: 'model', model: 'openai/gpt-does-not-exist' }, ...notCaller,
+  }),
+  produced('getModel', 404, 'a known model is asked for with a variant it does not have', asRegular, (sdk) => sdk.models.get({ author: 'anthropic', slug: 'claude-sonnet-4.5:free' }), {
+    metadata: { resource: 'model', model: 'anthropic/claude-sonnet-4.5:free' },
+  }),
+  overridden('getModel', 500),
+  overridden('listProviders', 500),
+  produced('listEmbeddingsModels', 400, 'the limit is 0', anonymous, (sdk) => sdk.embeddings.listModels({ limit: 0 }), {
+    metadata: { parameter: 'limit', reason: 'must be an integer from 1 to 1000', value: '0' }, ...notCaller,
+  }),
+  overridden('listEmbeddingsModels', 500),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

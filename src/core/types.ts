@@ -474,3 +474,99 @@ export interface ErrorEnvelope {
 export interface DataEnvelope<T> {
   data: T
 }
+
+/**
+ * The categories `GET /models?category=` accepts (the service's use-case rankings).
+ *
+ * @example
+ * import { MODEL_CATEGORIES } from 'model-access-sim'
+ * console.log(MODEL_CATEGORIES.slice(0, 2))
+ * //=> ["programming","roleplay"]
+ */
+export const MODEL_CATEGORIES = [
+  'programming',
+  'roleplay',
+  'marketing',
+  'marketing/seo',
+  'technology',
+  'science',
+  'translation',
+  'legal',
+  'finance',
+  'health',
+  'trivia',
+  'academia',
+] as const
+export type ModelCategory = (typeof MODEL_CATEGORIES)[number]
+
+/** The architecture of a catalog model: as the endpoints' view has it, but `tokenizer` is absent rather than null when unknown. */
+export interface CatalogArchitecture {
+  tokenizer?: Tokenizer
+  instruct_type?: InstructType | null
+  modality: string | null
+  input_modalities: InputModality[]
+  output_modalities: OutputModality[]
+}
+
+/** What the catalog says of a model's default endpoint. */
+export interface TopProvider {
+  context_length?: number | null
+  max_completion_tokens?: number | null
+  is_moderated: boolean
+}
+
+/** Parameters the model applies when a request leaves them out. */
+export interface DefaultParameters {
+  temperature?: number | null
+  top_p?: number | null
+  top_k?: number | null
+  frequency_penalty?: number | null
+  presence_penalty?: number | null
+  repetition_penalty?: number | null
+}
+
+/** One model of `GET /models`, `GET /model/{author}/{slug}` and `GET /embeddings/models` (decisions/0023). */
+export interface CatalogModel {
+  id: string
+  /** The id without its variant (`meta-llama/llama-3.3-70b-instruct` for the `:free` one). */
+  canonical_slug: string
+  hugging_face_id?: string | null
+  name: string
+  created: number
+  description?: string
+  /** The longest context window among the model's endpoints. */
+  context_length: number | null
+  architecture: CatalogArchitecture
+  /** The default (first) endpoint's pricing. */
+  pricing: Pricing
+  top_provider: TopProvider
+  per_request_limits: { prompt_tokens: number; completion_tokens: number } | null
+  /** Every parameter some endpoint of the model supports. */
+  supported_parameters: SupportedParameter[]
+  default_parameters: DefaultParameters | null
+  supported_voices: string[] | null
+  knowledge_cutoff?: string | null
+  expiration_date?: string | null
+  links: { details: string }
+}
+
+/** A page of the catalog: the body of `GET /models` and `GET /embeddings/models`. */
+export interface CatalogModelList {
+  data: CatalogModel[]
+  /** `next`: the path of the next page, or null on the last one (and when the request asked for no page). */
+  links: { next: string | null }
+  /** How many models match the filters, over all pages. */
+  total_count: number
+}
+
+/** One provider of `GET /providers`. */
+export interface Provider {
+  name: string
+  slug: string
+  privacy_policy_url: string | null
+  terms_of_service_url?: string | null
+  status_page_url?: string | null
+  /** ISO 3166-1 alpha-2 country code. */
+  headquarters?: string | null
+  datacenters?: string[] | null
+}

@@ -12,6 +12,12 @@ import { parseInstant } from './time.js'
 import {
   type ApiKey,
   type Architecture,
+  type CatalogArchitecture,
+  type CatalogModel,
+  type CatalogModelList,
+  type DefaultParameters,
+  type Provider,
+  type TopProvider,
   type Endpoint,
   type ErrorEnvelope,
   type ModelWithEndpoints,
@@ -269,6 +275,64 @@ export const VIDEO_MODEL = object<VideoModel>('VideoModel', {
   hugging_face_id: optional(nullable(string)),
 })
 
+const CATALOG_ARCHITECTURE = object<CatalogArchitecture>('CatalogArchitecture', {
+  tokenizer: optional(enumOf('TOKENIZERS', TOKENIZERS)),
+  instruct_type: optional(nullable(enumOf('INSTRUCT_TYPES', INSTRUCT_TYPES))),
+  modality: nullable(string),
+  input_modalities: arrayOf(enumOf('INPUT_MODALITIES', INPUT_MODALITIES)),
+  output_modalities: arrayOf(enumOf('OUTPUT_MODALITIES', OUTPUT_MODALITIES)),
+})
+
+type PerRequestLimits = NonNullable<CatalogModel['per_request_limits']>
+
+/** `CatalogModel`: one model of `GET /models`, `GET /model/{author}/{slug}` and `GET /embeddings/models`. */
+export const CATALOG_MODEL = object<CatalogModel>('CatalogModel', {
+  id: string,
+  canonical_slug: string,
+  hugging_face_id: optional(nullable(string)),
+  name: string,
+  created: integer,
+  description: optional(string),
+  context_length: nullable(integer),
+  architecture: CATALOG_ARCHITECTURE,
+  pricing: PRICING,
+  top_provider: object<TopProvider>('TopProvider', { context_length: optional(nullable(integer)), max_completion_tokens: optional(nullable(integer)), is_moderated: boolean }),
+  per_request_limits: nullable(object<PerRequestLimits>('PerRequestLimits', { prompt_tokens: number, completion_tokens: number })),
+  supported_parameters: arrayOf(enumOf('SUPPORTED_PARAMETERS', SUPPORTED_PARAMETERS)),
+  default_parameters: nullable(
+    object<DefaultParameters>('DefaultParameters', {
+      temperature: optional(nullable(number)),
+      top_p: optional(nullable(number)),
+      top_k: optional(nullable(integer)),
+      frequency_penalty: optional(nullable(number)),
+      presence_penalty: optional(nullable(number)),
+      repetition_penalty: optional(nullable(number)),
+    }),
+  ),
+  supported_voices: nullable(arrayOf(string)),
+  knowledge_cutoff: optional(nullable(string)),
+  expiration_date: optional(nullable(string)),
+  links: object<CatalogModel['links']>('ModelLinks', { details: string }),
+})
+
+/** `CatalogModelList`: the body of `GET /models` and `GET /embeddings/models`. */
+export const CATALOG_MODEL_LIST = object<CatalogModelList>('CatalogModelList', {
+  data: arrayOf(CATALOG_MODEL),
+  links: object<CatalogModelList['links']>('ListLinks', { next: nullable(string) }),
+  total_count: integer,
+})
+
+/** `Provider`: one entry of `GET /providers`. */
+export const PROVIDER = object<Provider>('Provider', {
+  name: string,
+  slug: string,
+  privacy_policy_url: nullable(string),
+  terms_of_service_url: optional(nullable(string)),
+  status_page_url: optional(nullable(string)),
+  headquarters: optional(nullable(string)),
+  datacenters: optional(nullable(arrayOf(string))),
+})
+
 type ErrorBody = ErrorEnvelope['error']
 
 /** `ErrorEnvelope`: the body of every failing operation. `code` must also equal the status: see {@link errorEnvelopeProblems}. */
@@ -290,6 +354,11 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   listEndpoints: dataOf('ModelWithEndpoints', MODEL_WITH_ENDPOINTS),
   getWorkspace: dataOf('Workspace', WORKSPACE),
   listVideoModels: dataOf('VideoModel[]', arrayOf(VIDEO_MODEL)),
+  listModels: CATALOG_MODEL_LIST as ObjectShape,
+  countModels: dataOf('{ count }', object<{ count: number }>('ModelsCount', { count: integer })),
+  getModel: dataOf('CatalogModel', CATALOG_MODEL),
+  listProviders: dataOf('Provider[]', arrayOf(PROVIDER)),
+  listEmbeddingsModels: CATALOG_MODEL_LIST as ObjectShape,
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

@@ -227,6 +227,8 @@ function pathArbitrary(view: WorldView, focus: Focus): fc.Arbitrary<string> {
     weighted(4, fileSeg.map((f) => `/files/${f}/content`)),
     weighted(4, workspaceSeg.map((w) => `/workspaces/${w}`)),
     weighted(2, fc.constant('/videos/models')),
+    weighted(3, fc.constantFrom('/models', '/models/count', '/providers', '/embeddings/models')),
+    weighted(2, fc.tuple(author, slug).map(([a, s]) => `/model/${a}/${s}`)),
     weighted(2, fc.array(anySegment, { maxLength: 6 }).map((segments) => `/${segments.join('/')}`)),
   ]
   if (realModel) bases.push(weighted(3, realModel))
@@ -258,12 +260,15 @@ const NUMBERS = [
 ]
 const BOOLEANS = ['true', 'false', 'TRUE', 'True', 'FALSE', '1', '0', 'yes', 'on', '', 'true ', 'nul']
 const PROVIDERS = ['openai', 'anthropic', 'OpenAI', 'ANTHROPIC', 'google', '', 'openai ', 'openai,anthropic']
+/** Values of the catalog's filters: good ones, and the near misses a filter must refuse. */
+const CATALOG_VALUES = ['text', 'all', 'embeddings', 'image,text', 'text,all', 'tools', 'tools,seed', 'Tools', 'tools,', ',', 'programming', 'marketing/seo', 'smell', '1000', '1001', '500']
 const HOSTILE_VALUES = ['%zz', '%', '%E9', 'é', '🎉', '\u0000', '\uD800', 'a'.repeat(LONG), '9'.repeat(LONG), '&', '=', '#', '?', '+', ' ', '[]', '{}', 'null', '__proto__']
 
 function queryArbitrary(view: WorldView, focus: Focus): fc.Arbitrary<string> {
   const spaces = ownedBy(view.workspaces, focus)
   const name = fc.oneof(
     weighted(12, fc.constantFrom('offset', 'include_disabled', 'workspace_id', 'provider')),
+    weighted(6, fc.constantFrom('output_modalities', 'supported_parameters', 'category', 'limit')),
     weighted(1, fc.constantFrom('', 'OFFSET', 'offset[]', 'x', 'é', '__proto__', 'constructor', 'a'.repeat(LONG), '%zz', 'offset%00', 'work%73pace_id', 'include_disabled ')),
   )
   const workspaceValue = fc.oneof(
@@ -277,6 +282,7 @@ function queryArbitrary(view: WorldView, focus: Focus): fc.Arbitrary<string> {
     weighted(4, fc.constantFrom(...NUMBERS)),
     weighted(2, fc.constantFrom(...BOOLEANS)),
     weighted(2, fc.constantFrom(...PROVIDERS)),
+    weighted(2, fc.constantFrom(...CATALOG_VALUES)),
     weighted(4, workspaceValue),
     weighted(1, fc.constantFrom(...HOSTILE_VALUES)),
     weighted(1, fc.string({ unit: 'grapheme', maxLength: 10 })),
@@ -627,7 +633,18 @@ export interface CheckContext {
   outsideBase?: boolean
 }
 
-export type OperationName = 'listKeys' | 'getKey' | 'listEndpoints' | 'getFileContent' | 'getWorkspace' | 'listVideoModels'
+export type OperationName =
+  | 'listKeys'
+  | 'getKey'
+  | 'listEndpoints'
+  | 'getFileContent'
+  | 'getWorkspace'
+  | 'listVideoModels'
+  | 'listModels'
+  | 'countModels'
+  | 'getModel'
+  | 'listProviders'
+  | 'listEmbeddingsModels'
 
 const TEMPLATES: readonly [OperationName, readonly string[]][] = [
   ['listKeys', ['keys']],
@@ -636,6 +653,11 @@ const TEMPLATES: readonly [OperationName, readonly string[]][] = [
   ['getFileContent', ['files', '{file_id}', 'content']],
   ['getWorkspace', ['workspaces', '{id}']],
   ['listVideoModels', ['videos', 'models']],
+  ['listModels', ['models']],
+  ['countModels', ['models', 'count']],
+  ['getModel', ['model', '{author}', '{slug}']],
+  ['listProviders', ['providers']],
+  ['listEmbeddingsModels', ['embeddings', 'models']],
 ]
 const MANAGEMENT: ReadonlySet<OperationName> = new Set(['listKeys', 'getKey', 'getFileContent', 'getWorkspace'])
 
@@ -863,6 +885,34 @@ function checkSuccess(v: string[], ctx: CheckContext, operation: { name: Operati
     }
     case 'listVideoModels':
       if (!Array.isArray(data)) v.push('listVideoModels data not an array')
+      return
+    case 'listModels':
+    case 'listEmbeddingsModels': {
+      if (!Array.isArray(data)) return void v.push(`${operation.name} data not an array`)
+      const models = new Set(ctx.view.modelIds)
+      for (const item of data) {
+        const id = isPlainObject(item) ? item['id'] : undefined
+        if (typeof id !== 'string' || !models.has(id)) v.push(`${operation.name} lists a model the world does not have: ${render(id)}`)
+      }
+      const total = json['total_count']
+      if (!Number.isInteger(total) || (total as number) < data.length || (total as number) > models.size) v.push(`${operation.name} total_count out of range: ${render(total)}`)
+      const links = json['links']
+      if (!isPlainObject(links) || !(links['next'] === null || typeof links['next'] === 'string')) v.push(`${operation.name} links.next neither a path nor null`)
+      return
+    }
+    case 'countModels': {
+      const count = isPlainObject(data) ? data['count'] : undefined
+      if (!Number.isInteger(count) || (count as number) < 0 || (count as number) > ctx.view.modelIds.length) v.push(`countModels count out of range: ${render(count)}`)
+      return
+    }
+    case 'getModel': {
+      const id = isPlainObject(data) ? data['id'] : undefined
+      const wanted = `${decodeLoosely(operation.params['author'] ?? '')}/${decodeLoosely(operation.params['slug'] ?? '')}`
+      if (id !== wanted) v.push(`getModel answers with another model: asked ${JSON.stringify(wanted.slice(0, 80))}, got ${render(id)}`)
+      return
+    }
+    case 'listProviders':
+      if (!Array.isArray(data) || !data.every((p) => isPlainObject(p) && typeof p['name'] === 'string' && typeof p['slug'] === 'string')) v.push('listProviders data not a list of providers')
       return
     case 'getFileContent':
       v.push('a download answered with JSON')

@@ -1,4 +1,5 @@
 import { SortedIndex } from '../sorted-index.js'
+import { CatalogCache } from './catalog.js'
 import type { LimitReset, ModelWithEndpoints, VideoModel, Workspace } from '../types.js'
 import type { RateLimit } from '../controls.js'
 import type { UsageRecord } from '../usage.js'
@@ -122,6 +123,8 @@ export class StoreIndices {
   /** Hashes of the latest key changes, oldest first: `recentKeys[i]` is change `recentBase + i + 1`. */
   readonly recentKeys: string[] = []
   recentBase = 0
+  /** The catalog's sorted models, pages and providers: dropped whenever a model changes. */
+  readonly catalog = new CatalogCache()
 
   /** The hashes of the keys changed after change `epoch`, or undefined when they are no longer kept. */
   keysChangedSince(epoch: number): readonly string[] | undefined {
@@ -191,7 +194,8 @@ export class StoreIndices {
 
   /** Follows one entry of the data from `before` to `after` (undefined: absent). */
   changed(table: Table, before: unknown, after: unknown): void {
-    if (table === 'keys') this.keyChanged(before as KeyState | undefined, after as KeyState | undefined)
+    if (table === 'models') this.catalog.invalidate()
+    else if (table === 'keys') this.keyChanged(before as KeyState | undefined, after as KeyState | undefined)
     else if (table === 'workspaces') {
       if (before === undefined && after !== undefined) this.addWorkspace(after as WorkspaceState)
       else if (before !== undefined && after === undefined) {
