@@ -290,6 +290,10 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   listEndpoints: dataOf('ModelWithEndpoints', MODEL_WITH_ENDPOINTS),
   getWorkspace: dataOf('Workspace', WORKSPACE),
   listVideoModels: dataOf('VideoModel[]', arrayOf(VIDEO_MODEL)),
+  listWorkspaces: { kind: 'object', name: '{ data: Workspace[], total_count: integer }', fields: { data: arrayOf(WORKSPACE), total_count: integer } },
+  createWorkspace: dataOf('Workspace', WORKSPACE),
+  updateWorkspace: dataOf('Workspace', WORKSPACE),
+  deleteWorkspace: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

@@ -421,6 +421,7 @@ function rules(models: readonly string[], files: readonly string[], extraFields:
       },
       extraFields,
     ),
+    shapeRule('shape GET /workspaces', 'listWorkspaces', async () => ({ path: '/workspaces', query: '', auth: 'management' }), extraFields),
     shapeRule('shape GET /videos/models', 'listVideoModels', async () => ({ path: '/videos/models', query: '', auth: 'anonymous' }), extraFields),
     ...ERROR_PROBES.map(statusRule),
     envelopeRule(),

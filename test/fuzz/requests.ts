@@ -74,7 +74,7 @@ export function viewOf(spec: WorldSpec<object>): WorldView {
   }))
   const workspaces: WorkspaceInfo[] = []
   for (const user of spec.users ?? []) {
-    if (user.defaultWorkspaceId !== undefined) workspaces.push({ id: user.defaultWorkspaceId.toLowerCase(), userId: user.id, slug: 'default' })
+    if (user.defaultWorkspaceId !== undefined && user.defaultWorkspaceId !== null) workspaces.push({ id: user.defaultWorkspaceId.toLowerCase(), userId: user.id, slug: 'default' })
   }
   for (const workspace of spec.workspaces ?? []) workspaces.push({ id: workspace.id.toLowerCase(), userId: workspace.userId, slug: workspace.slug })
   const files: FileInfo[] = (spec.files ?? []).map((file) => ({
