@@ -16,6 +16,10 @@ import { GetKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/
 import { ListResponse$inboundSchema } from '@openrouter/sdk/models/operations/list.js'
 import { ListEndpointsResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpoints.js'
 import { VideoModelsListResponse$inboundSchema } from '@openrouter/sdk/models/videomodelslistresponse.js'
+import { CreateWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/createworkspaceresponse.js'
+import { DeleteWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/deleteworkspaceresponse.js'
+import { ListWorkspacesResponse$inboundSchema } from '@openrouter/sdk/models/listworkspacesresponse.js'
+import { UpdateWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/updateworkspaceresponse.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -46,6 +50,11 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   listEndpoints: ListEndpointsResponse$inboundSchema,
   getWorkspace: GetWorkspaceResponse$inboundSchema,
   listVideoModels: VideoModelsListResponse$inboundSchema,
+  // The body of GET /workspaces; the SDK's operation wraps it as `Result`.
+  listWorkspaces: ListWorkspacesResponse$inboundSchema,
+  createWorkspace: CreateWorkspaceResponse$inboundSchema,
+  updateWorkspace: UpdateWorkspaceResponse$inboundSchema,
+  deleteWorkspace: DeleteWorkspaceResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

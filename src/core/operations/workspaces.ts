@@ -85,9 +85,9 @@ function readChanges(body: BodyReader): WorkspaceChanges {
   return changes
 }
 
-/** The 400 of a slug another workspace of the organisation has. */
+/** The 400 of a slug another workspace of the organisation has; the value shown as JSON, as every body field's refusal shows it. */
 function slugTaken(slug: string): ApiError {
-  return ApiError.badParameter('slug', 'is already the slug of another workspace of this organisation', slug)
+  return new ApiError(400, { metadata: { parameter: 'slug', reason: 'is already the slug of another workspace of this organisation', value: JSON.stringify(slug) } })
 }
 
 /** The caller's workspace named by the path (UUID or slug), or 404. */
@@ -220,6 +220,10 @@ export const WORKSPACE_OPERATIONS: readonly Operation[] = [
     run({ ctx, params, query, principal }) {
       const workspace = ownWorkspace(ctx, principal.userId, params['id'] as string)
       const confirmed = booleanParam(query, 'confirm_default_workspace_deletion') ?? false
+      // The request's own flag first, then what the workspace holds.
+      if (isDefaultWorkspace(ctx, workspace) && !confirmed) {
+        throw ApiError.badParameter('confirm_default_workspace_deletion', 'must be true to delete the default workspace')
+      }
       const keys = workspaceKeyCount(ctx, workspace.record.id)
       if (keys > 0) {
         throw new ApiError(400, {
@@ -229,9 +233,6 @@ export const WORKSPACE_OPERATIONS: readonly Operation[] = [
             key_count: keys,
           },
         })
-      }
-      if (isDefaultWorkspace(ctx, workspace) && !confirmed) {
-        throw ApiError.badParameter('confirm_default_workspace_deletion', 'must be true to delete the default workspace')
       }
       deleteWorkspace(ctx, workspace)
       return jsonAnswer(200, { deleted: true })

@@ -350,6 +350,9 @@ export function createWorkspaceCollection(ctx: StoreContext): WorkspaceCollectio
       const check: ArgumentChecker = new ArgumentChecker(operation)
       check.knownFields(check.object(options, 'options'), DELETE_FIELDS, '', 'the delete options')
       const confirmed = options.confirmDefaultWorkspaceDeletion === undefined ? false : check.boolean(options.confirmDefaultWorkspaceDeletion, 'confirmDefaultWorkspaceDeletion')
+      if (isDefaultWorkspace(ctx, state) && !confirmed) {
+        check.fail('confirmDefaultWorkspaceDeletion', `must be true to delete the default workspace of user "${state.userId}"`)
+      }
       const keys = workspaceKeyCount(ctx, state.record.id)
       if (keys > 0) {
         throw new SimulatorError(
@@ -357,9 +360,6 @@ export function createWorkspaceCollection(ctx: StoreContext): WorkspaceCollectio
           `Failed to ${operation}: workspace "${state.record.slug}" holds ${keys} API key${keys === 1 ? '' : 's'}; delete them first.`,
           { argument: 'workspace', details: { keyCount: keys } },
         )
-      }
-      if (isDefaultWorkspace(ctx, state) && !confirmed) {
-        check.fail('confirmDefaultWorkspaceDeletion', `must be true to delete the default workspace of user "${state.userId}"`)
       }
       deleteWorkspace(ctx, state)
       return structuredClone(state.record)
