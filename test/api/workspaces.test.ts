@@ -505,6 +505,15 @@ describe('sim.workspaces.update and sim.workspaces.delete', () => {
     expect(simulatorErrorOf(() => bare.workspaces.delete(org.defaultWorkspaceId as string)).code).toBe(SimulatorErrorCode.UnknownWorkspace)
   })
 
+  it('an update of a default workspace round-trips: a default workspace spec without createdAt takes the user\'s', () => {
+    const sim = createSimulator({ world: 'empty', now: '2026-03-02T10:00:00Z' })
+    const org = sim.users.create({ name: 'Acme', createdAt: '2026-01-01T00:00:00Z', defaultWorkspace: { createdAt: undefined as never, description: 'Main' } })
+    expect(sim.workspaces.get(org.defaultWorkspaceId)?.created_at).toBe('2026-01-01T00:00:00.000000+00:00')
+    sim.workspaces.update(org.defaultWorkspaceId as string, { name: 'Main' })
+    const copy = createSimulator({ world: JSON.parse(JSON.stringify(sim.exportWorld())) })
+    expect(copy.workspaces.list()).toEqual(sim.workspaces.list())
+  })
+
   it('users.create({ defaultWorkspaceId: null }) makes an organisation without a default, and refuses default-workspace fields with it', () => {
     const sim = createSimulator({ world: 'empty' })
     const org = sim.users.create({ name: 'Bare', defaultWorkspaceId: null })

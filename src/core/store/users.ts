@@ -108,8 +108,9 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
           {
             userId: id,
             ...DEFAULT_WORKSPACE,
-            createdAt,
             ...options.defaultWorkspace,
+            // A world spec's loader passes `createdAt: undefined` through: the user's instant, not the clock's.
+            createdAt: options.defaultWorkspace?.createdAt ?? createdAt,
             ...(options.defaultWorkspaceId === undefined ? {} : { id: options.defaultWorkspaceId as string }),
             ...(options.defaultWorkspaceGuardrailId === undefined ? {} : { defaultGuardrailId: options.defaultWorkspaceGuardrailId }),
           },
