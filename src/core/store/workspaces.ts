@@ -75,6 +75,22 @@ export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
  * What `sim.workspaces.update` may change: the fields `PATCH /workspaces/{id}` takes, in camelCase,
  * and `includeByokInBudgets` (which the wire sets through the budgets). `updated_at` becomes the
  * clock's now.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator({ world: 'empty' })
+ * const org = sim.users.create({ name: 'Acme' })
+ * const lab = sim.workspaces.create({ userId: org.id, name: 'Lab' })
+ * sim.clock.advance(60_000)
+ * const renamed = sim.workspaces.update({ userId: org.id, slug: 'lab' }, { name: 'Research Lab', slug: 'research' })
+ * console.log(renamed.id === lab.id, renamed.slug, renamed.updated_at !== null)
+ * //=> true research true
+ * try {
+ *   sim.workspaces.update(lab.id, { slug: 'default' })
+ * } catch (error) {
+ *   console.log(error.code, error.argument)
+ * }
+ * //=> DUPLICATE_SLUG slug
  */
 export interface UpdateWorkspaceOptions {
   name?: string
@@ -93,7 +109,27 @@ export interface UpdateWorkspaceOptions {
   isObservabilityIoLoggingEnabled?: boolean
 }
 
-/** How `sim.workspaces.delete` is asked. */
+/**
+ * How `sim.workspaces.delete` is asked.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator({ world: 'empty' })
+ * const org = sim.users.create({ name: 'Acme' })
+ * const lab = sim.workspaces.create({ userId: org.id, name: 'Lab' })
+ * sim.workspaces.delete(lab.id)
+ * console.log(sim.workspaces.get(lab.id) === undefined)
+ * //=> true
+ * try {
+ *   sim.workspaces.delete(org.defaultWorkspaceId)
+ * } catch (error) {
+ *   console.log(error.code, error.argument)
+ * }
+ * //=> INVALID_ARGUMENT confirmDefaultWorkspaceDeletion
+ * sim.workspaces.delete(org.defaultWorkspaceId, { confirmDefaultWorkspaceDeletion: true })
+ * console.log(sim.users.get(org.id)?.defaultWorkspaceId)
+ * //=> null
+ */
 export interface DeleteWorkspaceOptions {
   /** Required to delete an organisation's default workspace, as the wire's `confirm_default_workspace_deletion=true`. */
   confirmDefaultWorkspaceDeletion?: boolean
@@ -158,16 +194,6 @@ export interface WorkspaceCollection {
    * UNKNOWN_WORKSPACE (argument `workspace`), a slug another workspace of the organisation has
    * throws DUPLICATE_SLUG (argument `slug`), a bad or unknown field INVALID_ARGUMENT naming it;
    * a refused update changes nothing.
-   *
-   * @example
-   * import { createSimulator } from 'model-access-sim'
-   * const sim = createSimulator({ world: 'empty' })
-   * const org = sim.users.create({ name: 'Acme' })
-   * const lab = sim.workspaces.create({ userId: org.id, name: 'Lab' })
-   * sim.clock.advance(60_000)
-   * const renamed = sim.workspaces.update({ userId: org.id, slug: 'lab' }, { name: 'Research Lab', slug: 'research' })
-   * console.log(renamed.id === lab.id, renamed.slug, renamed.updated_at !== null)
-   * //=> true research true
    */
   update(workspace: WorkspaceRef, changes: UpdateWorkspaceOptions): Workspace
   /**
@@ -178,18 +204,6 @@ export interface WorkspaceCollection {
    * for the organisation's default workspace unless that option is true. Once the default is
    * deleted the organisation has none (`defaultWorkspaceId` null): creates and requests that
    * would fall back to it must name a workspace (decisions/0022).
-   *
-   * @example
-   * import { createSimulator } from 'model-access-sim'
-   * const sim = createSimulator({ world: 'empty' })
-   * const org = sim.users.create({ name: 'Acme' })
-   * const lab = sim.workspaces.create({ userId: org.id, name: 'Lab' })
-   * sim.workspaces.delete(lab.id)
-   * console.log(sim.workspaces.get(lab.id))
-   * //=> undefined
-   * sim.workspaces.delete(org.defaultWorkspaceId, { confirmDefaultWorkspaceDeletion: true })
-   * console.log(sim.users.get(org.id)?.defaultWorkspaceId)
-   * //=> null
    */
   delete(workspace: WorkspaceRef, options?: DeleteWorkspaceOptions): Workspace
 }
