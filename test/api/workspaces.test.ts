@@ -229,6 +229,15 @@ describe('PATCH /workspaces/{id}', () => {
     expect(dataOf(send(sim, 'GET', '/workspaces/staging')).id).toBe(staging)
   })
 
+  it('accepts an empty object: nothing changes but updated_at, which moves on every successful PATCH', () => {
+    const sim = createSimulator()
+    const before = sim.workspaces.get(sim.world.workspaces.research) as Workspace
+    sim.clock.advance(2_000)
+    const response = send(sim, 'PATCH', '/workspaces/research', { body: {} })
+    expect(response.status).toBe(200)
+    expect(dataOf(response)).toEqual({ ...before, updated_at: '2026-03-02T10:00:02.000000+00:00' })
+  })
+
   it('refuses a slug another workspace of the organisation has, naming slug', () => {
     const sim = createSimulator()
     const response = send(sim, 'PATCH', '/workspaces/staging', { body: { slug: 'production' } })
@@ -339,6 +348,9 @@ describe('an organisation whose default workspace was deleted', () => {
     expect(page).toEqual({ data: [sim.workspaces.get(ops.id)], total_count: 1 })
     const created = sim.handle({ method: 'POST', path: '/workspaces', body: JSON.stringify({ name: 'Default', slug: 'default' }), authorization: bearer(admin) })
     expect(created.status).toBe(201)
+    // A new workspace, even one named like it, does not become the default.
+    expect(sim.users.list()[0]?.defaultWorkspaceId).toBeNull()
+    expect(sim.handle({ method: 'GET', path: '/keys', authorization: bearer(admin) }).status).toBe(400)
   })
 
   it('comes back from exportWorld() without a default workspace', () => {
