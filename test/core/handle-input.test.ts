@@ -12,7 +12,8 @@ import { createSimulator, type JournalEntry, type OperationName, type SimRequest
 type Sim = ReturnType<typeof createSimulator>
 
 const SIMULATED =
-  'GET /keys, GET /keys/{hash}, GET /models/{author}/{slug}/endpoints, GET /files/{file_id}/content, GET /workspaces/{id}, GET /videos/models'
+  'GET /keys, GET /keys/{hash}, GET /models/{author}/{slug}/endpoints, GET /files/{file_id}/content, GET /workspaces/{id}, GET /videos/models, ' +
+  'GET /workspaces, POST /workspaces, PATCH /workspaces/{id}, DELETE /workspaces/{id}'
 
 /** sim.handle with a request no SimRequest type would allow: what plain JavaScript callers send. */
 const handleAnything = (sim: Sim, request: unknown): SimResponse => sim.handle(request as SimRequest)
