@@ -421,6 +421,8 @@ describe('refused bodies change nothing, not even the next drawn id', () => {
     { name: 'key ids that are not an array', method: 'POST', raw: JSON.stringify({ name: 'Lab', slug: 'lab', io_logging_api_key_ids: 3 }), status: 400, parameter: 'io_logging_api_key_ids' },
     { name: 'a server tool that is not a string', method: 'POST', raw: JSON.stringify({ name: 'Lab', slug: 'lab', disabled_server_tools: [1] }), status: 400, parameter: 'disabled_server_tools[0]' },
     { name: 'a flag that is a string', method: 'POST', raw: JSON.stringify({ name: 'Lab', slug: 'lab', is_observability_broadcast_enabled: 'true' }), status: 400, parameter: 'is_observability_broadcast_enabled' },
+    { name: 'an empty description', method: 'POST', raw: JSON.stringify({ name: 'Lab', slug: 'lab', description: '' }), status: 400, parameter: 'description' },
+    { name: 'an empty default model', method: 'PATCH', raw: JSON.stringify({ default_text_model: '' }), status: 400, parameter: 'default_text_model' },
     { name: 'a description that is an object', method: 'POST', raw: JSON.stringify({ name: 'Lab', slug: 'lab', description: {} }), status: 400, parameter: 'description' },
     { name: 'a null name', method: 'PATCH', raw: JSON.stringify({ name: null }), status: 400, parameter: 'name' },
     { name: 'a null slug', method: 'PATCH', raw: JSON.stringify({ slug: null }), status: 400, parameter: 'slug' },

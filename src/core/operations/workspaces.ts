@@ -63,8 +63,9 @@ function readChanges(body: BodyReader): WorkspaceChanges {
     if (UUID.test(slug)) body.fail('slug', 'must not look like a UUID: GET /workspaces/{id} reads a UUID as an id', slug)
     changes.slug = slug
   }
+  // Null clears one of these; an empty string is refused, as the programmatic API refuses it.
   for (const field of ['description', 'default_text_model', 'default_image_model', 'default_provider_sort'] as const) {
-    const value = body.optionalString(field, { nullable: true })
+    const value = body.optionalString(field, { nullable: true, minLength: 1 })
     if (value !== undefined) changes[field] = value
   }
   const tools = body.optionalArray('disabled_server_tools', { nullable: true })
