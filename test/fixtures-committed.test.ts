@@ -20,6 +20,10 @@ import { ModelResponse$inboundSchema } from '@openrouter/sdk/models/modelrespons
 import { ModelsCountResponse$inboundSchema } from '@openrouter/sdk/models/modelscountresponse.js'
 import { ModelsListResponse$inboundSchema } from '@openrouter/sdk/models/modelslistresponse.js'
 import { ListProvidersResponse$inboundSchema } from '@openrouter/sdk/models/operations/listproviders.js'
+import { CreateWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/createworkspaceresponse.js'
+import { DeleteWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/deleteworkspaceresponse.js'
+import { ListWorkspacesResponse$inboundSchema } from '@openrouter/sdk/models/listworkspacesresponse.js'
+import { UpdateWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/updateworkspaceresponse.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -55,6 +59,11 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   getModel: ModelResponse$inboundSchema,
   listProviders: ListProvidersResponse$inboundSchema,
   listEmbeddingsModels: ModelsListResponse$inboundSchema,
+  // The body of GET /workspaces; the SDK's operation wraps it as `Result`.
+  listWorkspaces: ListWorkspacesResponse$inboundSchema,
+  createWorkspace: CreateWorkspaceResponse$inboundSchema,
+  updateWorkspace: UpdateWorkspaceResponse$inboundSchema,
+  deleteWorkspace: DeleteWorkspaceResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

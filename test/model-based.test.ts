@@ -726,7 +726,7 @@ function setup(seed: number): { model: Model; real: Real } {
   const real: Real = {
     sim,
     userId: org.id,
-    workspaceId: org.defaultWorkspaceId,
+    workspaceId: org.defaultWorkspaceId as string,
     admin: { secret: admin.key, hash: admin.record.hash },
     model: structuredClone(created),
     video: structuredClone(video),

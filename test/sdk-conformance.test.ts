@@ -131,6 +131,8 @@ const GLOBEX_KEY = sim.keys.list().find((key) => key.creator_user_id === world.o
 const GLOBEX_FILE = sim.files.list().find((file) => file.userId === world.otherTenant.userId)
 const DOWNLOADABLE_FILES = sim.files.list().filter((file) => file.userId === world.userId && file.origin === 'server')
 const WORKSPACE_SLUGS = Object.keys(world.workspaces) as (keyof typeof world.workspaces)[]
+/** Every key of the production workspace, management keys and disabled ones included: each blocks its deletion. */
+const KEYS_IN_PRODUCTION = sim.keys.list().filter((key) => key.workspace_id === world.workspaces.production).length
 
 describe('successful answers parse through the SDK', () => {
   describe('sdk.apiKeys.list', () => {
@@ -380,6 +382,10 @@ const DECLARED: Record<OperationName, readonly DeclaredStatus[]> = {
   getModel: [403, 404, 500],
   listProviders: [500],
   listEmbeddingsModels: [400, 500],
+  listWorkspaces: [401, 500],
+  createWorkspace: [400, 401, 403, 500],
+  updateWorkspace: [400, 401, 403, 404, 500],
+  deleteWorkspace: [400, 401, 403, 404, 500],
 }
 
 const SDK_METHOD: Record<OperationName, string> = {
@@ -394,6 +400,10 @@ const SDK_METHOD: Record<OperationName, string> = {
   getModel: 'sdk.models.get',
   listProviders: 'sdk.providers.list',
   listEmbeddingsModels: 'sdk.embeddings.listModels',
+  listWorkspaces: 'sdk.workspaces.list',
+  createWorkspace: 'sdk.workspaces.create',
+  updateWorkspace: 'sdk.workspaces.update',
+  deleteWorkspace: 'sdk.workspaces.delete',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -409,6 +419,10 @@ const ROUTE: Record<OperationName, string> = {
   getModel: `${DEFAULT_BASE_URL}/model/:author/:slug`,
   listProviders: `${DEFAULT_BASE_URL}/providers`,
   listEmbeddingsModels: `${DEFAULT_BASE_URL}/embeddings/models`,
+  listWorkspaces: `${DEFAULT_BASE_URL}/workspaces`,
+  createWorkspace: `${DEFAULT_BASE_URL}/workspaces`,
+  updateWorkspace: `${DEFAULT_BASE_URL}/workspaces/:id`,
+  deleteWorkspace: `${DEFAULT_BASE_URL}/workspaces/:id`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -424,6 +438,10 @@ const VALID_CALL: Record<OperationName, (sdk: Sdk) => Promise<unknown>> = {
   getModel: (sdk) => sdk.models.get({ author: 'anthropic', slug: 'claude-sonnet-4.5' }),
   listProviders: (sdk) => sdk.providers.list(),
   listEmbeddingsModels: (sdk) => sdk.embeddings.listModels(),
+  listWorkspaces: (sdk) => sdk.workspaces.list(),
+  createWorkspace: (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Lab', slug: 'lab' } }),
+  updateWorkspace: (sdk) => sdk.workspaces.update({ id: world.workspaces.staging, updateWorkspaceRequest: { name: 'Staging 2' } }),
+  deleteWorkspace: (sdk) => sdk.workspaces.delete({ id: 'empty-workspace' }),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -614,6 +632,51 @@ const ERROR_CASES: ErrorCase[] = [
     metadata: { parameter: 'limit', reason: 'must be an integer from 1 to 1000', value: '0' }, ...notCaller,
   }),
   overridden('listEmbeddingsModels', 500),
+  // GET /workspaces
+  ...unauthorized('listWorkspaces', (sdk) => sdk.workspaces.list()),
+  overridden('listWorkspaces', 500),
+
+  // POST /workspaces
+  produced('createWorkspace', 400, 'the slug is already one of the organisation', asManagement, (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Prod', slug: 'production' } }), {
+    metadata: { parameter: 'slug', reason: 'is already the slug of another workspace of this organisation', value: '"production"' },
+  }),
+  produced('createWorkspace', 400, 'the slug is not lower-case words joined by "-"', asManagement, (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Lab', slug: 'My Lab' } }), {
+    metadata: { parameter: 'slug', reason: 'must be lower-case letters and digits in words joined by single "-" (such as "production")', value: '"My Lab"' },
+  }),
+  ...unauthorized('createWorkspace', (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Lab', slug: 'lab' } })),
+  produced('createWorkspace', 403, 'the key is a regular key', asRegular, (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Lab', slug: 'lab' } })),
+  overridden('createWorkspace', 500),
+
+  // PATCH /workspaces/{id}
+  produced('updateWorkspace', 400, 'the new slug is another workspace of the organisation', asManagement, (sdk) => sdk.workspaces.update({ id: 'staging', updateWorkspaceRequest: { slug: 'production' } }), {
+    metadata: { parameter: 'slug', reason: 'is already the slug of another workspace of this organisation', value: '"production"' },
+  }),
+  produced('updateWorkspace', 400, 'the sampling rate is above 1', asManagement, (sdk) => sdk.workspaces.update({ id: 'staging', updateWorkspaceRequest: { ioLoggingSamplingRate: 2 } }), {
+    metadata: { parameter: 'io_logging_sampling_rate', reason: 'must be at most 1', value: '2' },
+  }),
+  ...unauthorized('updateWorkspace', (sdk) => sdk.workspaces.update({ id: 'staging', updateWorkspaceRequest: { name: 'Staging 2' } })),
+  produced('updateWorkspace', 403, 'the key is a regular key', asRegular, (sdk) => sdk.workspaces.update({ id: 'staging', updateWorkspaceRequest: { name: 'Staging 2' } })),
+  produced('updateWorkspace', 404, 'no workspace has the slug', asManagement, (sdk) => sdk.workspaces.update({ id: 'marketing', updateWorkspaceRequest: { name: 'M' } }), { metadata: { resource: 'workspace' } }),
+  produced('updateWorkspace', 404, "the UUID is another organisation's workspace", asManagement, (sdk) => sdk.workspaces.update({ id: world.otherTenant.workspaceId, updateWorkspaceRequest: { name: 'Mine now' } }), {
+    metadata: { resource: 'workspace' },
+  }),
+  overridden('updateWorkspace', 500),
+
+  // DELETE /workspaces/{id}
+  produced('deleteWorkspace', 400, 'the workspace still holds keys', asManagement, (sdk) => sdk.workspaces.delete({ id: 'production' }), {
+    metadata: { parameter: 'id', reason: `the workspace holds ${KEYS_IN_PRODUCTION} API key${KEYS_IN_PRODUCTION === 1 ? '' : 's'}; delete them first (DELETE /keys/{hash})`, key_count: KEYS_IN_PRODUCTION },
+  }),
+  produced('deleteWorkspace', 400, 'the default workspace is deleted without confirm_default_workspace_deletion', asManagement, (sdk) => sdk.workspaces.delete({ id: 'default' }), {
+    metadata: { parameter: 'confirm_default_workspace_deletion', reason: 'must be true to delete the default workspace' },
+  }),
+  ...unauthorized('deleteWorkspace', (sdk) => sdk.workspaces.delete({ id: 'staging' })),
+  produced('deleteWorkspace', 403, 'the key is a regular key', asRegular, (sdk) => sdk.workspaces.delete({ id: 'staging' })),
+  produced('deleteWorkspace', 404, 'no workspace has the UUID', asManagement, (sdk) => sdk.workspaces.delete({ id: '00000000-0000-4000-8000-000000000000' }), { metadata: { resource: 'workspace' } }),
+  produced('deleteWorkspace', 404, "the slug is only another organisation's", asManagement, (sdk) => {
+    sim.workspaces.create({ userId: world.otherTenant.userId, name: 'Globex only', slug: 'globex-only' })
+    return sdk.workspaces.delete({ id: 'globex-only' })
+  }, { metadata: { resource: 'workspace' } }),
+  overridden('deleteWorkspace', 500),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {
@@ -628,7 +691,7 @@ describe('declared error statuses arrive as the SDK typed errors', () => {
     const { operation, status } = errorCase
     if (errorCase.overridden) {
       server.use(
-        http.get(ROUTE[operation], () =>
+        http.all(ROUTE[operation], () =>
           toResponse({
             status,
             headers: { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '7' } : {}) },
@@ -674,6 +737,9 @@ describe('statuses the SDK declares no class for still reach the caller', () => 
     { name: 'sdk.workspaces.get answers 403 to a regular key', status: 403, secret: asRegular, call: (sdk) => sdk.workspaces.get({ id: 'default' }), message: ERROR_MESSAGES[403] },
     { name: 'sdk.endpoints.list answers 401 to an unknown key', status: 401, secret: withUnknownKey, call: (sdk) => sdk.endpoints.list({ author: 'anthropic', slug: 'claude-sonnet-4.5' }), message: AUTH_MESSAGES.unknown },
     { name: 'sdk.videoGeneration.listVideosModels answers 401 to a disabled key', status: 401, secret: withDisabledKey, call: (sdk) => sdk.videoGeneration.listVideosModels(), message: AUTH_MESSAGES.disabled },
+    { name: 'sdk.workspaces.list answers 403 to a regular key', status: 403, secret: asRegular, call: (sdk) => sdk.workspaces.list(), message: ERROR_MESSAGES[403] },
+    { name: 'sdk.workspaces.list answers 400 to a limit above 100', status: 400, secret: asManagement, call: (sdk) => sdk.workspaces.list({ limit: 101 }), message: ERROR_MESSAGES[400] },
+    { name: 'sdk.workspaces.list answers 400 to a negative offset', status: 400, secret: asManagement, call: (sdk) => sdk.workspaces.list({ offset: -1 }), message: ERROR_MESSAGES[400] },
   ]
 
   it.each(undeclared)('$name as OpenRouterDefaultError carrying the envelope', async ({ status, secret, call, message }) => {

@@ -3,7 +3,7 @@
 // failing run replays from its fast-check seed.
 
 export { apiKey } from './api-key.js'
-export { workspace } from './workspace.js'
+export { workspace, workspaceList } from './workspace.js'
 export { endpoint } from './endpoint.js'
 export { modelWithEndpoints } from './model-with-endpoints.js'
 export { catalogModel } from './catalog-model.js'
@@ -16,7 +16,7 @@ export { world } from './world.js'
 
 // Types
 export type { ApiKeyConstraints } from './api-key.js'
-export type { WorkspaceConstraints } from './workspace.js'
+export type { WorkspaceConstraints, WorkspaceListConstraints } from './workspace.js'
 export type { EndpointConstraints } from './endpoint.js'
 export type { ModelWithEndpointsConstraints } from './model-with-endpoints.js'
 export type { CatalogModelConstraints } from './catalog-model.js'
@@ -27,5 +27,5 @@ export type { PricingOverrideConstraints, PricingOverrideKind } from './pricing-
 export type { RequestContextConstraints, RequestInstantType } from './request-context.js'
 export type { ArbitraryWorldHandles, WorldConstraints } from './world.js'
 export type { PricingRequest } from '../core/pricing/compile.js'
-export type { ApiKey, CatalogModel, Endpoint, ModelWithEndpoints, Pricing, PricingOverride, Provider, VideoModel, Workspace } from '../core/types.js'
+export type { ApiKey, CatalogModel, ModelWithEndpoints, Endpoint, Pricing, PricingOverride, Provider, VideoModel, Workspace, WorkspaceList } from '../core/types.js'
 export type { WorldSpec } from '../core/worlds/spec.js'

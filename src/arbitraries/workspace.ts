@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { fieldsOf } from '../core/store/check.js'
-import { checkConstraints } from './internal/constraints.js'
-import { formatTimestamp } from '../core/time.js'
-import type { Workspace } from '../core/types.js'
+import { checkConstraints, invalidConstraint } from './internal/constraints.js'
+import { formatTimestamp, parseInstant } from '../core/time.js'
+import type { Workspace, WorkspaceList } from '../core/types.js'
 import { fakerText, slugify } from './internal/faker.js'
 import { userId, uuid } from './internal/ids.js'
 import { after, instantMs, instantRange, laterBy } from './internal/instant.js'
@@ -87,4 +87,41 @@ export function workspace(constraints: WorkspaceConstraints = {}): fc.Arbitrary<
         is_observability_io_logging_enabled: w.ioLogging,
       }),
     )
+}
+
+/** The constraints {@link workspaceList} takes; any other is refused. */
+const WORKSPACE_LIST_CONSTRAINT_NAMES = fieldsOf<WorkspaceListConstraints>({ maxLength: true })
+
+/** Options of {@link workspaceList}. */
+export interface WorkspaceListConstraints {
+  /** Most workspaces on the page; default 10, at most 100 (the largest `limit`). */
+  maxLength?: number
+}
+
+/**
+ * Arbitrary answer of `GET /workspaces`, one the official SDK parses: a page of {@link workspace}
+ * records with distinct ids and slugs, oldest first (by `created_at`, then id), and a
+ * `total_count` of at least the page's length: often exactly it (the whole list), sometimes more (a
+ * page of a longer list). Empty pages included.
+ *
+ * @example
+ * import fc from 'fast-check'
+ * import { workspaceList } from 'model-access-sim/arbitraries'
+ * const pages = fc.sample(workspaceList({ maxLength: 5 }), { seed: 1, numRuns: 100 })
+ * console.log(pages.every((p) => p.data.length <= 5 && p.total_count >= p.data.length))
+ * //=> true
+ */
+export function workspaceList(constraints: WorkspaceListConstraints = {}): fc.Arbitrary<WorkspaceList> {
+  checkConstraints('workspaceList', constraints, WORKSPACE_LIST_CONSTRAINT_NAMES)
+  const maxLength = constraints.maxLength ?? 10
+  if (!Number.isSafeInteger(maxLength) || maxLength < 0 || maxLength > 100) {
+    throw invalidConstraint('workspaceList', 'maxLength', `maxLength must be an integer from 0 to 100, got ${String(maxLength)}`, 'pass a whole number such as 10')
+  }
+  const page = fc.uniqueArray(workspace(), { maxLength, selector: (w) => w.slug, comparator: 'SameValue' }).filter((ws) => new Set(ws.map((w) => w.id)).size === ws.length)
+  const beyond = fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 1_000 }), weight: 1 })
+  return fc.record({ page, beyond }).map(({ page, beyond }): WorkspaceList => {
+    const ms = (w: Workspace): number => parseInstant(w.created_at) ?? 0
+    const data = [...page].sort((a, b) => ms(a) - ms(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    return { data, total_count: data.length + beyond }
+  })
 }

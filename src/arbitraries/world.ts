@@ -271,7 +271,7 @@ function build(d: WorldDraft): WorldSpec<ArbitraryWorldHandles> {
     if (u.name !== undefined) user.name = u.name
     if (u.defaultWorkspaceId !== undefined) user.defaultWorkspaceId = distinct(uuids, u.defaultWorkspaceId, hexVariant)
     users.push(user)
-    const spaces: Space[] = [{ id: user.defaultWorkspaceId, createdAt }]
+    const spaces: Space[] = [{ id: user.defaultWorkspaceId ?? undefined, createdAt }]
     const slugs = new Set<string>()
     distinct(slugs, 'default', suffixVariant)
     for (const w of u.workspaces) {

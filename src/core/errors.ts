@@ -118,6 +118,8 @@ export const SimulatorErrorCode = {
   DuplicateFileId: 'DUPLICATE_FILE_ID',
   InvalidPricing: 'INVALID_PRICING',
   InvalidSnapshot: 'INVALID_SNAPSHOT',
+  /** A workspace that still holds keys cannot be deleted (decisions/0022). */
+  WorkspaceHasKeys: 'WORKSPACE_HAS_KEYS',
 } as const
 
 export type SimulatorErrorCode = (typeof SimulatorErrorCode)[keyof typeof SimulatorErrorCode]

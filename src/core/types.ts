@@ -55,6 +55,12 @@ export interface Workspace {
   is_observability_io_logging_enabled: boolean
 }
 
+/** What `GET /workspaces` answers: one page of an organisation's workspaces, oldest first, and how many it has in all. */
+export interface WorkspaceList {
+  data: Workspace[]
+  total_count: number
+}
+
 /**
  * Every value the wire allows here (input modalities).
  *

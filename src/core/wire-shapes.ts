@@ -359,6 +359,10 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   getModel: dataOf('CatalogModel', CATALOG_MODEL),
   listProviders: dataOf('Provider[]', arrayOf(PROVIDER)),
   listEmbeddingsModels: CATALOG_MODEL_LIST as ObjectShape,
+  listWorkspaces: { kind: 'object', name: '{ data: Workspace[], total_count: integer }', fields: { data: arrayOf(WORKSPACE), total_count: integer } },
+  createWorkspace: dataOf('Workspace', WORKSPACE),
+  updateWorkspace: dataOf('Workspace', WORKSPACE),
+  deleteWorkspace: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

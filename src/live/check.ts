@@ -421,6 +421,7 @@ function rules(models: readonly string[], files: readonly string[], extraFields:
       },
       extraFields,
     ),
+    shapeRule('shape GET /workspaces', 'listWorkspaces', async () => ({ path: '/workspaces', query: '', auth: 'management' }), extraFields),
     shapeRule('shape GET /videos/models', 'listVideoModels', async () => ({ path: '/videos/models', query: '', auth: 'anonymous' }), extraFields),
     ...ERROR_PROBES.map(statusRule),
     envelopeRule(),
@@ -703,7 +704,7 @@ function cell(text: string, width: number): string {
  * const report = await checkService({ baseUrl: server.url, managementKey: sim.world.managementKey })
  * const text = formatReport(report)
  * console.log(text.split('\n').at(-1))
- * //=> 17 rules: 13 same, 0 drift, 4 skipped
+ * //=> 18 rules: 14 same, 0 drift, 4 skipped
  * console.log(text.split('\n').some((line) => /^403 regular key .* skipped$/.test(line)))
  * //=> true
  * console.log(text.includes(sim.world.managementKey))

@@ -97,6 +97,8 @@ function probes(sim: AnySim, spec: WorldSpec<object>): SimRequest[] {
       }
     }
     for (const key of keys) requests.push(get(`/keys/${key.hash ?? 'missing'}`, secret))
+    // GET /workspaces: the first page, and small pages that cut the list anywhere.
+    for (const query of ['', 'offset=0&limit=1', 'offset=1&limit=2']) requests.push(get('/workspaces', secret, query))
     for (const workspace of workspaces) {
       requests.push(get(`/workspaces/${workspace.id}`, secret))
       requests.push(get(`/workspaces/${encodeURIComponent(workspace.slug)}`, secret))
@@ -519,7 +521,7 @@ const modelId = fc.constantFrom('acme/fast-1', 'acme/fast-1:free', 'openai/gpt-x
 
 const command = fc.oneof(
   fc.record(
-    { kind: fc.constant('user' as const), name: text, createdAt: instant, defaultWorkspaceId: uuid, guardrail: uuid },
+    { kind: fc.constant('user' as const), name: text, createdAt: instant, defaultWorkspaceId: mostly<string | null>(uuid, fc.constant(null)), guardrail: uuid },
     { requiredKeys: ['kind'] },
   ),
   fc.record(
@@ -580,6 +582,32 @@ const command = fc.oneof(
     { requiredKeys: ['kind', 'key', 'changes'] },
   ),
   fc.record(
+    {
+      kind: fc.constant('workspaceUpdate' as const),
+      workspace: fc.nat(),
+      bySlug: fc.boolean(),
+      changes: fc.record(
+        {
+          name: workspaceName,
+          slug: fc.constantFrom('production', 'team-2', 'x', 'default', 'renamed'),
+          description: fc.option(text),
+          defaultTextModel: fc.option(modelId),
+          defaultImageModel: fc.option(modelId),
+          defaultProviderSort: fc.option(fc.constantFrom('price', 'latency')),
+          includeByokInBudgets: fc.boolean(),
+          ioLoggingApiKeyIds: fc.option(fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 3 })),
+          ioLoggingSamplingRate: fc.constantFrom(0, 0.25, 1),
+          isDataDiscountLoggingEnabled: fc.boolean(),
+          isObservabilityBroadcastEnabled: fc.boolean(),
+          isObservabilityIoLoggingEnabled: fc.boolean(),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { requiredKeys: ['kind', 'workspace', 'changes'] },
+  ),
+  fc.record({ kind: fc.constant('workspaceDelete' as const), workspace: fc.nat(), confirm: fc.boolean() }),
+  fc.record(
     { kind: fc.constant('record' as const), key: fc.nat(), units, byok: fc.boolean(), at: instant },
     { requiredKeys: ['kind', 'key', 'units'] },
   ),
@@ -621,6 +649,13 @@ const pick = <T>(items: readonly T[], n: number): T | undefined => items[n % Mat
 /** Copies the fields that are present, leaving out the absent ones (exactOptionalPropertyTypes). */
 function present<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> }
+}
+
+/** The organisation a workspace belongs to (`created_by` may name someone else). */
+function ownerOf(sim: AnySim, workspaceId: string): string {
+  const spec = sim.exportWorld()
+  const user = spec.users?.find((u) => u.defaultWorkspaceId === workspaceId)
+  return user?.id ?? spec.workspaces?.find((w) => w.id === workspaceId)?.userId ?? ''
 }
 
 function run(sim: AnySim, c: Command): void {
@@ -681,6 +716,19 @@ function run(sim: AnySim, c: Command): void {
       if (!key) return
       const { expiresAt, ...changes } = c.changes
       sim.keys.update(key.hash, present({ ...changes, expiresAt: whenOrNull(expiresAt) }))
+      return
+    }
+    case 'workspaceUpdate': {
+      const workspace = pick(sim.workspaces.list(), c.workspace)
+      if (!workspace) return
+      const ref = c.bySlug ? { userId: ownerOf(sim, workspace.id), slug: workspace.slug } : workspace.id
+      sim.workspaces.update(ref, present(c.changes))
+      return
+    }
+    case 'workspaceDelete': {
+      const workspace = pick(sim.workspaces.list(), c.workspace)
+      if (!workspace) return
+      sim.workspaces.delete(workspace.id, { confirmDefaultWorkspaceDeletion: c.confirm })
       return
     }
     case 'record': {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { apiKey, endpoint, modelWithEndpoints, pricing, pricingOverride, requestContext, videoModel, workspace } from '../../src/arbitraries/index.js'
+import { apiKey, endpoint, modelWithEndpoints, pricing, pricingOverride, requestContext, videoModel, workspace, workspaceList } from '../../src/arbitraries/index.js'
 import { settings } from './support.js'
 
 /** Whether every object in a value is a plain object or array, as JSON.parse would build it. */
@@ -19,6 +19,7 @@ const wire: [string, fc.Arbitrary<unknown>][] = [
   ['videoModel', videoModel()],
   ['pricing', pricing()],
   ['pricingOverride', pricingOverride()],
+  ['workspaceList', workspaceList()],
 ]
 
 describe('values are plain data', () => {

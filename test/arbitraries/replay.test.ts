@@ -13,6 +13,7 @@ const makers: [string, () => fc.Arbitrary<unknown>][] = [
   ['pricing', () => arbitraries.pricing()],
   ['pricingOverride', () => arbitraries.pricingOverride()],
   ['requestContext', () => arbitraries.requestContext()],
+  ['workspaceList', () => arbitraries.workspaceList()],
 ]
 
 describe('replaying a seed', () => {

@@ -53,7 +53,7 @@ describe('world', () => {
       fc.property(world(), (w) => {
         const { users, workspaces, keys, files, models, videoModels } = lists(w)
         expect(duplicates(users.map((u) => u.id))).toEqual([])
-        const uuids = [...users.flatMap((u) => (u.defaultWorkspaceId === undefined ? [] : [u.defaultWorkspaceId])), ...workspaces.map((ws) => ws.id)]
+        const uuids = [...users.flatMap((u) => (u.defaultWorkspaceId === undefined || u.defaultWorkspaceId === null ? [] : [u.defaultWorkspaceId])), ...workspaces.map((ws) => ws.id)]
         for (const id of uuids) expect(id).toMatch(UUID)
         expect(duplicates(uuids)).toEqual([])
         for (const user of users) {

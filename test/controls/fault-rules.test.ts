@@ -7,7 +7,7 @@ import { simulatorErrorOf } from '../support/server.js'
 
 type Sim = ReturnType<typeof createSimulator>
 
-const OPERATIONS = 'listKeys, getKey, listEndpoints, getFileContent, getWorkspace, listVideoModels, listModels, countModels, getModel, listProviders, listEmbeddingsModels'
+const OPERATIONS = 'listKeys, getKey, listEndpoints, getFileContent, getWorkspace, listVideoModels, listWorkspaces, createWorkspace, updateWorkspace, deleteWorkspace, listModels, countModels, getModel, listProviders, listEmbeddingsModels'
 const RESPOND = '"respond" must be { status: 400..599, message?, metadata?, headers? }, "network-error" or "never"'
 
 function listKeys(sim: Sim): SimResponse {

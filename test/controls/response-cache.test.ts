@@ -543,7 +543,7 @@ function build(setup: Setup): AnySim {
   const sim: AnySim = createSimulator({ world: 'empty', now: setup.start, seed: setup.seed })
   const ignored: string[] = []
   const users = Array.from({ length: setup.users }, (_, i) => sim.users.create({ name: ['Acme', 'Globex'][i] ?? 'Initech' }))
-  const workspaces = users.map((u) => [u.defaultWorkspaceId])
+  const workspaces = users.map((u) => [u.defaultWorkspaceId as string])
   for (const w of setup.workspaces) {
     const user = at(users, w.user)
     if (!user) continue

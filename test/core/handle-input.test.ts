@@ -13,6 +13,7 @@ type Sim = ReturnType<typeof createSimulator>
 
 const SIMULATED =
   'GET /keys, GET /keys/{hash}, GET /models/{author}/{slug}/endpoints, GET /files/{file_id}/content, GET /workspaces/{id}, GET /videos/models, ' +
+  'GET /workspaces, POST /workspaces, PATCH /workspaces/{id}, DELETE /workspaces/{id}, ' +
   'GET /models, GET /models/count, GET /model/{author}/{slug}, GET /providers, GET /embeddings/models'
 
 /** sim.handle with a request no SimRequest type would allow: what plain JavaScript callers send. */

@@ -21,6 +21,8 @@ import {
   type SentRequest,
   type WorldView,
   checkResponse,
+  operationOf,
+  WRITES,
   describeRequest,
   hostileRequest,
   isFuzzRequest,
@@ -554,12 +556,35 @@ export function runWorld(setup: WorldSetup, count: number, log: ViolationLog, ve
     ...(setup.kind === 'malformed' && { extraStatuses: new Set([500]) }),
   }
   let baseline = setup.stateCheck ? JSON.stringify(sim.exportWorld()) : ''
+  // The first request of the stretch the next state check covers.
+  let batchStart = 0
+  /** Reports a change of the world made by one of requests[batchStart, end), and starts a new stretch at `end`. */
+  const checkState = (end: number): void => {
+    const now = JSON.stringify(sim.exportWorld())
+    if (now !== baseline) {
+      const found = locateChange(setup, requests, batchStart, end)
+      const at = found?.index ?? end - 1
+      log.add({
+        kind: setup.kind,
+        world: setup.index,
+        request: at,
+        requestText: describeRequest(requests[at]),
+        response: found?.diff ?? '(the change did not replay)',
+        problems: [`world changed by a request: exportWorld() differs after request #${at}`],
+      })
+      baseline = now
+    }
+    batchStart = end
+  }
   let last: string[] = []
   for (let i = 0; i < requests.length; i++) {
     const request = requests[i]
     if (setup.clockSteps) sim.clock.advance(clockStep(step))
     ctx.nowMs = sim.clock.now().getTime()
     const sent = sentOf(request)
+    // A documented write may change the world: the requests before it are checked first, and its own change becomes the baseline.
+    const writes = setup.stateCheck && isFuzzRequest(request) && WRITES.has(operationOf(sent.method, sent.path)?.name as never)
+    if (writes && i > batchStart) checkState(i)
     let problems: string[]
     let response: string
     let answer: unknown
@@ -587,23 +612,10 @@ export function runWorld(setup: WorldSetup, count: number, log: ViolationLog, ve
         if (!expected && fired) problems.push(`fault fired on a request it does not match: /${armed.oracle.source}/${armed.oracle.flags} and ${JSON.stringify(path.slice(0, 80))}`)
       }
     }
-    if (setup.stateCheck && ((i + 1) % STATE_BATCH === 0 || i === requests.length - 1)) {
-      const now = JSON.stringify(sim.exportWorld())
-      if (now !== baseline) {
-        const from = Math.floor(i / STATE_BATCH) * STATE_BATCH
-        const found = locateChange(setup, requests, from, i + 1)
-        const at = found?.index ?? i
-        log.add({
-          kind: setup.kind,
-          world: setup.index,
-          request: at,
-          requestText: describeRequest(requests[at]),
-          response: found?.diff ?? '(the change did not replay)',
-          problems: [`world changed by a request: exportWorld() differs after request #${at}`],
-        })
-        baseline = now
-      }
-    }
+    if (writes && !threw && ((answer as { status?: number }).status === 200 || (answer as { status?: number }).status === 201)) {
+      baseline = JSON.stringify(sim.exportWorld())
+      batchStart = i + 1
+    } else if (setup.stateCheck && (i + 1 - batchStart >= STATE_BATCH || i === requests.length - 1)) checkState(i + 1)
     log.requests++
     last = problems
     if (problems.length > 0) log.add({ kind: setup.kind, world: setup.index, request: i, requestText: describeRequest(request), response, problems })

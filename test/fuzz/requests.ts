@@ -74,7 +74,7 @@ export function viewOf(spec: WorldSpec<object>): WorldView {
   }))
   const workspaces: WorkspaceInfo[] = []
   for (const user of spec.users ?? []) {
-    if (user.defaultWorkspaceId !== undefined) workspaces.push({ id: user.defaultWorkspaceId.toLowerCase(), userId: user.id, slug: 'default' })
+    if (user.defaultWorkspaceId !== undefined && user.defaultWorkspaceId !== null) workspaces.push({ id: user.defaultWorkspaceId.toLowerCase(), userId: user.id, slug: 'default' })
   }
   for (const workspace of spec.workspaces ?? []) workspaces.push({ id: workspace.id.toLowerCase(), userId: workspace.userId, slug: workspace.slug })
   const files: FileInfo[] = (spec.files ?? []).map((file) => ({
@@ -645,8 +645,12 @@ export type OperationName =
   | 'getModel'
   | 'listProviders'
   | 'listEmbeddingsModels'
+  | 'listWorkspaces'
+  | 'createWorkspace'
+  | 'updateWorkspace'
+  | 'deleteWorkspace'
 
-const TEMPLATES: readonly [OperationName, readonly string[]][] = [
+const TEMPLATES: readonly [OperationName, readonly string[], method?: string][] = [
   ['listKeys', ['keys']],
   ['getKey', ['keys', '{hash}']],
   ['listEndpoints', ['models', '{author}', '{slug}', 'endpoints']],
@@ -658,22 +662,28 @@ const TEMPLATES: readonly [OperationName, readonly string[]][] = [
   ['getModel', ['model', '{author}', '{slug}']],
   ['listProviders', ['providers']],
   ['listEmbeddingsModels', ['embeddings', 'models']],
+  ['listWorkspaces', ['workspaces']],
+  ['createWorkspace', ['workspaces'], 'POST'],
+  ['updateWorkspace', ['workspaces', '{id}'], 'PATCH'],
+  ['deleteWorkspace', ['workspaces', '{id}'], 'DELETE'],
 ]
-const MANAGEMENT: ReadonlySet<OperationName> = new Set(['listKeys', 'getKey', 'getFileContent', 'getWorkspace'])
+const MANAGEMENT: ReadonlySet<OperationName> = new Set(['listKeys', 'getKey', 'getFileContent', 'getWorkspace', 'listWorkspaces', 'createWorkspace', 'updateWorkspace', 'deleteWorkspace'])
+/** The operations that change the world when they succeed (decisions/0022). */
+export const WRITES: ReadonlySet<OperationName> = new Set(['createWorkspace', 'updateWorkspace', 'deleteWorkspace'])
 
-/** The operation a GET names (README "Wire behaviour": templates whose `{name}` is one segment), and its raw params. */
+/** The operation a request names (README "Wire behaviour": templates whose `{name}` is one segment), and its raw params. */
 export function operationOf(method: string, path: string): { name: OperationName; params: Record<string, string> } | null {
-  if (method.toUpperCase() !== 'GET') return null
+  const upper = method.toUpperCase()
   const segments = (path.startsWith('/') ? path : `/${path}`).split('/').slice(1)
-  for (const [name, template] of TEMPLATES) {
-    if (template.length !== segments.length) continue
+  for (const [name, template, wanted = 'GET'] of TEMPLATES) {
+    if (template.length !== segments.length || upper !== wanted) continue
     const params: Record<string, string> = {}
     if (template.every((part, i) => (part.startsWith('{') ? ((params[part.slice(1, -1)] = segments[i] as string), true) : part === segments[i]))) return { name, params }
   }
   return null
 }
 
-const DOCUMENTED = new Set([200, 400, 401, 403, 404, 429])
+const DOCUMENTED = new Set([200, 201, 400, 401, 403, 404, 413, 429])
 /** What only a real HTTP server answers, before the simulator sees the request: a header block over node's limit. */
 const SERVER_ONLY = new Set([431])
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
@@ -760,8 +770,9 @@ export function checkResponse(ctx: CheckContext, sent: SentRequest, observed: Ob
   }
   if (status === 429 && retryAfter === undefined && !ctx.faultStatuses?.has(429)) v.push('429 without Retry-After')
 
-  if (status === 200) {
-    if (sent.method.toUpperCase() !== 'GET') v.push(`200 for a method other than GET: ${JSON.stringify(sent.method.slice(0, 40))}`)
+  if (status === 201 && operation?.name !== 'createWorkspace') v.push(`201 for another operation than createWorkspace: ${sent.method.slice(0, 40)} ${JSON.stringify(sent.path.slice(0, 120))}`)
+  if (status === 200 || status === 201) {
+    if (operation === null && sent.method.toUpperCase() !== 'GET') v.push(`${status} for a method no operation of the path takes: ${JSON.stringify(sent.method.slice(0, 40))}`)
     else if (operation === null) v.push(`200 for a path that names no operation: ${JSON.stringify(sent.path.slice(0, 120))}`)
     if (operation !== null) {
       if (MANAGEMENT.has(operation.name)) {
@@ -812,8 +823,8 @@ export function checkResponse(ctx: CheckContext, sent: SentRequest, observed: Ob
     for (const secret of leaks(text)) v.push(`secret in the body: key ${view.keyBySecret.get(secret)?.hash} (a label or field shows it whole)`)
   }
 
-  if (json !== undefined && status !== 200) checkEnvelope(v, ctx, status, json, caller)
-  if (status === 200 && operation !== null) {
+  if (json !== undefined && status !== 200 && status !== 201) checkEnvelope(v, ctx, status, json, caller)
+  if ((status === 200 || status === 201) && operation !== null) {
     if (bytesExpected && bytes !== undefined) checkDownload(v, ctx, operation.params, bytes, headers, caller)
     else if (json !== undefined) checkSuccess(v, ctx, operation, json, caller)
   }
@@ -845,6 +856,10 @@ function checkEnvelope(v: string[], ctx: CheckContext, status: number, json: unk
 }
 
 function checkSuccess(v: string[], ctx: CheckContext, operation: { name: OperationName; params: Record<string, string> }, json: unknown, caller: KeyInfo | undefined): void {
+  if (operation.name === 'deleteWorkspace') {
+    if (!isPlainObject(json) || json['deleted'] !== true || Object.keys(json).length !== 1) v.push(`deleteWorkspace answers other than { deleted: true }: ${JSON.stringify(json)?.slice(0, 200)}`)
+    return
+  }
   if (!isPlainObject(json) || !('data' in json)) {
     v.push(`200 body without data: ${JSON.stringify(json)?.slice(0, 200)}`)
     return
@@ -870,11 +885,26 @@ function checkSuccess(v: string[], ctx: CheckContext, operation: { name: Operati
       else if (key.userId !== owner) v.push(`tenancy: getKey shows a key of another organisation (${key.hash})`)
       return
     }
+    case 'listWorkspaces': {
+      if (!Array.isArray(data)) return void v.push('listWorkspaces data not an array')
+      const total = isPlainObject(json) ? json['total_count'] : undefined
+      if (typeof total !== 'number' || !Number.isInteger(total) || total < data.length) v.push(`listWorkspaces total_count not a count of at least the page: ${render(total)}`)
+      for (const item of data) {
+        const id = isPlainObject(item) ? item['id'] : undefined
+        const workspaceOwner = typeof id === 'string' ? ctx.view.workspaceOwner.get(id.toLowerCase()) : undefined
+        // A workspace made by a request after the world was viewed has no entry; one of another organisation does.
+        if (workspaceOwner !== undefined && workspaceOwner !== owner) v.push(`tenancy: listWorkspaces shows a workspace of another organisation (${String(id)})`)
+      }
+      return
+    }
+    case 'createWorkspace':
+    case 'updateWorkspace':
     case 'getWorkspace': {
       const id = isPlainObject(data) ? data['id'] : undefined
       const workspaceOwner = typeof id === 'string' ? ctx.view.workspaceOwner.get(id.toLowerCase()) : undefined
-      if (workspaceOwner === undefined) v.push(`getWorkspace shows a workspace the world does not have: ${render(id)}`)
-      else if (workspaceOwner !== owner) v.push(`tenancy: getWorkspace shows a workspace of another organisation (${String(id)})`)
+      if (workspaceOwner === undefined) {
+        if (operation.name !== 'createWorkspace') v.push(`${operation.name} shows a workspace the world does not have: ${render(id)}`)
+      } else if (workspaceOwner !== owner) v.push(`tenancy: ${operation.name} shows a workspace of another organisation (${String(id)})`)
       return
     }
     case 'listEndpoints': {

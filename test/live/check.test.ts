@@ -50,13 +50,14 @@ describe('checkService against the simulator itself', () => {
     const report = await checkService(full(server.url))
     expect(report.results.filter((r) => r.verdict !== 'same')).toEqual([])
     expect(report).toMatchObject({ drift: 0, skipped: 0, same: report.results.length, baseUrl: server.url })
-    // Shapes of the six operations, five error statuses and their envelope, order, anonymity.
+    // Shapes of the seven JSON answers, five error statuses and their envelope, order, anonymity.
     expect(report.results.map((r) => r.rule)).toEqual([
       'shape GET /keys',
       'shape GET /keys/{hash}',
       ...MODELS.flatMap((id) => [`shape GET /models/${id}/endpoints`, `shape anonymous GET /models/${id}/endpoints`]),
       `shape GET /files/${world.files.report}/content`,
       'shape GET /workspaces/{id}',
+      'shape GET /workspaces',
       'shape GET /videos/models',
       '401 no Authorization on GET /keys',
       '403 regular key on GET /keys',

@@ -8,6 +8,7 @@ export const OPERATIONS: [OperationName, RegExp][] = [
   ['getFileContent', /^\/files\/[^/]+\/content$/],
   ['getWorkspace', /^\/workspaces\/[^/]+$/],
   ['listVideoModels', /^\/videos\/models$/],
+  ['listWorkspaces', /^\/workspaces$/],
 ]
 
 export const operationOf = (path: string): OperationName | null => OPERATIONS.find(([, pattern]) => pattern.test(path))?.[0] ?? null

@@ -25,7 +25,9 @@ describe('anything else under the base URL', () => {
     ['GET', '/models/anthropic/claude-sonnet-4.5'],
     ['POST', '/keys'],
     ['DELETE', '/keys/abc'],
-    ['PATCH', '/workspaces/default'],
+    // A method the path does not take (decisions/0022: PATCH and DELETE now are simulated there).
+    ['PUT', '/workspaces/default'],
+    ['POST', '/workspaces/default'],
   ])('answers %s %j with a 404 envelope naming what is not simulated', async (method, path) => {
     const sim = createSimulator()
     harness.serve(sim)

@@ -3,7 +3,7 @@ import { ApiError } from '../errors.js'
 import { enumParam, uuidParam } from '../params.js'
 import { FILE_ID } from '../store/files.js'
 import { type FileProvider, fileScopeKey } from '../store/state.js'
-import { defaultWorkspaceId } from '../store/workspaces.js'
+import { defaultWorkspaceParam } from '../store/workspaces.js'
 import type { Operation } from './operation.js'
 
 const FILE_PROVIDERS: readonly FileProvider[] = ['openai', 'anthropic']
@@ -30,7 +30,7 @@ export const FILE_OPERATIONS: readonly Operation[] = [
       const userId = principal.userId
       const fileId = params['file_id'] as string
       if (!FILE_ID.test(fileId)) throw ApiError.badParameter('file_id', 'must be 1 to 256 characters of [A-Za-z0-9_-]', fileId)
-      const workspaceId = uuidParam(query, 'workspace_id') ?? defaultWorkspaceId(ctx, userId)
+      const workspaceId = uuidParam(query, 'workspace_id') ?? defaultWorkspaceParam(ctx, userId)
       const provider = enumParam(query, 'provider', FILE_PROVIDERS) ?? null
       const file = ctx.data.files.get(fileScopeKey(workspaceId, provider, fileId))
       if (!file || file.userId !== userId) throw ApiError.notFound({ resource: 'file' })

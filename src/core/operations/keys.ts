@@ -5,7 +5,7 @@ import { pageOf } from '../pagination.js'
 import { booleanParam, offsetParam, uuidParam } from '../params.js'
 import { windowsNow } from '../store/context.js'
 import { copyKeyWire, wireKey } from '../store/keys.js'
-import { defaultWorkspaceId } from '../store/workspaces.js'
+import { defaultWorkspaceParam } from '../store/workspaces.js'
 import { type Operation, payloadResponse } from './operation.js'
 
 export const KEY_OPERATIONS: readonly Operation[] = [
@@ -20,7 +20,7 @@ export const KEY_OPERATIONS: readonly Operation[] = [
       const offset = offsetParam(query, 'offset') ?? 0
       let workspaceId = uuidParam(query, 'workspace_id')
       if (workspaceId === undefined) {
-        workspaceId = defaultWorkspaceId(ctx, userId)
+        workspaceId = defaultWorkspaceParam(ctx, userId)
       } else if (ctx.data.workspaces.get(workspaceId)?.userId !== userId) {
         throw ApiError.badParameter('workspace_id', 'is not a workspace of the caller', workspaceId)
       }

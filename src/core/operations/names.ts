@@ -20,6 +20,10 @@ export const OPERATION_NAMES = [
   'listVideoModels',
   // Keys and credits (operations/keys.ts, operations/credits.ts).
   // Workspaces (operations/workspaces.ts).
+  'listWorkspaces',
+  'createWorkspace',
+  'updateWorkspace',
+  'deleteWorkspace',
   // The catalog (operations/catalog.ts).
   'listModels',
   'countModels',

@@ -8,7 +8,8 @@ import type { UsageRecord } from '../usage.js'
 export interface UserState {
   id: string
   name: string
-  defaultWorkspaceId: string
+  /** Null once the default workspace has been deleted (decisions/0022). */
+  defaultWorkspaceId: string | null
   createdAt: number
 }
 
@@ -197,11 +198,16 @@ export class StoreIndices {
     if (table === 'models') this.catalog.invalidate()
     else if (table === 'keys') this.keyChanged(before as KeyState | undefined, after as KeyState | undefined)
     else if (table === 'workspaces') {
-      if (before === undefined && after !== undefined) this.addWorkspace(after as WorkspaceState)
-      else if (before !== undefined && after === undefined) {
-        const state = before as WorkspaceState
-        this.workspaceIdBySlug.get(state.userId)?.delete(state.record.slug)
+      const old = before as WorkspaceState | undefined
+      const now = after as WorkspaceState | undefined
+      // A slug change (PATCH /workspaces/{id}) moves the entry; the owner and id never change. A
+      // restore sets entries in any order, so the slug may already name the workspace that took it
+      // since: only this workspace's own entry is dropped.
+      if (old !== undefined && (now === undefined || now.record.slug !== old.record.slug)) {
+        const bySlug = this.workspaceIdBySlug.get(old.userId)
+        if (bySlug?.get(old.record.slug) === old.record.id) bySlug.delete(old.record.slug)
       }
+      if (now !== undefined && (old === undefined || now.record.slug !== old.record.slug)) this.addWorkspace(now)
     }
   }
 

@@ -13,8 +13,12 @@ export interface CreateUserOptions {
   /** An id such as `user_2dHFtVWx2n56w6HkM0000000000`; generated when absent. */
   id?: string
   createdAt?: InstantInput
-  /** UUID of the default workspace created with the user; generated when absent. */
-  defaultWorkspaceId?: string
+  /**
+   * UUID of the default workspace created with the user; generated when absent. Null: the
+   * organisation has no default workspace, as after it was deleted (decisions/0022); then
+   * `defaultWorkspace` and `defaultWorkspaceGuardrailId` must be absent.
+   */
+  defaultWorkspaceId?: string | null
   /** UUID of that default workspace's default guardrail; generated when absent. */
   defaultWorkspaceGuardrailId?: string
   /** The default workspace's other fields; default: "Default Workspace", slug `default`, made with the user. */
@@ -25,8 +29,11 @@ export interface CreateUserOptions {
 export interface User {
   id: string
   name: string
-  /** The workspace that `GET /keys` and file downloads use when no `workspace_id` is given. */
-  defaultWorkspaceId: string
+  /**
+   * The workspace that `GET /keys` and file downloads use when no `workspace_id` is given; null
+   * once it has been deleted (those requests must then name a workspace).
+   */
+  defaultWorkspaceId: string | null
   createdAt: string
 }
 
@@ -79,6 +86,14 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
           do id = `user_${ctx.random.alphanumeric(27)}`
           while (ctx.data.users.has(id))
         }
+        if (options.defaultWorkspaceId === null) {
+          for (const field of ['defaultWorkspace', 'defaultWorkspaceGuardrailId'] as const) {
+            if (options[field] !== undefined) check.fail(field, 'must be absent when "defaultWorkspaceId" is null (a user without a default workspace)')
+          }
+          const state: UserState = { id, name, defaultWorkspaceId: null, createdAt }
+          put(ctx, 'users', id, state)
+          return toUser(state)
+        }
         if (options.defaultWorkspaceId !== undefined) {
           const wanted = check.string(options.defaultWorkspaceId, 'defaultWorkspaceId', UUID, 'a UUID such as "550e8400-e29b-41d4-a716-446655440000"')
           if (ctx.data.workspaces.has(wanted.toLowerCase())) {
@@ -93,9 +108,10 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
           {
             userId: id,
             ...DEFAULT_WORKSPACE,
-            createdAt,
             ...options.defaultWorkspace,
-            ...(options.defaultWorkspaceId === undefined ? {} : { id: options.defaultWorkspaceId }),
+            // A world spec's loader passes `createdAt: undefined` through: the user's instant, not the clock's.
+            createdAt: options.defaultWorkspace?.createdAt ?? createdAt,
+            ...(options.defaultWorkspaceId === undefined ? {} : { id: options.defaultWorkspaceId as string }),
             ...(options.defaultWorkspaceGuardrailId === undefined ? {} : { defaultGuardrailId: options.defaultWorkspaceGuardrailId }),
           },
           'create user',

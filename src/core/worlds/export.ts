@@ -63,7 +63,7 @@ function defaultWorkspaceOf(record: Workspace, userId: string, userCreatedAt: nu
 export function exportWorld<Handles extends object>(data: StoreData, nowMs: number, handles: Handles): WorldSpec<Handles> {
   const users: WorldUser[] = []
   for (const user of data.users.values()) {
-    const workspace = data.workspaces.get(user.defaultWorkspaceId)
+    const workspace = user.defaultWorkspaceId === null ? undefined : data.workspaces.get(user.defaultWorkspaceId)
     users.push({
       id: user.id,
       name: user.name,

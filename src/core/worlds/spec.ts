@@ -39,8 +39,8 @@ export interface WorldUser {
   id: string
   name?: string
   createdAt?: WorldInstant
-  /** UUID of its default workspace; generated when absent. */
-  defaultWorkspaceId?: string
+  /** UUID of its default workspace; generated when absent. Null: it has none (its default was deleted). */
+  defaultWorkspaceId?: string | null
   /** UUID of the default workspace's guardrail; generated when absent. */
   defaultWorkspaceGuardrailId?: string
   /** The default workspace's other fields, as `sim.users.create` takes them. */
@@ -258,7 +258,7 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
       }
       if (typeof entity !== 'object' || entity === null) continue
       // Only ids that did not load: a refused duplicate leaves the entity that has the id in place.
-      const absentWorkspace = (id: unknown): boolean => id !== undefined && !ctx.data.workspaces.has(String(id).toLowerCase())
+      const absentWorkspace = (id: unknown): boolean => id !== undefined && id !== null && !ctx.data.workspaces.has(String(id).toLowerCase())
       if (name === 'users' && entity['id'] !== undefined && !ctx.data.users.has(entity['id'] as string)) skippedUsers.add(entity['id'])
       if (name === 'users' && absentWorkspace(entity['defaultWorkspaceId'])) skippedWorkspaces.add(entity['defaultWorkspaceId'])
       if (name === 'workspaces' && absentWorkspace(entity['id'])) skippedWorkspaces.add(entity['id'])
