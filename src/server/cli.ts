@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util'
 import pkg from '../../package.json' with { type: 'json' }
 import { type RateLimit, type Simulator, SimulatorError, type WorldKey, type WorldSpec, createSimulator, validateWorld } from '../index.js'
 import { type RequestLogEntry, DEFAULT_PORT, startServer } from './index.js'
+import { isLoopbackName } from './trust.js'
 
 const NAME = 'model-access-sim'
 
@@ -50,6 +51,9 @@ Options:
   --rate-limit R/I     a token bucket per key: R requests per interval I (500ms, 1s, 1m, 1h), such as 60/1m
   --journal-limit N    requests the journal keeps (default 1000; 0 keeps none)
   --no-control         serve no control API (every /__sim path answers 404)
+  --control-token T    control clients must send "authorization: Bearer T" (or set the environment
+                       variable MODEL_ACCESS_SIM_CONTROL_TOKEN, which ps does not show); needed for
+                       the control API on a --host other than loopback
   --log FORMAT         pretty, json (one object per line) or off (default pretty)
   -h, --help           show this help`,
   world: `Usage: ${NAME} world generate --seed N [--size small|default|large] [--out PATH]
@@ -195,14 +199,23 @@ function keysOf(sim: Simulator<unknown>, spec: WorldSpec | undefined): { managem
   return found
 }
 
-function banner(url: string, controlUrl: string | undefined, keys: { management?: string; regular?: string }, sim: Simulator<unknown>): string {
+/** How the control API answers, for the banner. */
+type ControlState = 'open' | 'token' | 'off' | 'needs-token'
+
+function banner(url: string, controlUrl: string, control: ControlState, keys: { management?: string; regular?: string }, sim: Simulator<unknown>): string {
   const management = keys.management ?? 'sk-or-v1-…'
+  const controlLine = {
+    open: `  control API:    ${controlUrl} (GET ${controlUrl}/health, POST ${controlUrl}/reset, ...)`,
+    token: `  control API:    ${controlUrl} (send "authorization: Bearer <your control token>")`,
+    off: '  control API:    off',
+    'needs-token': '  control API:    off (bound beyond loopback without --control-token)',
+  }[control]
   const lines = [
     `${NAME} ${pkg.version}: the model-access API at ${url}`,
     `  clock: ${sim.clock.now().toISOString()} (${sim.clock.mode})`,
     keys.management ? `  management key: ${keys.management}` : '  management key: none in this world (create one through the control API)',
     keys.regular ? `  regular key:    ${keys.regular}` : '  regular key:    none in this world',
-    controlUrl ? `  control API:    ${controlUrl} (GET ${controlUrl}/health, POST ${controlUrl}/reset, ...)` : '  control API:    off',
+    controlLine,
     '',
     'Try it:',
     `  curl -s ${url}/keys -H "Authorization: Bearer ${management}"`,
@@ -215,11 +228,11 @@ function banner(url: string, controlUrl: string | undefined, keys: { management?
     `  python3 -c "import json, urllib.request as r; q = r.Request('${url}/keys', headers={'Authorization': 'Bearer ${management}'}); print(len(json.load(r.urlopen(q))['data']), 'keys')"`,
     '',
   ]
-  if (!keys.management && controlUrl) {
+  if (!keys.management && control === 'open') {
     lines.push(
       'No key yet? Create an organisation and a management key:',
-      `  curl -s -X POST ${controlUrl}/users -d '{"name":"Acme"}'`,
-      `  curl -s -X POST ${controlUrl}/keys -d '{"userId":"USER_ID","management":true}'`,
+      `  curl -s -X POST ${controlUrl}/users -H 'content-type: application/json' -d '{"name":"Acme"}'`,
+      `  curl -s -X POST ${controlUrl}/keys -H 'content-type: application/json' -d '{"userId":"USER_ID","management":true}'`,
       '',
     )
   }
@@ -248,6 +261,7 @@ async function serve(args: string[]): Promise<number> {
         'rate-limit': { type: 'string' },
         'journal-limit': { type: 'string' },
         'no-control': { type: 'boolean' },
+        'control-token': { type: 'string' },
         log: { type: 'string' },
       },
     }),
@@ -276,15 +290,19 @@ async function serve(args: string[]): Promise<number> {
     // The options this command passes on are checked above, but for the clock's start.
     throw new CliError(error.argument === 'now' ? `--now must be an ISO 8601 instant with a time and an offset, such as 2026-03-02T10:00:00Z, got ${JSON.stringify(values.now)}` : error.message, 1)
   }
+  const controlToken = values['control-token'] ?? (process.env['MODEL_ACCESS_SIM_CONTROL_TOKEN'] || undefined)
   const server = await startServer(sim, {
     port,
     ...(values.host !== undefined && { host: values.host }),
     control: !values['no-control'],
+    ...(controlToken !== undefined && { controlToken }),
     ...(logFormat !== 'off' && { onRequest: (entry: RequestLogEntry) => process.stdout.write(`${logLine(logFormat, entry)}\n`) }),
   }).catch((error: unknown) => {
+    if (error instanceof SimulatorError && error.argument === 'controlToken') throw new CliError(`--control-token ${error.message.replace(/^.*"controlToken" /, '')}`, 1)
     throw new CliError(error instanceof Error ? error.message.replace(/^Failed to start the server: /, 'cannot start the server: ') : String(error), 1)
   })
-  process.stdout.write(banner(server.url, values['no-control'] ? undefined : server.controlUrl, keysOf(sim, spec), sim))
+  const control: ControlState = values['no-control'] ? 'off' : controlToken !== undefined ? 'token' : isLoopbackName(values.host ?? '127.0.0.1') ? 'open' : 'needs-token'
+  process.stdout.write(banner(server.url, server.controlUrl, control, keysOf(sim, spec), sim))
   return new Promise<number>((resolve) => {
     const stop = (): void => {
       server.close().then(

@@ -10,6 +10,7 @@ import { errorEnvelope, invalidArgument } from '../core/errors.js'
 import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import { type AnsweredResponse, isAnswered, jsonResponse, normaliseBasePath, outsideResponse, pathBelow, toSimRequest, toWire } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
+import { createControlGate, exposureWarning } from './trust.js'
 
 /**
  * The default port, as the CLI uses it too.
@@ -33,6 +34,11 @@ export interface StartServerOptions {
   basePath?: string
   /** Serve the control API under `/__sim`. Default true; false makes every `/__sim` path a 404. */
   control?: boolean
+  /**
+   * A secret control clients must send as `authorization: Bearer <token>`. Without it the control
+   * API answers only loopback clients, and is off on a non-loopback `host` (decisions/0019).
+   */
+  controlToken?: string
   /** Called once per request answered (control requests included), for logging. */
   onRequest?: (entry: RequestLogEntry) => void
 }
@@ -64,9 +70,17 @@ export interface SimulatorServer {
   close(): Promise<void>
 }
 
-const SERVER_OPTION_FIELDS = fieldsOf<StartServerOptions>({ port: true, host: true, basePath: true, control: true, onRequest: true })
+const SERVER_OPTION_FIELDS = fieldsOf<StartServerOptions>({ port: true, host: true, basePath: true, control: true, controlToken: true, onRequest: true })
 
-function checkOptions(options: StartServerOptions): { port: number; host: string; basePath: string; control: boolean } {
+interface CheckedOptions {
+  port: number
+  host: string
+  basePath: string
+  control: boolean
+  controlToken: string | undefined
+}
+
+function checkOptions(options: StartServerOptions): CheckedOptions {
   const operation = 'start the server'
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(operation, 'options', 'must be an options object')
   new ArgumentChecker(operation).knownFields(options, SERVER_OPTION_FIELDS, '', 'the options of startServer')
@@ -83,7 +97,11 @@ function checkOptions(options: StartServerOptions): { port: number; host: string
   const control = options.control ?? true
   if (typeof control !== 'boolean') throw invalidArgument(operation, 'control', `must be a boolean, got ${JSON.stringify(control)}`)
   if (options.onRequest !== undefined && typeof options.onRequest !== 'function') throw invalidArgument(operation, 'onRequest', 'must be a function')
-  return { port, host, basePath, control }
+  const controlToken = options.controlToken
+  if (controlToken !== undefined && (typeof controlToken !== 'string' || !/^[\x21-\x7e]{16,}$/.test(controlToken))) {
+    throw invalidArgument(operation, 'controlToken', 'must be at least 16 printable characters without spaces (a header value), such as the output of `openssl rand -hex 16`')
+  }
+  return { port, host, basePath, control, controlToken }
 }
 
 /** The host as it goes into a URL: a wildcard bind is reached at loopback, an IPv6 address in brackets. */
@@ -130,7 +148,7 @@ const TOO_LARGE = jsonResponse(
  * await server.close()
  */
 export async function startServer(sim: Simulator<unknown>, options: StartServerOptions = {}): Promise<SimulatorServer> {
-  const { port, host, basePath, control } = checkOptions(options)
+  const { port, host, basePath, control, controlToken } = checkOptions(options)
   if (typeof sim !== 'object' || sim === null || typeof sim.handle !== 'function') {
     throw invalidArgument('start the server', 'sim', 'must be a simulator (createSimulator())')
   }
@@ -139,6 +157,8 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
   const bases = control ? [basePath, CONTROL_BASE_PATH] : [basePath]
   const sockets = new Set<Socket>()
   const timers = new Set<NodeJS.Timeout>()
+  // Set once the server listens, before any request can arrive: the rules need the real port.
+  let gate: ReturnType<typeof createControlGate> | undefined
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const arrived = Date.now()
@@ -164,6 +184,14 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
     const controlPath = controlApi === undefined ? undefined : pathBelow(CONTROL_BASE_PATH, url.pathname)
     if (controlApi !== undefined && controlPath !== undefined) {
       operation = 'control'
+      const refused = gate?.(req.headers)
+      if (refused !== undefined) {
+        // Unread, the body would hold the connection: it is dropped after the answer.
+        res.setHeader('connection', 'close')
+        send(refused)
+        req.resume()
+        return
+      }
       const body = await readBody(req)
       send(body === undefined ? TOO_LARGE : controlApi.handle({ method, path: controlPath, query: url.searchParams, body }))
       return
@@ -246,6 +274,9 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
   })
 
   const actualPort = (server.address() as AddressInfo).port
+  gate = createControlGate({ bindHost: host, port: actualPort, controlToken })
+  const warning = exposureWarning(host, controlToken, control)
+  if (warning !== undefined) process.emitWarning(warning, { code: 'MODEL_ACCESS_SIM_EXPOSED' })
   const origin = `http://${urlHost(host)}:${actualPort}`
   let closing: Promise<void> | undefined
   return {

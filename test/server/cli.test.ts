@@ -12,6 +12,8 @@ const ROOT = resolve(import.meta.dirname, '../..')
 const CLI = 'src/server/cli.ts'
 /** tsx compiles the CLI on every cold start; on a busy 2-core machine that takes seconds. */
 const START_TIMEOUT_MS = 20_000
+/** The control API reads JSON only: fetch would send a string body as text/plain. */
+const JSON_TYPE = { 'content-type': 'application/json' }
 const BANNER_URL = /^model-access-sim \S+: the model-access API at (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)$/m
 
 interface Exit {
@@ -328,12 +330,12 @@ describe('serve, with the default world and the pretty log', () => {
     const before = await listKeys(server.url)
     const handles = (await (await fetch(`${control}/world`)).json()) as { userId: string; apiKeyHash: string }
 
-    const advanced = await fetch(`${control}/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 86_400_000 }) })
+    const advanced = await fetch(`${control}/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 86_400_000 }), headers: JSON_TYPE })
     expect(advanced.status).toBe(200)
     const { now } = (await advanced.json()) as { now: string }
-    const usage = await fetch(`${control}/usage`, { method: 'POST', body: JSON.stringify({ keyHash: handles.apiKeyHash, cost: 1.25 }) })
+    const usage = await fetch(`${control}/usage`, { method: 'POST', body: JSON.stringify({ keyHash: handles.apiKeyHash, cost: 1.25 }), headers: JSON_TYPE })
     expect(usage.status).toBe(200)
-    const created = await fetch(`${control}/keys`, { method: 'POST', body: JSON.stringify({ userId: handles.userId, name: 'Made over HTTP' }) })
+    const created = await fetch(`${control}/keys`, { method: 'POST', body: JSON.stringify({ userId: handles.userId, name: 'Made over HTTP' }), headers: JSON_TYPE })
     expect(created.status).toBe(201)
     const after = await listKeys(server.url)
     expect(after.status).toBe(200)
@@ -393,7 +395,7 @@ describe('serve --log json', () => {
   it('prints one JSON object per request with time, method, path, status, operation and ms', async () => {
     await (await fetch(`${server.url}/keys`, { headers: bearer(server.managementKey) })).arrayBuffer()
     await (await fetch(`${server.url}/videos/models`)).arrayBuffer()
-    await (await fetch(`${server.origin}/__sim/clock/advance`, { method: 'POST', body: '{"ms":1000}' })).arrayBuffer()
+    await (await fetch(`${server.origin}/__sim/clock/advance`, { method: 'POST', body: '{"ms":1000}', headers: JSON_TYPE })).arrayBuffer()
     await server.cli.waitFor(/"path":"\/__sim\/clock\/advance"/, 5_000)
 
     const entries = logOf(server.cli).map((line) => JSON.parse(line) as Record<string, unknown>)

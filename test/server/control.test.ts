@@ -289,7 +289,7 @@ describe('the control API', () => {
     const limited = createSimulator({ rateLimit: { requests: 1, intervalMs: 60_000 } })
     const own = await startServer(limited, { port: 0 })
     try {
-      const post = (path: string, body: unknown): Promise<Response> => fetch(`${own.controlUrl}${path}`, { method: 'POST', body: JSON.stringify(body) })
+      const post = (path: string, body: unknown): Promise<Response> => fetch(`${own.controlUrl}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
       expect((await post('/faults', { respond: { status: 500 } })).status).toBe(201)
       for (let i = 0; i < 5; i++) expect((await fetch(`${own.controlUrl}/health`)).status).toBe(200)
       expect((await post('/keys', { userId: limited.world.userId, name: 'made by control' })).status).toBe(201)
