@@ -7,6 +7,7 @@ import { toBase64 } from './base64.js'
 import { OPERATION_NAMES } from './controls.js'
 import { SimulatorError, SimulatorErrorCode, errorEnvelope } from './errors.js'
 import { type AnsweredResponse, jsonResponse } from './http.js'
+import { internalsOf } from './internals.js'
 import { type JournalEntry, type JournalFilter, JOURNAL_FILTER_FIELDS } from './journal.js'
 import type { Simulator } from './simulator.js'
 import type { SimulatorSnapshot } from './snapshot.js'
@@ -22,9 +23,29 @@ export interface ControlRequest {
   body: string | null
 }
 
+/**
+ * An answer written in parts (the journal): each part is built as it is written, so a large answer
+ * does not hold the server's other requests up while it is made, nor sit in memory whole.
+ */
+export interface PartsResponse {
+  status: number
+  headers: Record<string, string>
+  type: 'parts'
+  parts: Iterable<string>
+}
+
+/** What the control API answers. */
+export type ControlAnswer = AnsweredResponse | PartsResponse
+
 /** The control API of one simulator; it keeps the snapshots taken through it. */
 export interface ControlApi {
-  handle(request: ControlRequest): AnsweredResponse
+  handle(request: ControlRequest): ControlAnswer
+}
+
+/** How the control API is built. */
+export interface ControlApiOptions {
+  /** Base64 of a file's bytes in the journal and the export: the server passes Buffer's, native. */
+  toBase64?: (bytes: Uint8Array) => string
 }
 
 /** Where the control API lives on a server's origin. */
@@ -51,7 +72,7 @@ interface Call {
 interface Route {
   method: string
   path: string
-  run(call: Call): AnsweredResponse
+  run(call: Call): ControlAnswer
 }
 
 const NO_CONTENT: AnsweredResponse = { status: 204, headers: {}, type: 'bytes', body: new Uint8Array(0) }
@@ -100,16 +121,41 @@ function fileMetadata({ bytes: _bytes, ...file }: StoredFile): Omit<StoredFile, 
   return file
 }
 
-/** A journal entry as JSON: a download's bytes as base64. */
-function entryToJson(entry: JournalEntry): unknown {
-  const { response } = entry
-  return response.type === 'bytes' ? { ...entry, response: { ...response, body: toBase64(response.body) } } : entry
+/** The journal query's parameters besides the filters: paging, and whether bodies come along. */
+const JOURNAL_PAGING = ['after', 'limit', 'bodies'] as const
+
+/** The most entries one page of the journal holds (the journal keeps 1,000 by default). */
+const MAX_JOURNAL_PAGE = 10_000
+
+interface JournalQuery {
+  filter: JournalFilter
+  /** Entries after this sequence number; 0 for all. */
+  after: number
+  limit: number
+  bodies: boolean
 }
 
-function journalFilter(query: URLSearchParams): JournalFilter {
+/** A whole number from `min` to `max`, from a query parameter, or a 400 naming it. */
+function queryInteger(query: URLSearchParams, name: string, min: number, max: number, fallback: number): number {
+  const text = query.get(name)
+  if (text === null) return fallback
+  const n = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN
+  if (!(n >= min && n <= max)) throw badRequest(name, `"${name}" must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
+  return n
+}
+
+/** `true` or `false` from a query parameter, or a 400 naming it. */
+function queryBoolean(query: URLSearchParams, name: string, fallback: boolean): boolean {
+  const text = query.get(name)
+  if (text === null) return fallback
+  if (text !== 'true' && text !== 'false') throw badRequest(name, `"${name}" must be true or false, got ${JSON.stringify(text)}`)
+  return text === 'true'
+}
+
+function journalQuery(query: URLSearchParams): JournalQuery {
   for (const name of query.keys()) {
-    if (!JOURNAL_FILTER_FIELDS.has(name)) {
-      throw badRequest(name, `${JSON.stringify(name)} is not a filter of the journal (known filters: ${[...JOURNAL_FILTER_FIELDS].join(', ')})`)
+    if (!JOURNAL_FILTER_FIELDS.has(name) && !(JOURNAL_PAGING as readonly string[]).includes(name)) {
+      throw badRequest(name, `${JSON.stringify(name)} is not a parameter of the journal (known parameters: ${[...JOURNAL_FILTER_FIELDS, ...JOURNAL_PAGING].join(', ')})`)
     }
   }
   const filter: JournalFilter = {}
@@ -135,10 +181,68 @@ function journalFilter(query: URLSearchParams): JournalFilter {
     }
     filter.outcome = outcome as JournalEntry['outcome']
   }
-  return filter
+  return {
+    filter,
+    after: queryInteger(query, 'after', 0, Number.MAX_SAFE_INTEGER, 0),
+    limit: queryInteger(query, 'limit', 1, MAX_JOURNAL_PAGE, MAX_JOURNAL_PAGE),
+    bodies: queryBoolean(query, 'bodies', true),
+  }
 }
 
-function routes(sim: Simulator<unknown>): Route[] {
+/**
+ * One journal entry as JSON text, in parts. A download's bytes go in as base64 without passing
+ * through JSON.stringify (base64 needs no escaping), a slice at a time, so that no step of writing
+ * a 10 MiB body holds the server up for more than a moment.
+ */
+function* entryParts(entry: JournalEntry, encode: (bytes: Uint8Array) => string): Generator<string> {
+  const { response } = entry
+  if (response.type !== 'bytes' || response.body === undefined) {
+    yield JSON.stringify(entry)
+    return
+  }
+  const { body, ...rest } = response
+  const text = JSON.stringify({ ...entry, response: rest })
+  // The entry's last field is `response`, an object that is never empty (it has a status).
+  yield `${text.slice(0, -2)},"body":"`
+  // Slices of a multiple of 3 bytes encode to base64 that joins up: each step stays short.
+  for (let i = 0; i < body.length; i += BASE64_SLICE) yield encode(body.subarray(i, i + BASE64_SLICE))
+  yield '"}}'
+}
+
+/** Bytes encoded at a time: 192 KiB, 256 KiB of base64. */
+const BASE64_SLICE = 3 * 64 * 1024
+
+/** The journal page, built an entry at a time as it is written. */
+function journalAnswer(sim: Simulator<unknown>, query: JournalQuery, encode: (bytes: Uint8Array) => string): PartsResponse {
+  const store = internalsOf(sim)?.journal
+  // Each entry is made only when its turn to be written comes: from the journal's storage, without
+  // copying a download's bytes; or, for an object that is not createSimulator's, from its public list.
+  let matching: (() => JournalEntry)[]
+  if (store !== undefined) {
+    matching = store.matching(query.filter, query.after).map((kept) => () => store.entry(kept, query.bodies ? 'shared' : 'none'))
+  } else {
+    matching = sim.journal
+      .list(query.filter)
+      .filter((entry) => entry.seq > query.after)
+      .map((entry) => () => (query.bodies ? entry : ({ ...entry, response: { ...entry.response, body: undefined } } as JournalEntry)))
+  }
+  const page = matching.slice(0, query.limit)
+  function* parts(): Generator<string> {
+    yield '{"data":['
+    let last: number | null = null
+    for (const [i, make] of page.entries()) {
+      const entry = make()
+      last = entry.seq
+      if (i > 0) yield ','
+      yield* entryParts(entry, encode)
+    }
+    // Where the next page starts, only when this one was cut short by the limit.
+    yield page.length < matching.length ? `],"nextAfter":${last}}` : ']}'
+  }
+  return { status: 200, headers: { 'content-type': 'application/json' }, type: 'parts', parts: parts() }
+}
+
+function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string): Route[] {
   const snapshots = new Map<string, SimulatorSnapshot>()
   let nextSnapshot = 1
   const snapshotFor = (id: string): SimulatorSnapshot => {
@@ -150,7 +254,20 @@ function routes(sim: Simulator<unknown>): Route[] {
   return [
     { method: 'GET', path: '/health', run: () => jsonResponse(200, { status: 'ok' }) },
     { method: 'GET', path: '/world', run: () => jsonResponse(200, sim.world) },
-    { method: 'GET', path: '/world/export', run: () => jsonResponse(200, sim.exportWorld()) },
+    {
+      method: 'GET',
+      path: '/world/export',
+      run: ({ query }) => {
+        for (const name of query.keys()) {
+          if (name !== 'bodies') throw badRequest(name, `${JSON.stringify(name)} is not a parameter of the export (known parameters: bodies)`)
+        }
+        const bodies = queryBoolean(query, 'bodies', true)
+        const internals = internalsOf(sim)
+        if (internals !== undefined) return jsonResponse(200, internals.exportWorld({ encode, bodies }))
+        const spec = sim.exportWorld()
+        return jsonResponse(200, bodies ? spec : { ...spec, files: spec.files?.map(({ base64: _base64, text: _text, ...file }) => file) })
+      },
+    },
     {
       method: 'POST',
       path: '/reset',
@@ -272,7 +389,7 @@ function routes(sim: Simulator<unknown>): Route[] {
         return NO_CONTENT
       },
     },
-    { method: 'GET', path: '/journal', run: ({ query }) => jsonResponse(200, { data: sim.journal.list(journalFilter(query)).map(entryToJson) }) },
+    { method: 'GET', path: '/journal', run: ({ query }) => journalAnswer(sim, journalQuery(query), encode) },
     {
       method: 'DELETE',
       path: '/journal',
@@ -318,8 +435,8 @@ function errorAnswer(status: number, message: string, metadata: Record<string, u
  * The control API of a simulator, as the server mounts it under `/__sim`. Pure: it takes the
  * request's text and answers with a response value, like `sim.handle`.
  */
-export function createControlApi(sim: Simulator<unknown>): ControlApi {
-  const table = routes(sim)
+export function createControlApi(sim: Simulator<unknown>, options: ControlApiOptions = {}): ControlApi {
+  const table = routes(sim, options.toBase64 ?? toBase64)
   const listing = table.map((route) => `${route.method} ${CONTROL_BASE_PATH}${route.path}`)
   return {
     handle(request) {

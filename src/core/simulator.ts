@@ -4,6 +4,7 @@ import { Controls, type FaultControls, type LatencyControls, type RateLimit, che
 import { invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
 import { describe } from './describe.js'
 import { ArgumentChecker, fieldsOf } from './store/check.js'
+import { registerInternals } from './internals.js'
 import { type Journal, JournalStore } from './journal.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
@@ -214,7 +215,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     clock.jump(version.clockMs)
   }
 
-  return {
+  const sim: Simulator<object> = {
     seed,
     world,
     clock: ctx.clock,
@@ -234,6 +235,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     exportWorld: () => exportWorld(ctx.data, clock.nowMs(), world),
     handle: (request) => handleRequest(ctx, router, request),
   }
+  registerInternals(sim, {
+    handleShared: (request) => handleRequest(ctx, router, request, true),
+    journal: router.journal,
+    exportWorld: (exportOptions) => exportWorld(ctx.data, clock.nowMs(), world, exportOptions),
+  })
+  return sim
 }
 
 /**

@@ -469,6 +469,36 @@ describe('serve --log json', () => {
   })
 })
 
+describe('serve, stopping while large answers are written', { timeout: 60_000 }, () => {
+  it('exits within 2 seconds of SIGTERM while clients that read nothing hold 40 MiB downloads and the journal', async () => {
+    const server = await serve(['--log', 'off'])
+    const post = async (path: string, body: unknown): Promise<any> => {
+      const res = await fetch(`${server.origin}/__sim${path}`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(body) })
+      expect(res.status, path).toBe(201)
+      return res.json()
+    }
+    const user = await post('/users', { name: 'Big files' })
+    await post('/files', { userId: user.id, id: 'file_big', origin: 'server', base64: Buffer.alloc(40 * 1024 * 1024, 7).toString('base64') })
+    const stalled = (text: string): void => {
+      const socket = createConnection({ host: '127.0.0.1', port: server.port })
+      socket.pause()
+      socket.on('error', ignoreError)
+      socket.write(text)
+    }
+    for (let i = 0; i < 8; i++) {
+      stalled(`GET /api/v1/files/file_big/content HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${server.managementKey}\r\n\r\n`)
+    }
+    stalled('GET /__sim/journal HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
+    await new Promise((wait) => setTimeout(wait, 1_000))
+    const sent = performance.now()
+    server.cli.child.kill('SIGTERM')
+    const exit = await exitWithin(server.cli, 10_000)
+    expect(exit.at - sent).toBeLessThan(2_000)
+    expect(exit.code).toBe(0)
+    expect(await accepts(server.port)).toBe(false)
+  })
+})
+
 describe('serve --host 0.0.0.0 (bound to 127.0.0.1 underneath: tests stay on loopback)', () => {
   it('warns on stderr, serves the operations, and keeps the control API off without a token', async () => {
     const server = await serve(['--host', '0.0.0.0'], 'test', ['--import', LOOPBACK_ONLY])

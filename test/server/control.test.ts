@@ -271,10 +271,50 @@ describe('the control API', () => {
     const misspelt = await control('GET', '/journal?opertion=getKey')
     expectBadArgument(misspelt, 'opertion')
     expect(misspelt.body.error.message).toBe(
-      'Failed to read the request: "opertion" is not a filter of the journal (known filters: operation, status, method, keyHash, outcome).',
+      'Failed to read the request: "opertion" is not a parameter of the journal (known parameters: operation, status, method, keyHash, outcome, after, limit, bodies).',
     )
     expect((await control('DELETE', '/journal')).status).toBe(204)
     expect(sim.journal.list()).toEqual([])
+  })
+
+  it('pages the journal with limit and after, names where the next page starts, and leaves bodies out on bodies=false', async () => {
+    for (let i = 0; i < 5; i++) await service('/videos/models')
+    await service(`/files/${world.files.report}/content`, world.managementKey)
+    // The streamed journal is sim.journal.list() as JSON, a download's bytes as base64.
+    const whole = await control('GET', '/journal')
+    const listed = sim.journal.list().map((entry) => (entry.response.type === 'bytes' ? { ...entry, response: { ...entry.response, body: Buffer.from(entry.response.body).toString('base64') } } : entry))
+    expect(whole.body).toEqual({ data: JSON.parse(JSON.stringify(listed)) })
+
+    const first = await control('GET', '/journal?limit=2')
+    expect(first.body.data.map((e: { seq: number }) => e.seq)).toEqual([1, 2])
+    expect(first.body.nextAfter).toBe(2)
+    const second = await control('GET', `/journal?limit=2&after=${first.body.nextAfter}`)
+    expect(second.body.data.map((e: { seq: number }) => e.seq)).toEqual([3, 4])
+    const last = await control('GET', '/journal?limit=2&after=4')
+    expect(last.body.data.map((e: { seq: number }) => e.seq)).toEqual([5, 6])
+    // The last page names no next one.
+    expect(last.body).not.toHaveProperty('nextAfter')
+    expect((await control('GET', '/journal?after=6')).body).toEqual({ data: [] })
+    // Filters and paging together: the download only, and without its bytes.
+    const light = await control('GET', '/journal?operation=getFileContent&bodies=false')
+    expect(light.body.data).toHaveLength(1)
+    expect(light.body.data[0].response).toEqual({ status: 200, headers: expect.any(Object), type: 'bytes' })
+    expect((await control('GET', '/journal?bodies=false&limit=1')).body.data[0].response).not.toHaveProperty('body')
+
+    for (const [query, argument] of [['limit=0', 'limit'], ['limit=ten', 'limit'], ['limit=10001', 'limit'], ['after=-1', 'after'], ['bodies=no', 'bodies']] as const) {
+      expectBadArgument(await control('GET', `/journal?${query}`), argument)
+    }
+  })
+
+  it('exports the world without file contents on bodies=false, and refuses another parameter', async () => {
+    const whole = (await control('GET', '/world/export')).body
+    expect(whole).toEqual(JSON.parse(JSON.stringify(sim.exportWorld())))
+    const light = (await control('GET', '/world/export?bodies=false')).body
+    expect(light.files.length).toBe(whole.files.length)
+    expect(light.files.every((file: Record<string, unknown>) => !('base64' in file) && !('text' in file))).toBe(true)
+    expect({ ...light, files: [] }).toEqual({ ...whole, files: [] })
+    expectBadArgument(await control('GET', '/world/export?body=false'), 'body')
+    expectBadArgument(await control('GET', '/world/export?bodies=0'), 'bodies')
   })
 
   it('answers an unknown route, or a known path with another method, with a 404 listing the routes', async () => {

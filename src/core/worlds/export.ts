@@ -2,6 +2,7 @@
 // (ids, secrets, names, guardrails, endpoint figures) is written out, so that loading the spec
 // rebuilds a store that answers every request as this one does (decisions/0013).
 import { toBase64 } from '../base64.js'
+import type { ExportOptions } from '../internals.js'
 import { DEFAULT_WORKSPACE } from '../store/defaults.js'
 import { maskSecret } from '../store/keys.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
@@ -60,7 +61,8 @@ function defaultWorkspaceOf(record: Workspace, userId: string, userCreatedAt: nu
   return Object.keys(fields).length === 0 ? undefined : fields
 }
 
-export function exportWorld<Handles extends object>(data: StoreData, nowMs: number, handles: Handles): WorldSpec<Handles> {
+export function exportWorld<Handles extends object>(data: StoreData, nowMs: number, handles: Handles, options: ExportOptions = {}): WorldSpec<Handles> {
+  const encode = options.encode ?? toBase64
   const users: WorldUser[] = []
   for (const user of data.users.values()) {
     const workspace = data.workspaces.get(user.defaultWorkspaceId)
@@ -125,7 +127,7 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
       ...(file.filename !== file.id && { filename: file.filename }),
       ...(file.provider !== null && { provider: file.provider }),
       createdAt: iso(file.createdAt),
-      base64: toBase64(file.bytes),
+      ...(options.bodies !== false && { base64: encode(file.bytes) }),
     })
   }
   const models: WorldModel[] = [...data.models.values()].map((model) => ({ ...structuredClone(model), created: iso(model.created * 1000) }))

@@ -1,0 +1,34 @@
+// Doors into a simulator for the package's own adapters (the server), not part of the public API:
+// a simulator registers them when it is created, and an adapter finds them by the simulator object.
+import type { SimRequest, SimResponse } from './api.js'
+import type { JournalStore } from './journal.js'
+import type { WorldSpec } from './worlds/spec.js'
+
+/** How a world is written: files' bytes encoded by `encode`, or left out when `bodies` is false. */
+export interface ExportOptions {
+  encode?: (bytes: Uint8Array) => string
+  bodies?: boolean
+}
+
+export interface SimulatorInternals {
+  /**
+   * `sim.handle` without the copy of a download's bytes: the answer holds the store's own, for an
+   * adapter that writes them out at once and never changes them (a copy per request held 1.6 GB for
+   * forty stalled downloads of a 40 MiB file).
+   */
+  handleShared(request: SimRequest): SimResponse
+  /** The journal's storage, for pages built an entry at a time. */
+  journal: JournalStore
+  exportWorld(options: ExportOptions): WorldSpec<object>
+}
+
+const REGISTRY = new WeakMap<object, SimulatorInternals>()
+
+export function registerInternals(sim: object, internals: SimulatorInternals): void {
+  REGISTRY.set(sim, internals)
+}
+
+/** The internals of a simulator made by createSimulator; undefined for any other object. */
+export function internalsOf(sim: object): SimulatorInternals | undefined {
+  return REGISTRY.get(sim)
+}
