@@ -4,7 +4,7 @@
 // envelope whose metadata names the argument as the programmatic API does. Control requests are
 // not the service's: they are not journaled, take no rate-limit token and trigger no fault.
 import { toBase64 } from './base64.js'
-import { OPERATION_NAMES } from './controls.js'
+import { type Fault, type FaultRule, OPERATION_NAMES } from './controls.js'
 import { SimulatorError, SimulatorErrorCode, errorEnvelope } from './errors.js'
 import { type AnsweredResponse, jsonResponse } from './http.js'
 import { internalsOf } from './internals.js'
@@ -242,6 +242,22 @@ function journalAnswer(sim: Simulator<unknown>, query: JournalQuery, encode: (by
   return { status: 200, headers: { 'content-type': 'application/json' }, type: 'parts', parts: parts() }
 }
 
+/** The fault presets of `sim.faults`, by the name `POST /__sim/faults` takes in `preset`. */
+const FAULT_PRESETS = ['providerDown', 'serviceUnavailable', 'internalError'] as const
+
+/**
+ * A fault rule (`sim.faults.add`), or with `preset`, that preset with the rest of the body as its
+ * options (`{ "preset": "serviceUnavailable", "operation": "listKeys", "retryAfterSeconds": 5 }`).
+ */
+function addFault(sim: Simulator<unknown>, body: Record<string, unknown>): Fault {
+  if (!('preset' in body)) return sim.faults.add(body as unknown as FaultRule)
+  const { preset, ...rest } = body
+  if (typeof preset !== 'string' || !(FAULT_PRESETS as readonly string[]).includes(preset)) {
+    throw badRequest('preset', `"preset" must be one of ${FAULT_PRESETS.join(', ')}, got ${JSON.stringify(preset)}`)
+  }
+  return sim.faults[preset as (typeof FAULT_PRESETS)[number]](rest)
+}
+
 function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string): Route[] {
   const snapshots = new Map<string, SimulatorSnapshot>()
   let nextSnapshot = 1
@@ -353,7 +369,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
       path: '/faults',
       run: () => jsonResponse(200, { data: sim.faults.list().map(({ name, matched, fired }) => ({ name, matched, fired })) }),
     },
-    { method: 'POST', path: '/faults', run: ({ body }) => jsonResponse(201, { name: sim.faults.add(options(body)).name }) },
+    { method: 'POST', path: '/faults', run: ({ body }) => jsonResponse(201, { name: addFault(sim, object(body)).name }) },
     {
       method: 'DELETE',
       path: '/faults',

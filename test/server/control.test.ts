@@ -240,6 +240,27 @@ describe('the control API', () => {
     expectBadArgument(await control('POST', '/faults', { operation: 'chat', respond: 'never' }), 'operation')
   })
 
+  it('adds the presets of sim.faults by name, the rest of the body as their options', async () => {
+    const unavailable = await control('POST', '/faults', { preset: 'serviceUnavailable', operation: 'listVideoModels', retryAfterSeconds: 5, once: true })
+    expect(unavailable).toMatchObject({ status: 201, body: { name: 'service-unavailable' } })
+    const res = await service('/videos/models')
+    expect([res.status, res.headers.get('retry-after')]).toEqual([503, '5'])
+    expect((await service('/videos/models')).status).toBe(200)
+    expect((await control('POST', '/faults', { preset: 'providerDown', operation: 'getFileContent' })).body.name).toBe('provider-down')
+    expect((await service(`/files/${world.files.report}/content`, world.managementKey)).status).toBe(502)
+    expect((await control('POST', '/faults', { preset: 'internalError' })).body.name).toBe('internal-error')
+    expect((await service('/videos/models')).status).toBe(500)
+    expect(sim.faults.list().map((fault) => fault.name)).toEqual(['service-unavailable', 'provider-down', 'internal-error'])
+    sim.faults.clear()
+    // The preset's own checks name the field as sim.faults does; an unknown preset names preset.
+    expectBadArgument(await control('POST', '/faults', { preset: 'serviceUnavailable', retryAfterSeconds: -1 }), 'retryAfterSeconds')
+    expectBadArgument(await control('POST', '/faults', { preset: 'providerDown', respond: { status: 500 } }), 'respond')
+    const unknown = await control('POST', '/faults', { preset: 'outage' })
+    expectBadArgument(unknown, 'preset')
+    expect(unknown.body.error.message).toContain('providerDown, serviceUnavailable, internalError')
+    expect(sim.faults.list()).toEqual([])
+  })
+
   it('sets and clears latency', async () => {
     expect((await control('PUT', '/latency', { operation: 'listVideoModels', ms: 1_500 })).status).toBe(204)
     await service('/videos/models')
