@@ -259,6 +259,10 @@ function addFault(sim: Simulator<unknown>, body: Record<string, unknown>): Fault
 }
 
 function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string): Route[] {
+  // Entities are answered as a world spec holds them: camelCase, instants as ISO strings, the form
+  // the bodies take (decisions/0019). Only an object that is not createSimulator's lacks these.
+  const internals = internalsOf(sim)
+  const entries = internals?.worldEntry
   const snapshots = new Map<string, SimulatorSnapshot>()
   let nextSnapshot = 1
   const snapshotFor = (id: string): SimulatorSnapshot => {
@@ -336,33 +340,74 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         return clock()
       },
     },
-    { method: 'POST', path: '/users', run: ({ body }) => jsonResponse(201, sim.users.create(body === undefined ? {} : options(body))) },
-    { method: 'POST', path: '/workspaces', run: ({ body }) => jsonResponse(201, sim.workspaces.create(options(body))) },
-    { method: 'POST', path: '/keys', run: ({ body }) => jsonResponse(201, sim.keys.create(options(body))) },
+    {
+      method: 'POST',
+      path: '/users',
+      run: ({ body }) => {
+        const user = sim.users.create(body === undefined ? {} : options(body))
+        return jsonResponse(201, entries?.user(user.id) ?? user)
+      },
+    },
+    {
+      method: 'POST',
+      path: '/workspaces',
+      run: ({ body }) => {
+        const workspace = sim.workspaces.create(options(body))
+        return jsonResponse(201, entries?.workspace(workspace.id) ?? workspace)
+      },
+    },
+    {
+      method: 'POST',
+      path: '/keys',
+      run: ({ body }) => {
+        const given = object(body)
+        // Usage as records is a key as a world spec (and this API's answers) hold it: the world loader reads it.
+        if (internals !== undefined && Array.isArray(given['usage'])) return jsonResponse(201, internals.worldEntry.key(internals.loadKey(given)))
+        const created = sim.keys.create(given as never)
+        return jsonResponse(201, entries?.key(created.record.hash) ?? created)
+      },
+    },
     {
       method: 'PATCH',
       path: '/keys/{hash}',
       run: ({ params, body }) => {
         const hash = params['hash'] as string
         if (sim.keys.get(hash) === undefined) throw notFound('key', hash)
-        return jsonResponse(200, sim.keys.update(hash, options(body)))
+        const record = sim.keys.update(hash, options(body))
+        return jsonResponse(200, entries?.key(hash) ?? record)
       },
     },
-    { method: 'POST', path: '/usage', run: ({ body }) => jsonResponse(200, sim.usage.record(options(body))) },
+    {
+      method: 'POST',
+      path: '/usage',
+      run: ({ body }) => {
+        const record = sim.usage.record(options(body))
+        return jsonResponse(200, entries?.key(record.hash) ?? record)
+      },
+    },
     {
       method: 'POST',
       path: '/models',
-      run: ({ body }) => jsonResponse(201, sim.models.create(modelOptions(options<WorldModel>(body), '', 0, 'create model'))),
+      run: ({ body }) => {
+        const model = sim.models.create(modelOptions(options<WorldModel>(body), '', 0, 'create model'))
+        return jsonResponse(201, entries?.model(model.id) ?? model)
+      },
     },
     {
       method: 'POST',
       path: '/video-models',
-      run: ({ body }) => jsonResponse(201, sim.videoModels.create(videoModelOptions(options<WorldVideoModel>(body), '', 0, 'create video model'))),
+      run: ({ body }) => {
+        const model = sim.videoModels.create(videoModelOptions(options<WorldVideoModel>(body), '', 0, 'create video model'))
+        return jsonResponse(201, entries?.videoModel(model.id) ?? model)
+      },
     },
     {
       method: 'POST',
       path: '/files',
-      run: ({ body }) => jsonResponse(201, fileMetadata(sim.files.create(fileOptions(options<WorldFile>(body), '', 0, 'create file')))),
+      run: ({ body }) => {
+        const file = sim.files.create(fileOptions(options<WorldFile>(body), '', 0, 'create file'))
+        return jsonResponse(201, internals?.worldFile(file) ?? fileMetadata(file))
+      },
     },
     {
       method: 'GET',
