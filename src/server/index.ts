@@ -1,6 +1,7 @@
 // model-access-sim/server: the simulator over a real socket, for clients in any language
 // (decisions/0013). A node:http adapter: it translates requests and responses with the same module
-// as the MSW handlers, and keeps no rule of its own.
+// as the MSW handlers, and keeps no rule of the service's own; its rules are about trust and
+// bounds: who may use the control API, timeouts, how much it reads and holds (decisions/0019).
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES, createServer } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
@@ -317,7 +318,8 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       const answer = body === undefined ? TOO_LARGE : controlApi.handle({ method, path: controlPath, query: url.searchParams, body })
       if (answer.type !== 'parts') return send(answer)
       await writeParts(res, answer)
-      log(res.writableFinished ? answer.status : 0)
+      // 0, as for a dropped connection, when the client went away before the last part.
+      log(res.writableEnded ? answer.status : 0)
       return
     }
     const request = toSimRequest(method, url, basePath, req.headers.authorization ?? null)
@@ -367,12 +369,13 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(headersTimeoutMs / 4))),
     },
     (req, res) => {
-    serve(req, res).catch((error: unknown) => {
-      // sim.handle never throws; this is the adapter's own failure, answered as the core would.
-      if (res.headersSent) return void res.destroy()
-      const wire = toWire(jsonResponse(500, errorEnvelope(500, { metadata: { reason: String(error) } })), req.method ?? 'GET')
-      res.writeHead(wire.status, wire.headers).end(wire.body ?? undefined)
-    })
+      serve(req, res).catch((error: unknown) => {
+        // sim.handle never throws; this is the adapter's own failure (or a client gone mid-body),
+        // answered as the core would.
+        if (res.headersSent || res.destroyed) return void res.destroy()
+        const wire = toWire(jsonResponse(500, errorEnvelope(500, { metadata: { reason: String(error) } })), req.method ?? 'GET')
+        res.writeHead(wire.status, wire.headers).end(wire.body ?? undefined)
+      })
     },
   )
   // A connection that moves no byte for idleTimeoutMs is closed: an idle keep-alive, a client that
@@ -381,7 +384,7 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
 
   /** Logs a request node answered, or refused, before serve() saw it. */
   const logRefusal = (method: string, path: string, status: number): void => {
-    options.onRequest?.({ time: new Date().toISOString(), method, path, status, operation: null, ms: 0 })
+    onRequest?.({ time: new Date().toISOString(), method, path, status, operation: null, ms: 0 })
   }
   // `Expect: 200-ok` (anything but 100-continue): node answered a bare 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
