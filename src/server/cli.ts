@@ -397,8 +397,8 @@ function stopOnSignalOrLauncher(server: SimulatorServer, options: { launcher: La
     // `on`, not `once`: a second Ctrl+C while closing is the same close, not the default kill.
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
-    stopWatch = options.launcher?.watch((pid) => {
-      process.stderr.write(`${NAME}: process ${pid}, which started this server, has exited; stopping\n`)
+    stopWatch = options.launcher?.watch((why) => {
+      process.stderr.write(`${NAME}: ${why}; stopping\n`)
       stop()
     })
   })

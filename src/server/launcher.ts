@@ -8,7 +8,13 @@
 // runner). A process whose parent exits is given a new parent, so each watched link is checked by
 // reading the child's parent id again; a dead process that nobody has reaped yet (a zombie) still
 // answers `kill(pid, 0)`, which is why liveness alone is not enough. On Linux the links are read
-// from /proc; elsewhere from `ps`; where neither works, only the server's own parent is watched.
+// from /proc; on macOS and the BSDs from `ps`; on Windows, which neither reparents nor keeps
+// zombies, only the server's own parent is watched, by asking whether it is alive.
+//
+// A launcher that exits before the chain is read (`kill $!` right after `&`, while tsx compiles)
+// has already handed its children to init. Such a process is told apart from one started under
+// init on purpose by its process group: it keeps the launcher's, where a container's init, systemd
+// or `setsid` give their child a group of its own.
 import { execFile, execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -21,6 +27,8 @@ interface Link {
 
 interface ProcessInfo {
   ppid: number
+  /** Its process group. */
+  pgid: number
   args: string[]
 }
 
@@ -31,7 +39,7 @@ function procInfo(pid: number): ProcessInfo | undefined {
     // The name in parentheses may hold spaces and parentheses itself: fields start after the last `)`.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '')
-    return { ppid: Number(fields[1]), args }
+    return { ppid: Number(fields[1]), pgid: Number(fields[2]), args }
   } catch {
     return undefined
   }
@@ -40,9 +48,9 @@ function procInfo(pid: number): ProcessInfo | undefined {
 /** The same through `ps` (macOS, the BSDs): slower, so used only where /proc is missing. */
 function psInfo(pid: number): ProcessInfo | undefined {
   try {
-    const line = execFileSync('ps', ['-o', 'ppid=', '-o', 'args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).trim()
-    const match = /^(\d+)\s+(.*)$/.exec(line)
-    return match ? { ppid: Number(match[1]), args: (match[2] as string).split(/\s+/) } : undefined
+    const line = execFileSync('ps', ['-o', 'ppid=', '-o', 'pgid=', '-o', 'args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).trim()
+    const match = /^(\d+)\s+(\d+)\s+(.*)$/.exec(line)
+    return match ? { ppid: Number(match[1]), pgid: Number(match[2]), args: (match[3] as string).split(/\s+/) } : undefined
   } catch {
     return undefined
   }
@@ -82,18 +90,40 @@ function scriptOf(args: readonly string[]): string {
   return ''
 }
 
-/** The links from this process up to its launcher: its own, and each wrapper's above it. */
-function chain(read: (pid: number) => ProcessInfo | undefined): Link[] {
+/**
+ * Whether a process of the chain was handed to init while the server started: its parent is 1, yet
+ * it is in another process's group. Whatever starts a process under init on purpose (a container's
+ * init, systemd, `setsid`) gives it a group of its own; a process whose launcher died keeps the
+ * launcher's group.
+ */
+function orphaned(pid: number, info: ProcessInfo | undefined): boolean {
+  return info !== undefined && info.ppid === 1 && info.pgid > 1 && info.pgid !== pid
+}
+
+/** The links from this process up to its launcher (its own, and each wrapper's above it), and whether the launcher had gone already. */
+function chain(read: (pid: number) => ProcessInfo | undefined): { links: Link[]; gone: boolean } {
   const links: Link[] = [{ child: process.pid, parent: process.ppid }]
+  let gone = orphaned(process.pid, read(process.pid))
   let pid = process.ppid
   // Bounded: a chain longer than this is not a launcher's.
-  for (let depth = 0; depth < 16 && pid > 1; depth++) {
+  for (let depth = 0; depth < 16 && pid > 1 && !gone; depth++) {
     const info = read(pid)
     if (info === undefined || !isWrapper(info.args)) break
     links.push({ child: pid, parent: info.ppid })
+    gone = orphaned(pid, info)
     pid = info.ppid
   }
-  return links
+  return { links, gone }
+}
+
+/** Whether a process exists (EPERM: it does, and is someone else's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 /** The chain from this process to its launcher, as it was when captured. */
@@ -101,11 +131,11 @@ export interface Launcher {
   /** The pids watched, the server's parent first, the launcher last. */
   readonly watched: readonly number[]
   /**
-   * Calls `onGone` once, with the pid that went, when the server's parent, a wrapper above it, or
+   * Calls `onGone` once, with what went, when the server's parent, a wrapper above it, or
    * the launcher has exited since the capture: checked at once, then every `intervalMs`. The timer
    * does not keep the process alive. Returns a function that ends the watch.
    */
-  watch(onGone: (pid: number) => void, intervalMs?: number): () => void
+  watch(onGone: (why: string) => void, intervalMs?: number): () => void
 }
 
 /**
@@ -117,7 +147,7 @@ export interface Launcher {
 export function captureLauncher(): Launcher {
   const linux = procInfo(process.pid) !== undefined
   const read = linux ? procInfo : process.platform === 'win32' ? () => undefined : psInfo
-  const links = chain(read)
+  const { links, gone: goneAtStart } = chain(read)
   return {
     watched: links.map((link) => link.parent),
     watch(onGone, intervalMs = 500) {
@@ -127,7 +157,7 @@ export function captureLauncher(): Launcher {
         if (done) return
         done = true
         clearInterval(timer)
-        onGone(pid)
+        onGone(pid === 0 ? 'the process that started this server exited while it was starting' : `process ${pid}, which started this server, has exited`)
       }
       const check = (parentOf: (pid: number) => number | undefined): void => {
         for (const { child, parent } of links) {
@@ -136,7 +166,10 @@ export function captureLauncher(): Launcher {
         }
       }
       const poll = (): void => {
+        if (goneAtStart) return gone(0)
         if (process.ppid !== (links[0] as Link).parent) return gone((links[0] as Link).parent)
+        // Windows gives an orphan no new parent, and keeps no zombies: the parent's pid is asked.
+        if (process.platform === 'win32' && !alive((links[0] as Link).parent)) return gone((links[0] as Link).parent)
         if (links.length === 1) return
         if (linux) return check((pid) => procInfo(pid)?.ppid)
         if (busy) return

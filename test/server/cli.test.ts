@@ -45,9 +45,9 @@ const all = new Set<CliProcess>()
  */
 const LOOPBACK_ONLY = resolve(import.meta.dirname, 'support/loopback-only.mjs')
 
-function spawnCli(args: string[], scope: 'test' | 'suite' = 'test', nodeArgs: string[] = []): CliProcess {
+function spawnCli(args: string[], scope: 'test' | 'suite' = 'test', nodeArgs: string[] = [], env: Record<string, string> = {}): CliProcess {
   if (finished) throw new Error(`model-access-sim ${args.join(' ')} was not started: the test file had finished`)
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   const listeners = new Set<() => void>()
@@ -197,8 +197,8 @@ interface Served {
 }
 
 /** Starts `serve` with the arguments and waits for its banner. */
-async function serve(args: string[], scope: 'test' | 'suite' = 'test', nodeArgs: string[] = []): Promise<Served> {
-  const cli = spawnCli(['serve', '--port', '0', ...args], scope, nodeArgs)
+async function serve(args: string[], scope: 'test' | 'suite' = 'test', nodeArgs: string[] = [], env: Record<string, string> = {}): Promise<Served> {
+  const cli = spawnCli(['serve', '--port', '0', ...args], scope, nodeArgs, env)
   if (args.includes('json')) {
     const [line = ''] = await cli.waitFor(/^\{"event":"ready".*\n/)
     const ready = JSON.parse(line) as { url: string; port: number; managementKey: string; regularKey: string }
@@ -513,6 +513,13 @@ describe('serve --host 0.0.0.0 (bound to 127.0.0.1 underneath: tests stay on loo
   it('answers control requests that carry the token given with --control-token', async () => {
     const token = 'cli-control-token-0123456789abcdef'
     const server = await serve(['--host', '0.0.0.0', '--log', 'json', '--control-token', token], 'test', ['--import', LOOPBACK_ONLY])
+    expect((await fetch(`${server.origin}/__sim/health`)).status).toBe(401)
+    expect((await fetch(`${server.origin}/__sim/health`, { headers: bearer(token) })).status).toBe(200)
+  })
+
+  it('takes the token from MODEL_ACCESS_SIM_CONTROL_TOKEN, which keeps it out of the process list', async () => {
+    const token = 'env-control-token-0123456789abcdef'
+    const server = await serve(['--log', 'json'], 'test', [], { MODEL_ACCESS_SIM_CONTROL_TOKEN: token })
     expect((await fetch(`${server.origin}/__sim/health`)).status).toBe(401)
     expect((await fetch(`${server.origin}/__sim/health`, { headers: bearer(token) })).status).toBe(200)
   })

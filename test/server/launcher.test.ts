@@ -2,7 +2,7 @@
 // and the server used to keep its port after them. Each test starts the server the way a CI script
 // does, signals the launcher's process only (or its process group), and checks the port is free.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -172,6 +172,40 @@ describe('serve stops with its launcher', { timeout: 60_000 }, () => {
     expect(await accepts(started.port)).toBe(true)
     process.kill(started.pid, 'SIGTERM')
     expect(await stoppedWithin(started, STOP_WITHIN_MS)).toBeLessThan(STOP_WITHIN_MS)
+  })
+})
+
+describe('serve signalled while it starts', { timeout: 60_000 }, () => {
+  it('stops when npx is killed before the server has read who started it: it finds itself under init in npx\'s process group', async () => {
+    // Recognised in the process list by a ready file of its own.
+    const marker = join(project, `ready-${process.pid}-${Date.now()}.json`)
+    const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_offline: 'true' }
+    const child = spawn('npx', ['--no', 'model-access-sim', ...SERVE, '--ready-file', marker], { cwd: project, env, stdio: 'ignore' })
+    children.add(child)
+    // Long enough for npx to have started the CLI, short of tsx having compiled it.
+    const servers = (): number[] =>
+      readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && running(Number(pid))
+          } catch {
+            return false
+          }
+        })
+        .map(Number)
+        .filter((pid) => pid !== child.pid)
+    const deadline = performance.now() + 10_000
+    while (servers().length === 0 && performance.now() < deadline) await new Promise((wait) => setTimeout(wait, 20))
+    const started = servers()
+    expect(started.length).toBeGreaterThan(0)
+    for (const pid of started) serverPids.add(pid)
+    child.kill('SIGTERM')
+    // It loads, listens, sees at its first check that its launcher went, and stops: nothing is left.
+    const stopped = performance.now() + START_TIMEOUT_MS
+    while (servers().length > 0 && performance.now() < stopped) await new Promise((wait) => setTimeout(wait, 100))
+    expect(servers()).toEqual([])
+    expect(existsSync(marker)).toBe(false)
   })
 })
 

@@ -138,6 +138,16 @@ describe('a control token', () => {
   })
 })
 
+describe('the options of startServer for trust and bounds', () => {
+  it('refuses a timeout that is not a whole number of milliseconds from 1 to 3600000, naming the option', async () => {
+    for (const [name, value] of [['idleTimeoutMs', 0], ['idleTimeoutMs', 1.5], ['headersTimeoutMs', '1000'], ['headersTimeoutMs', 3_600_001]] as const) {
+      const error = await failureOf(startServer(createSimulator(), { port: 0, [name]: value } as never))
+      expect(error, `${name} ${String(value)}`).toBeInstanceOf(SimulatorError)
+      expect((error as SimulatorError).argument).toBe(name)
+    }
+  })
+})
+
 describe('a non-loopback bind', () => {
   // Tests never listen beyond loopback: the bind is redirected to 127.0.0.1, while the server is
   // told, and believes, it binds 0.0.0.0.
