@@ -220,7 +220,7 @@ function malformed(request: unknown): ApiError | null {
  * limiter, then the operation (auth, validation, lookup), then latency; every request is journaled.
  * An internal failure becomes a 500 envelope; anything not simulated becomes a 404 envelope naming it.
  */
-export function handleRequest(ctx: StoreContext, router: RouterContext, request: SimRequest): SimResponse {
+export function handleRequest(ctx: StoreContext, router: RouterContext, request: SimRequest, shareBytes = false): SimResponse {
   const arrivedMs = ctx.clock.nowMs()
   let response: SimResponse
   let operation: OperationName | null = null
@@ -278,6 +278,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     delayMs: delay.ms,
     response,
   })
-  // The caller gets its own copy of a file's bytes; the journal keeps the store's, shared.
-  return response.type === 'bytes' ? { ...response, body: response.body.slice() } : response
+  // The caller gets its own copy of a file's bytes (unless it is an adapter that asked to share
+  // them, src/core/internals.ts); the journal keeps the store's, shared.
+  return response.type === 'bytes' && !shareBytes ? { ...response, body: response.body.slice() } : response
 }

@@ -4,9 +4,10 @@
 // envelope whose metadata names the argument as the programmatic API does. Control requests are
 // not the service's: they are not journaled, take no rate-limit token and trigger no fault.
 import { toBase64 } from './base64.js'
-import { OPERATION_NAMES } from './controls.js'
+import { type Fault, type FaultRule, OPERATION_NAMES } from './controls.js'
 import { SimulatorError, SimulatorErrorCode, errorEnvelope } from './errors.js'
 import { type AnsweredResponse, jsonResponse } from './http.js'
+import { internalsOf } from './internals.js'
 import { type JournalEntry, type JournalFilter, JOURNAL_FILTER_FIELDS } from './journal.js'
 import type { Simulator } from './simulator.js'
 import type { SimulatorSnapshot } from './snapshot.js'
@@ -22,9 +23,29 @@ export interface ControlRequest {
   body: string | null
 }
 
+/**
+ * An answer written in parts (the journal): each part is built as it is written, so a large answer
+ * does not hold the server's other requests up while it is made, nor sit in memory whole.
+ */
+export interface PartsResponse {
+  status: number
+  headers: Record<string, string>
+  type: 'parts'
+  parts: Iterable<string>
+}
+
+/** What the control API answers. */
+export type ControlAnswer = AnsweredResponse | PartsResponse
+
 /** The control API of one simulator; it keeps the snapshots taken through it. */
 export interface ControlApi {
-  handle(request: ControlRequest): AnsweredResponse
+  handle(request: ControlRequest): ControlAnswer
+}
+
+/** How the control API is built. */
+export interface ControlApiOptions {
+  /** Base64 of a file's bytes in the journal and the export: the server passes Buffer's, native. */
+  toBase64?: (bytes: Uint8Array) => string
 }
 
 /** Where the control API lives on a server's origin. */
@@ -51,7 +72,7 @@ interface Call {
 interface Route {
   method: string
   path: string
-  run(call: Call): AnsweredResponse
+  run(call: Call): ControlAnswer
 }
 
 const NO_CONTENT: AnsweredResponse = { status: 204, headers: {}, type: 'bytes', body: new Uint8Array(0) }
@@ -100,16 +121,41 @@ function fileMetadata({ bytes: _bytes, ...file }: StoredFile): Omit<StoredFile, 
   return file
 }
 
-/** A journal entry as JSON: a download's bytes as base64. */
-function entryToJson(entry: JournalEntry): unknown {
-  const { response } = entry
-  return response.type === 'bytes' ? { ...entry, response: { ...response, body: toBase64(response.body) } } : entry
+/** The journal query's parameters besides the filters: paging, and whether bodies come along. */
+const JOURNAL_PAGING = ['after', 'limit', 'bodies'] as const
+
+/** The most entries one page of the journal holds (the journal keeps 1,000 by default). */
+const MAX_JOURNAL_PAGE = 10_000
+
+interface JournalQuery {
+  filter: JournalFilter
+  /** Entries after this sequence number; 0 for all. */
+  after: number
+  limit: number
+  bodies: boolean
 }
 
-function journalFilter(query: URLSearchParams): JournalFilter {
+/** A whole number from `min` to `max`, from a query parameter, or a 400 naming it. */
+function queryInteger(query: URLSearchParams, name: string, min: number, max: number, fallback: number): number {
+  const text = query.get(name)
+  if (text === null) return fallback
+  const n = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN
+  if (!(n >= min && n <= max)) throw badRequest(name, `"${name}" must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
+  return n
+}
+
+/** `true` or `false` from a query parameter, or a 400 naming it. */
+function queryBoolean(query: URLSearchParams, name: string, fallback: boolean): boolean {
+  const text = query.get(name)
+  if (text === null) return fallback
+  if (text !== 'true' && text !== 'false') throw badRequest(name, `"${name}" must be true or false, got ${JSON.stringify(text)}`)
+  return text === 'true'
+}
+
+function journalQuery(query: URLSearchParams): JournalQuery {
   for (const name of query.keys()) {
-    if (!JOURNAL_FILTER_FIELDS.has(name)) {
-      throw badRequest(name, `${JSON.stringify(name)} is not a filter of the journal (known filters: ${[...JOURNAL_FILTER_FIELDS].join(', ')})`)
+    if (!JOURNAL_FILTER_FIELDS.has(name) && !(JOURNAL_PAGING as readonly string[]).includes(name)) {
+      throw badRequest(name, `${JSON.stringify(name)} is not a parameter of the journal (known parameters: ${[...JOURNAL_FILTER_FIELDS, ...JOURNAL_PAGING].join(', ')})`)
     }
   }
   const filter: JournalFilter = {}
@@ -135,10 +181,88 @@ function journalFilter(query: URLSearchParams): JournalFilter {
     }
     filter.outcome = outcome as JournalEntry['outcome']
   }
-  return filter
+  return {
+    filter,
+    after: queryInteger(query, 'after', 0, Number.MAX_SAFE_INTEGER, 0),
+    limit: queryInteger(query, 'limit', 1, MAX_JOURNAL_PAGE, MAX_JOURNAL_PAGE),
+    bodies: queryBoolean(query, 'bodies', true),
+  }
 }
 
-function routes(sim: Simulator<unknown>): Route[] {
+/**
+ * One journal entry as JSON text, in parts. A download's bytes go in as base64 without passing
+ * through JSON.stringify (base64 needs no escaping), a slice at a time, so that no step of writing
+ * a 10 MiB body holds the server up for more than a moment.
+ */
+function* entryParts(entry: JournalEntry, encode: (bytes: Uint8Array) => string): Generator<string> {
+  const { response } = entry
+  if (response.type !== 'bytes' || response.body === undefined) {
+    yield JSON.stringify(entry)
+    return
+  }
+  const { body, ...rest } = response
+  const text = JSON.stringify({ ...entry, response: rest })
+  // The entry's last field is `response`, an object that is never empty (it has a status).
+  yield `${text.slice(0, -2)},"body":"`
+  // Slices of a multiple of 3 bytes encode to base64 that joins up: each step stays short.
+  for (let i = 0; i < body.length; i += BASE64_SLICE) yield encode(body.subarray(i, i + BASE64_SLICE))
+  yield '"}}'
+}
+
+/** Bytes encoded at a time: 192 KiB, 256 KiB of base64. */
+const BASE64_SLICE = 3 * 64 * 1024
+
+/** The journal page, built an entry at a time as it is written. */
+function journalAnswer(sim: Simulator<unknown>, query: JournalQuery, encode: (bytes: Uint8Array) => string): PartsResponse {
+  const store = internalsOf(sim)?.journal
+  // Each entry is made only when its turn to be written comes: from the journal's storage, without
+  // copying a download's bytes; or, for an object that is not createSimulator's, from its public list.
+  let matching: (() => JournalEntry)[]
+  if (store !== undefined) {
+    matching = store.matching(query.filter, query.after).map((kept) => () => store.entry(kept, query.bodies ? 'shared' : 'none'))
+  } else {
+    matching = sim.journal
+      .list(query.filter)
+      .filter((entry) => entry.seq > query.after)
+      .map((entry) => () => (query.bodies ? entry : ({ ...entry, response: { ...entry.response, body: undefined } } as JournalEntry)))
+  }
+  const page = matching.slice(0, query.limit)
+  function* parts(): Generator<string> {
+    yield '{"data":['
+    let last: number | null = null
+    for (const [i, make] of page.entries()) {
+      const entry = make()
+      last = entry.seq
+      if (i > 0) yield ','
+      yield* entryParts(entry, encode)
+    }
+    // Where the next page starts, only when this one was cut short by the limit.
+    yield page.length < matching.length ? `],"nextAfter":${last}}` : ']}'
+  }
+  return { status: 200, headers: { 'content-type': 'application/json' }, type: 'parts', parts: parts() }
+}
+
+/** The fault presets of `sim.faults`, by the name `POST /__sim/faults` takes in `preset`. */
+const FAULT_PRESETS = ['providerDown', 'serviceUnavailable', 'internalError'] as const
+
+/**
+ * A fault rule (`sim.faults.add`), or with `preset`, that preset with the rest of the body as its
+ * options (`{ "preset": "serviceUnavailable", "operation": "listKeys", "retryAfterSeconds": 5 }`).
+ */
+function addFault(sim: Simulator<unknown>, body: Record<string, unknown>): Fault {
+  if (!('preset' in body)) return sim.faults.add(body as unknown as FaultRule)
+  const { preset, ...rest } = body
+  if (typeof preset !== 'string' || !(FAULT_PRESETS as readonly string[]).includes(preset)) {
+    throw badRequest('preset', `"preset" must be one of ${FAULT_PRESETS.join(', ')}, got ${JSON.stringify(preset)}`)
+  }
+  return sim.faults[preset as (typeof FAULT_PRESETS)[number]](rest)
+}
+
+function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string): Route[] {
+  // Entities are answered as a world spec holds them: camelCase, instants as ISO strings, the form
+  // the bodies take (decisions/0019). Only an object that is not createSimulator's lacks these.
+  const internals = internalsOf(sim)
+  const entries = internals?.worldEntry
   const snapshots = new Map<string, SimulatorSnapshot>()
   let nextSnapshot = 1
   const snapshotFor = (id: string): SimulatorSnapshot => {
@@ -150,7 +274,20 @@ function routes(sim: Simulator<unknown>): Route[] {
   return [
     { method: 'GET', path: '/health', run: () => jsonResponse(200, { status: 'ok' }) },
     { method: 'GET', path: '/world', run: () => jsonResponse(200, sim.world) },
-    { method: 'GET', path: '/world/export', run: () => jsonResponse(200, sim.exportWorld()) },
+    {
+      method: 'GET',
+      path: '/world/export',
+      run: ({ query }) => {
+        for (const name of query.keys()) {
+          if (name !== 'bodies') throw badRequest(name, `${JSON.stringify(name)} is not a parameter of the export (known parameters: bodies)`)
+        }
+        const bodies = queryBoolean(query, 'bodies', true)
+        const internals = internalsOf(sim)
+        if (internals !== undefined) return jsonResponse(200, internals.exportWorld({ encode, bodies }))
+        const spec = sim.exportWorld()
+        return jsonResponse(200, bodies ? spec : { ...spec, files: spec.files?.map(({ base64: _base64, text: _text, ...file }) => file) })
+      },
+    },
     {
       method: 'POST',
       path: '/reset',
@@ -203,40 +340,81 @@ function routes(sim: Simulator<unknown>): Route[] {
         return clock()
       },
     },
-    { method: 'POST', path: '/users', run: ({ body }) => jsonResponse(201, sim.users.create(body === undefined ? {} : options(body))) },
-    { method: 'POST', path: '/workspaces', run: ({ body }) => jsonResponse(201, sim.workspaces.create(options(body))) },
-    { method: 'POST', path: '/keys', run: ({ body }) => jsonResponse(201, sim.keys.create(options(body))) },
+    {
+      method: 'POST',
+      path: '/users',
+      run: ({ body }) => {
+        const user = sim.users.create(body === undefined ? {} : options(body))
+        return jsonResponse(201, entries?.user(user.id) ?? user)
+      },
+    },
+    {
+      method: 'POST',
+      path: '/workspaces',
+      run: ({ body }) => {
+        const workspace = sim.workspaces.create(options(body))
+        return jsonResponse(201, entries?.workspace(workspace.id) ?? workspace)
+      },
+    },
+    {
+      method: 'POST',
+      path: '/keys',
+      run: ({ body }) => {
+        const given = object(body)
+        // Usage as records is a key as a world spec (and this API's answers) hold it: the world loader reads it.
+        if (internals !== undefined && Array.isArray(given['usage'])) return jsonResponse(201, internals.worldEntry.key(internals.loadKey(given)))
+        const created = sim.keys.create(given as never)
+        return jsonResponse(201, entries?.key(created.record.hash) ?? created)
+      },
+    },
     {
       method: 'PATCH',
       path: '/keys/{hash}',
       run: ({ params, body }) => {
         const hash = params['hash'] as string
         if (sim.keys.get(hash) === undefined) throw notFound('key', hash)
-        return jsonResponse(200, sim.keys.update(hash, options(body)))
+        const record = sim.keys.update(hash, options(body))
+        return jsonResponse(200, entries?.key(hash) ?? record)
       },
     },
-    { method: 'POST', path: '/usage', run: ({ body }) => jsonResponse(200, sim.usage.record(options(body))) },
+    {
+      method: 'POST',
+      path: '/usage',
+      run: ({ body }) => {
+        const record = sim.usage.record(options(body))
+        return jsonResponse(200, entries?.key(record.hash) ?? record)
+      },
+    },
     {
       method: 'POST',
       path: '/models',
-      run: ({ body }) => jsonResponse(201, sim.models.create(modelOptions(options<WorldModel>(body), '', 0, 'create model'))),
+      run: ({ body }) => {
+        const model = sim.models.create(modelOptions(options<WorldModel>(body), '', 0, 'create model'))
+        return jsonResponse(201, entries?.model(model.id) ?? model)
+      },
     },
     {
       method: 'POST',
       path: '/video-models',
-      run: ({ body }) => jsonResponse(201, sim.videoModels.create(videoModelOptions(options<WorldVideoModel>(body), '', 0, 'create video model'))),
+      run: ({ body }) => {
+        const model = sim.videoModels.create(videoModelOptions(options<WorldVideoModel>(body), '', 0, 'create video model'))
+        return jsonResponse(201, entries?.videoModel(model.id) ?? model)
+      },
     },
     {
       method: 'POST',
       path: '/files',
-      run: ({ body }) => jsonResponse(201, fileMetadata(sim.files.create(fileOptions(options<WorldFile>(body), '', 0, 'create file')))),
+      run: ({ body }) => {
+        const file = sim.files.create(fileOptions(options<WorldFile>(body), '', 0, 'create file'))
+        return jsonResponse(201, internals?.worldFile(file) ?? fileMetadata(file))
+      },
     },
     {
       method: 'GET',
       path: '/faults',
       run: () => jsonResponse(200, { data: sim.faults.list().map(({ name, matched, fired }) => ({ name, matched, fired })) }),
     },
-    { method: 'POST', path: '/faults', run: ({ body }) => jsonResponse(201, { name: sim.faults.add(options(body)).name }) },
+    { method: 'POST', path: '/faults', run: ({ body }) => jsonResponse(201, { name: addFault(sim, object(body)).name }) },
     {
       method: 'DELETE',
       path: '/faults',
@@ -272,7 +450,7 @@ function routes(sim: Simulator<unknown>): Route[] {
         return NO_CONTENT
       },
     },
-    { method: 'GET', path: '/journal', run: ({ query }) => jsonResponse(200, { data: sim.journal.list(journalFilter(query)).map(entryToJson) }) },
+    { method: 'GET', path: '/journal', run: ({ query }) => journalAnswer(sim, journalQuery(query), encode) },
     {
       method: 'DELETE',
       path: '/journal',
@@ -318,8 +496,8 @@ function errorAnswer(status: number, message: string, metadata: Record<string, u
  * The control API of a simulator, as the server mounts it under `/__sim`. Pure: it takes the
  * request's text and answers with a response value, like `sim.handle`.
  */
-export function createControlApi(sim: Simulator<unknown>): ControlApi {
-  const table = routes(sim)
+export function createControlApi(sim: Simulator<unknown>, options: ControlApiOptions = {}): ControlApi {
+  const table = routes(sim, options.toBase64 ?? toBase64)
   const listing = table.map((route) => `${route.method} ${CONTROL_BASE_PATH}${route.path}`)
   return {
     handle(request) {

@@ -43,7 +43,7 @@ export interface JournalEntry {
 type KeptResponse = { response: SimResponse; payload: undefined } | { response: Omit<SimResponse, 'body'>; payload: JsonPayload }
 
 /** An entry as the journal keeps it: the instant unformatted and a cached body unbuilt until `list()`. */
-type KeptEntry = Omit<JournalEntry, 'at' | 'response'> & { arrivedMs: number; kept: KeptResponse }
+export type KeptEntry = Omit<JournalEntry, 'at' | 'response'> & { arrivedMs: number; kept: KeptResponse }
 
 /** An entry as the router hands it over. */
 export type NewJournalEntry = Omit<JournalEntry, 'seq' | 'at'> & { arrivedMs: number }
@@ -142,24 +142,38 @@ export class JournalStore {
     return this.oldest === 0 ? this.ring : [...this.ring.slice(this.oldest), ...this.ring.slice(0, this.oldest)]
   }
 
+  /** The kept entries that match `filter`, in arrival order, those after sequence number `after` only. Cheap: nothing is copied. */
+  matching(filter: JournalFilter, after = 0): readonly KeptEntry[] {
+    return this.inOrder().filter(
+      (e) =>
+        e.seq > after &&
+        (filter.operation === undefined || e.operation === filter.operation) &&
+        (filter.status === undefined || e.status === filter.status) &&
+        (filter.method === undefined || e.method === filter.method.toUpperCase()) &&
+        (filter.keyHash === undefined || e.principal?.keyHash === filter.keyHash) &&
+        (filter.outcome === undefined || e.outcome === filter.outcome),
+    )
+  }
+
+  /**
+   * One kept entry as `list()` shows it. `bodies: 'shared'` leaves a download's bytes the store's
+   * own, uncopied (for a reader that encodes them at once); `'none'` leaves every body out.
+   */
+  entry({ seq, arrivedMs, kept, ...e }: KeptEntry, bodies: 'copied' | 'shared' | 'none' = 'copied'): JournalEntry {
+    const { body, ...rest } = kept.response as SimResponse
+    const response = bodies === 'copied' || kept.payload !== undefined || body === null ? kept.response : rest
+    const copy = structuredClone({ seq, at: new Date(arrivedMs).toISOString(), ...e, response }) as JournalEntry
+    if (bodies === 'none') delete (copy.response as { body?: unknown }).body
+    // A cached body is built afresh, which is a copy already.
+    else if (kept.payload !== undefined) (copy.response as { body: unknown }).body = kept.payload.value()
+    else if (bodies === 'shared' && body !== undefined) (copy.response as { body: unknown }).body = body
+    return copy
+  }
+
   readonly view: Journal = {
     list: (filter = {}) => {
       checkFilter(filter)
-      return this.inOrder()
-        .filter(
-          (e) =>
-            (filter.operation === undefined || e.operation === filter.operation) &&
-            (filter.status === undefined || e.status === filter.status) &&
-            (filter.method === undefined || e.method === filter.method.toUpperCase()) &&
-            (filter.keyHash === undefined || e.principal?.keyHash === filter.keyHash) &&
-            (filter.outcome === undefined || e.outcome === filter.outcome),
-        )
-        .map(({ seq, arrivedMs, kept, ...e }) => {
-          const copy = structuredClone({ seq, at: new Date(arrivedMs).toISOString(), ...e, response: kept.response }) as JournalEntry
-          // A cached body is built afresh, which is a copy already.
-          if (kept.payload !== undefined) (copy.response as { body: unknown }).body = kept.payload.value()
-          return copy
-        })
+      return this.matching(filter).map((kept) => this.entry(kept))
     },
     clear: () => {
       this.ring = []

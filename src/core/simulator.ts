@@ -4,6 +4,7 @@ import { Controls, type FaultControls, type LatencyControls, type RateLimit, che
 import { invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
 import { describe } from './describe.js'
 import { ArgumentChecker, fieldsOf } from './store/check.js'
+import { registerInternals } from './internals.js'
 import { type Journal, JournalStore } from './journal.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
@@ -21,8 +22,8 @@ import { type VideoModelCollection, createVideoModelCollection } from './store/v
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
 import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, DEFAULT_WORLD } from './worlds/default.js'
-import { exportWorld } from './worlds/export.js'
-import { type WorldProblem, type WorldSpec, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
+import { exportWorld, worldFile, worldKey, worldModel, worldUser, worldWorkspace } from './worlds/export.js'
+import { type WorldKey, type WorldProblem, type WorldSpec, WORLD_FORMAT, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
 
 /**
  * Default seed: the one the embedded default world is documented with.
@@ -214,7 +215,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     clock.jump(version.clockMs)
   }
 
-  return {
+  const sim: Simulator<object> = {
     seed,
     world,
     clock: ctx.clock,
@@ -234,6 +235,48 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     exportWorld: () => exportWorld(ctx.data, clock.nowMs(), world),
     handle: (request) => handleRequest(ctx, router, request),
   }
+  registerInternals(sim, {
+    handleShared: (request) => handleRequest(ctx, router, request, true),
+    journal: router.journal,
+    exportWorld: (exportOptions) => exportWorld(ctx.data, clock.nowMs(), world, exportOptions),
+    worldEntry: {
+      user: (id) => {
+        const user = ctx.data.users.get(id)
+        return user && worldUser(ctx.data, user)
+      },
+      workspace: (id) => {
+        const workspace = ctx.data.workspaces.get(id.toLowerCase())
+        return workspace && worldWorkspace(workspace.userId, workspace.record)
+      },
+      key: (hash) => {
+        const key = ctx.data.keys.get(hash)
+        return key && worldKey(key)
+      },
+      model: (id) => {
+        const model = ctx.data.models.get(id)
+        return model && worldModel(model)
+      },
+      videoModel: (id) => {
+        const model = ctx.data.videoModels.get(id)
+        return model && worldModel(model)
+      },
+    },
+    worldFile: (file) => worldFile(file, undefined),
+    loadKey: (key) => {
+      try {
+        loadWorld(ctx, collections, { format: WORLD_FORMAT, keys: [key as unknown as WorldKey] }, 0)
+      } catch (error) {
+        // The loader names the path in a world (`world.keys[0].limit`); a key on its own is `limit`.
+        if (error instanceof SimulatorError && error.argument?.startsWith('world.keys[0]')) {
+          const argument = error.argument.replace(/^world\.keys\[0\]\.?/, '') || 'body'
+          throw new SimulatorError(error.code, error.message.replaceAll('world.keys[0].', '').replaceAll('world.keys[0]', 'the key'), { argument, details: error.details })
+        }
+        throw error
+      }
+      return ctx.indices.keyHashBySecret.get(key['secret'] as string) as string
+    },
+  })
+  return sim
 }
 
 /**

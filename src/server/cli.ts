@@ -2,11 +2,13 @@
 // The `model-access-sim` command: serve a simulator over HTTP, and write or check world specs.
 // Arguments are read with node:util's parseArgs (decisions/0013): strict, so an unknown flag is an
 // error that shows the usage. Exit codes: 0 success, 1 a problem reported on stderr, 2 a usage error.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import pkg from '../../package.json' with { type: 'json' }
 import { type RateLimit, type Simulator, SimulatorError, type WorldKey, type WorldSpec, createSimulator, validateWorld } from '../index.js'
-import { type RequestLogEntry, DEFAULT_PORT, startServer } from './index.js'
+import { type RequestLogEntry, type SimulatorServer, DEFAULT_PORT, startServer } from './index.js'
+import { type Launcher, captureLauncher } from './launcher.js'
+import { isLoopbackName } from './trust.js'
 
 const NAME = 'model-access-sim'
 
@@ -50,7 +52,16 @@ Options:
   --rate-limit R/I     a token bucket per key: R requests per interval I (500ms, 1s, 1m, 1h), such as 60/1m
   --journal-limit N    requests the journal keeps (default 1000; 0 keeps none)
   --no-control         serve no control API (every /__sim path answers 404)
-  --log FORMAT         pretty, json (one object per line) or off (default pretty)
+  --control-token T    control clients must send "authorization: Bearer T" (or set the environment
+                       variable MODEL_ACCESS_SIM_CONTROL_TOKEN, which ps does not show); needed for
+                       the control API on a --host other than loopback
+  --log FORMAT         pretty, json or off (default pretty). json: the first line is a JSON object
+                       {"event":"ready","url",...} with the URL, control URL and keys, then one
+                       object per request
+  --ready-file PATH    once listening, write that JSON object to PATH (removed when it stops)
+  --no-exit-with-launcher
+                       keep serving after the process that started it exits (by default it stops
+                       then, npm, npx, tsx and sh -c in between included)
   -h, --help           show this help`,
   world: `Usage: ${NAME} world generate --seed N [--size small|default|large] [--out PATH]
        ${NAME} world check PATH`,
@@ -195,14 +206,23 @@ function keysOf(sim: Simulator<unknown>, spec: WorldSpec | undefined): { managem
   return found
 }
 
-function banner(url: string, controlUrl: string | undefined, keys: { management?: string; regular?: string }, sim: Simulator<unknown>): string {
+/** How the control API answers, for the banner. */
+type ControlState = 'open' | 'token' | 'off' | 'needs-token'
+
+function banner(url: string, controlUrl: string, control: ControlState, keys: { management?: string; regular?: string }, sim: Simulator<unknown>): string {
   const management = keys.management ?? 'sk-or-v1-…'
+  const controlLine = {
+    open: `  control API:    ${controlUrl} (GET ${controlUrl}/health, POST ${controlUrl}/reset, ...)`,
+    token: `  control API:    ${controlUrl} (send "authorization: Bearer <your control token>")`,
+    off: '  control API:    off',
+    'needs-token': '  control API:    off (bound beyond loopback without --control-token)',
+  }[control]
   const lines = [
     `${NAME} ${pkg.version}: the model-access API at ${url}`,
     `  clock: ${sim.clock.now().toISOString()} (${sim.clock.mode})`,
     keys.management ? `  management key: ${keys.management}` : '  management key: none in this world (create one through the control API)',
     keys.regular ? `  regular key:    ${keys.regular}` : '  regular key:    none in this world',
-    controlUrl ? `  control API:    ${controlUrl} (GET ${controlUrl}/health, POST ${controlUrl}/reset, ...)` : '  control API:    off',
+    controlLine,
     '',
     'Try it:',
     `  curl -s ${url}/keys -H "Authorization: Bearer ${management}"`,
@@ -215,11 +235,11 @@ function banner(url: string, controlUrl: string | undefined, keys: { management?
     `  python3 -c "import json, urllib.request as r; q = r.Request('${url}/keys', headers={'Authorization': 'Bearer ${management}'}); print(len(json.load(r.urlopen(q))['data']), 'keys')"`,
     '',
   ]
-  if (!keys.management && controlUrl) {
+  if (!keys.management && control === 'open') {
     lines.push(
       'No key yet? Create an organisation and a management key:',
-      `  curl -s -X POST ${controlUrl}/users -d '{"name":"Acme"}'`,
-      `  curl -s -X POST ${controlUrl}/keys -d '{"userId":"USER_ID","management":true}'`,
+      `  curl -s -X POST ${controlUrl}/users -H 'content-type: application/json' -d '{"name":"Acme"}'`,
+      `  curl -s -X POST ${controlUrl}/keys -H 'content-type: application/json' -d '{"userId":"USER_ID","management":true}'`,
       '',
     )
   }
@@ -232,7 +252,7 @@ function logLine(format: 'pretty' | 'json', entry: RequestLogEntry): string {
   return `${entry.time} ${entry.method} ${entry.path} ${entry.status === 0 ? 'dropped' : entry.status} ${entry.operation ?? '-'} ${entry.ms.toFixed(1)}ms`
 }
 
-async function serve(args: string[]): Promise<number> {
+async function serve(args: string[], launcher: Launcher | undefined): Promise<number> {
   const { values } = parsed(USAGE.serve, () =>
     parseArgs({
       args,
@@ -248,6 +268,9 @@ async function serve(args: string[]): Promise<number> {
         'rate-limit': { type: 'string' },
         'journal-limit': { type: 'string' },
         'no-control': { type: 'boolean' },
+        'control-token': { type: 'string' },
+        'ready-file': { type: 'string' },
+        'no-exit-with-launcher': { type: 'boolean' },
         log: { type: 'string' },
       },
     }),
@@ -276,17 +299,96 @@ async function serve(args: string[]): Promise<number> {
     // The options this command passes on are checked above, but for the clock's start.
     throw new CliError(error.argument === 'now' ? `--now must be an ISO 8601 instant with a time and an offset, such as 2026-03-02T10:00:00Z, got ${JSON.stringify(values.now)}` : error.message, 1)
   }
+  const controlToken = values['control-token'] ?? (process.env['MODEL_ACCESS_SIM_CONTROL_TOKEN'] || undefined)
+  // A ready file left by an earlier run must not tell a waiting script that this one is ready.
+  if (values['ready-file'] !== undefined) rmSync(values['ready-file'], { force: true })
   const server = await startServer(sim, {
     port,
     ...(values.host !== undefined && { host: values.host }),
     control: !values['no-control'],
+    ...(controlToken !== undefined && { controlToken }),
     ...(logFormat !== 'off' && { onRequest: (entry: RequestLogEntry) => process.stdout.write(`${logLine(logFormat, entry)}\n`) }),
   }).catch((error: unknown) => {
+    if (error instanceof SimulatorError && error.argument === 'controlToken') throw new CliError(`--control-token ${error.message.replace(/^.*"controlToken" /, '')}`, 1)
     throw new CliError(error instanceof Error ? error.message.replace(/^Failed to start the server: /, 'cannot start the server: ') : String(error), 1)
   })
-  process.stdout.write(banner(server.url, values['no-control'] ? undefined : server.controlUrl, keysOf(sim, spec), sim))
+  const control: ControlState = values['no-control'] ? 'off' : controlToken !== undefined ? 'token' : isLoopbackName(values.host ?? '127.0.0.1') ? 'open' : 'needs-token'
+  const keys = keysOf(sim, spec)
+  const ready = readyLine(server, control, keys, sim)
+  if (logFormat === 'json') process.stdout.write(`${JSON.stringify(ready)}\n`)
+  else process.stdout.write(banner(server.url, server.controlUrl, control, keys, sim))
+  const readyFile = values['ready-file']
+  if (readyFile !== undefined) {
+    try {
+      writeReadyFile(readyFile, ready)
+    } catch (error) {
+      await server.close()
+      throw new CliError(`cannot write the ready file ${readyFile}: ${(error as Error).message}`, 1)
+    }
+  }
+  return stopOnSignalOrLauncher(server, { launcher: values['no-exit-with-launcher'] ? undefined : launcher, readyFile })
+}
+
+/** What `--log json` prints first and `--ready-file` holds: where the server is and the keys to use. */
+interface ReadyLine {
+  event: 'ready'
+  version: string
+  pid: number
+  url: string
+  /** null when the control API is off. */
+  controlUrl: string | null
+  port: number
+  /** A usable management key and regular key of the world (null when it has none). */
+  managementKey: string | null
+  regularKey: string | null
+  clock: { now: string; mode: string }
+  /** The world's handles, as `GET /__sim/world` and `sim.world` give them. */
+  handles: unknown
+}
+
+function readyLine(server: SimulatorServer, control: ControlState, keys: { management?: string; regular?: string }, sim: Simulator<unknown>): ReadyLine {
+  return {
+    event: 'ready',
+    version: pkg.version,
+    pid: process.pid,
+    url: server.url,
+    controlUrl: control === 'open' || control === 'token' ? server.controlUrl : null,
+    port: server.port,
+    managementKey: keys.management ?? null,
+    regularKey: keys.regular ?? null,
+    clock: { now: sim.clock.now().toISOString(), mode: sim.clock.mode },
+    handles: sim.world,
+  }
+}
+
+/** Written whole under another name, then renamed: a reader polling for the file never reads half of it. */
+function writeReadyFile(path: string, ready: ReadyLine): void {
+  const partial = `${path}.${process.pid}.partial`
+  writeFileSync(partial, `${JSON.stringify(ready)}\n`)
+  renameSync(partial, path)
+}
+
+/** How long a stop may take before the process exits without waiting for the rest. */
+const STOP_DEADLINE_MS = 2_000
+
+/**
+ * Serves until SIGINT or SIGTERM, or until the process that started it goes away (launcher.ts), then
+ * closes the server. A close that has not finished within STOP_DEADLINE_MS (a large answer still
+ * being written to a client that does not read) does not hold the process: it exits regardless.
+ */
+function stopOnSignalOrLauncher(server: SimulatorServer, options: { launcher: Launcher | undefined; readyFile: string | undefined }): Promise<number> {
   return new Promise<number>((resolve) => {
+    let stopping = false
+    let stopWatch: (() => void) | undefined
     const stop = (): void => {
+      if (stopping) return
+      stopping = true
+      stopWatch?.()
+      if (options.readyFile !== undefined) rmSync(options.readyFile, { force: true })
+      setTimeout(() => {
+        process.stderr.write(`${NAME}: connections still open ${STOP_DEADLINE_MS} ms after the stop; exiting without them\n`)
+        process.exit(0)
+      }, STOP_DEADLINE_MS).unref()
       server.close().then(
         () => resolve(0),
         () => resolve(0),
@@ -295,6 +397,10 @@ async function serve(args: string[]): Promise<number> {
     // `on`, not `once`: a second Ctrl+C while closing is the same close, not the default kill.
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
+    stopWatch = options.launcher?.watch((why) => {
+      process.stderr.write(`${NAME}: ${why}; stopping\n`)
+      stop()
+    })
   })
 }
 
@@ -460,7 +566,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command === undefined || command === '-h' || command === '--help') return help(USAGE.main)
     if (command === '-v' || command === '--version') return help(pkg.version)
-    if (command === 'serve') return await serve(rest)
+    if (command === 'serve') return await serve(rest, launcher)
     if (command === 'import') return await importCommand(rest)
     if (command === 'check') return await liveCheck(rest)
     if (command === 'world') {
@@ -478,6 +584,9 @@ async function main(argv: string[]): Promise<number> {
     return error.exitCode
   }
 }
+
+// Read before the world loads and the server starts: see captureLauncher.
+const launcher = process.argv[2] === 'serve' ? captureLauncher() : undefined
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,16 +1,20 @@
 // model-access-sim/server: the simulator over a real socket, for clients in any language
 // (decisions/0013). A node:http adapter: it translates requests and responses with the same module
-// as the MSW handlers, and keeps no rule of its own.
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
+// as the MSW handlers, and keeps no rule of the service's own; its rules are about trust and
+// bounds: who may use the control API, timeouts, how much it reads and holds (decisions/0019).
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES, createServer } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import type { OperationName, SimResponse } from '../core/api.js'
+import type { Duplex } from 'node:stream'
+import type { OperationName, SimRequest, SimResponse } from '../core/api.js'
 import { operationOf } from '../core/api.js'
-import { CONTROL_BASE_PATH, createControlApi } from '../core/control.js'
+import { CONTROL_BASE_PATH, type PartsResponse, createControlApi } from '../core/control.js'
+import { internalsOf } from '../core/internals.js'
 import { errorEnvelope, invalidArgument } from '../core/errors.js'
 import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import { type AnsweredResponse, isAnswered, jsonResponse, mayHaveBody, normaliseBasePath, outsideResponse, pathBelow, toSimRequest, toWire } from '../core/http.js'
 import { MAX_BODY_BYTES as MAX_SERVICE_BODY_BYTES } from '../core/body.js'
 import type { Simulator } from '../core/simulator.js'
+import { createControlGate, exposureWarning } from './trust.js'
 
 /**
  * The default port, as the CLI uses it too.
@@ -34,8 +38,21 @@ export interface StartServerOptions {
   basePath?: string
   /** Serve the control API under `/__sim`. Default true; false makes every `/__sim` path a 404. */
   control?: boolean
+  /**
+   * A secret control clients must send as `authorization: Bearer <token>`. Without it the control
+   * API answers only loopback clients, and is off on a non-loopback `host` (decisions/0019).
+   */
+  controlToken?: string
   /** Called once per request answered (control requests included), for logging. */
   onRequest?: (entry: RequestLogEntry) => void
+  /**
+   * Milliseconds a connection may move no byte, either way, before it is closed: an idle
+   * keep-alive, a client that stops sending its body, or one that stops reading its answer.
+   * Requests held on purpose (a `never` fault, a `real` delay) are exempt. Default 30,000.
+   */
+  idleTimeoutMs?: number
+  /** Milliseconds a client has to send a request's headers (a 408 after). Default 10,000. */
+  headersTimeoutMs?: number
 }
 
 /** What the server tells `onRequest` about one request. */
@@ -65,9 +82,36 @@ export interface SimulatorServer {
   close(): Promise<void>
 }
 
-const SERVER_OPTION_FIELDS = fieldsOf<StartServerOptions>({ port: true, host: true, basePath: true, control: true, onRequest: true })
+const SERVER_OPTION_FIELDS = fieldsOf<StartServerOptions>({
+  port: true,
+  host: true,
+  basePath: true,
+  control: true,
+  controlToken: true,
+  onRequest: true,
+  idleTimeoutMs: true,
+  headersTimeoutMs: true,
+})
 
-function checkOptions(options: StartServerOptions): { port: number; host: string; basePath: string; control: boolean } {
+interface CheckedOptions {
+  port: number
+  host: string
+  basePath: string
+  control: boolean
+  controlToken: string | undefined
+  idleTimeoutMs: number
+  headersTimeoutMs: number
+}
+
+function timeoutOption(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 3_600_000) {
+    throw invalidArgument('start the server', name, `must be a whole number of milliseconds from 1 to 3600000, got ${JSON.stringify(value)}`)
+  }
+  return value
+}
+
+function checkOptions(options: StartServerOptions): CheckedOptions {
   const operation = 'start the server'
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(operation, 'options', 'must be an options object')
   new ArgumentChecker(operation).knownFields(options, SERVER_OPTION_FIELDS, '', 'the options of startServer')
@@ -84,7 +128,20 @@ function checkOptions(options: StartServerOptions): { port: number; host: string
   const control = options.control ?? true
   if (typeof control !== 'boolean') throw invalidArgument(operation, 'control', `must be a boolean, got ${JSON.stringify(control)}`)
   if (options.onRequest !== undefined && typeof options.onRequest !== 'function') throw invalidArgument(operation, 'onRequest', 'must be a function')
-  return { port, host, basePath, control }
+  const controlToken = options.controlToken
+  if (controlToken !== undefined && (typeof controlToken !== 'string' || !/^[\x21-\x7e]{16,}$/.test(controlToken))) {
+    throw invalidArgument(operation, 'controlToken', 'must be at least 16 printable characters without spaces (a header value), such as the output of `openssl rand -hex 16`')
+  }
+  const idleTimeoutMs = timeoutOption(options.idleTimeoutMs, 'idleTimeoutMs', 30_000)
+  const headersTimeoutMs = timeoutOption(options.headersTimeoutMs, 'headersTimeoutMs', 10_000)
+  return { port, host, basePath, control, controlToken, idleTimeoutMs, headersTimeoutMs }
+}
+
+/** An envelope written straight to a socket (no request object exists), and the connection closed. */
+function writeRaw(socket: Duplex, answer: AnsweredResponse, method: string): void {
+  const wire = toWire(answer, method)
+  const head = Object.entries({ ...wire.headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${wire.status} ${STATUS_CODES[wire.status] ?? 'Error'}\r\n${head}\r\n`, 'latin1'), typeof wire.body === 'string' ? Buffer.from(wire.body) : (wire.body ?? Buffer.alloc(0))]))
 }
 
 /** The host as it goes into a URL: a wildcard bind is reached at loopback, an IPv6 address in brackets. */
@@ -106,6 +163,9 @@ function readBody(req: IncomingMessage): Promise<string | null | undefined> {
     })
     req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : chunks.length === 0 ? null : Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
+    // A client that goes away mid-body: without this the read, and its place among the bodies
+    // read at once, would be held for ever. After 'end', a settled promise ignores it.
+    req.on('close', () => reject(new Error('the client closed the connection before its body ended')))
   })
 }
 
@@ -126,7 +186,66 @@ function readServiceBody(req: IncomingMessage): Promise<Buffer | null> {
     })
     req.on('end', () => resolve(kept === 0 ? null : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)))
     req.on('error', reject)
+    req.on('close', () => reject(new Error('the client closed the connection before its body ended')))
   })
+}
+
+/**
+ * Control bodies read at once: each may be 64 MiB, so more waiting clients would mean more memory
+ * held, with no bound. The one after them gets a 503 to retry.
+ */
+const MAX_CONTROL_BODIES = 4
+
+const CONTROL_BUSY = jsonResponse(
+  503,
+  errorEnvelope(503, {
+    message: `The control API is reading ${MAX_CONTROL_BODIES} request bodies already; retry when one is done`,
+    metadata: { reason: 'control_bodies_busy', limit: MAX_CONTROL_BODIES },
+  }),
+)
+CONTROL_BUSY.headers['retry-after'] = '1'
+
+/** Base64 for the control API's journal and export: Buffer's, native, over the same memory. */
+const bufferBase64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
+
+/** Whether a request says it has a body (a length above 0, or chunks). */
+const hasBody = (req: IncomingMessage): boolean => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+
+/** Resolves when the response's buffer has drained, or the connection has gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
+}
+
+/**
+ * Writes an answer made of parts (the journal), a batch at a time, waiting for the client to take
+ * each batch and letting other requests in between: a large journal neither stalls the server nor
+ * sits in memory whole. Stops when the connection goes away.
+ */
+async function writeParts(res: ServerResponse, answer: PartsResponse): Promise<void> {
+  res.writeHead(answer.status, answer.headers)
+  let batch = ''
+  for (const part of answer.parts) {
+    if (res.destroyed) return
+    batch += part
+    if (batch.length < 64 * 1024) continue
+    const flushed = res.write(batch)
+    batch = ''
+    await (flushed ? new Promise<void>((resolve) => setImmediate(resolve)) : drained(res))
+  }
+  if (!res.destroyed) res.end(batch)
+}
+
+/** A refusal of the HTTP layer (not of the API), as an envelope. */
+function protocolError(status: number, message: string, reason: string): AnsweredResponse {
+  return jsonResponse(status, errorEnvelope(status, { message, metadata: { reason } }))
 }
 
 const TOO_LARGE = jsonResponse(
@@ -151,15 +270,20 @@ const TOO_LARGE = jsonResponse(
  * await server.close()
  */
 export async function startServer(sim: Simulator<unknown>, options: StartServerOptions = {}): Promise<SimulatorServer> {
-  const { port, host, basePath, control } = checkOptions(options)
+  const { port, host, basePath, control, controlToken, idleTimeoutMs, headersTimeoutMs } = checkOptions(options)
   if (typeof sim !== 'object' || sim === null || typeof sim.handle !== 'function') {
     throw invalidArgument('start the server', 'sim', 'must be a simulator (createSimulator())')
   }
-  const controlApi = control ? createControlApi(sim) : undefined
+  const controlApi = control ? createControlApi(sim, { toBase64: bufferBase64 }) : undefined
+  // A download is written from the store's own bytes, not a copy per request (src/core/internals.ts).
+  const handle = internalsOf(sim)?.handleShared ?? ((request: SimRequest) => sim.handle(request))
+  let controlBodies = 0
   const onRequest = options.onRequest
   const bases = control ? [basePath, CONTROL_BASE_PATH] : [basePath]
   const sockets = new Set<Socket>()
   const timers = new Set<NodeJS.Timeout>()
+  // Set once the server listens, before any request can arrive: the rules need the real port.
+  let gate: ReturnType<typeof createControlGate> | undefined
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const arrived = Date.now()
@@ -181,12 +305,43 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       res.end(wire.body ?? undefined)
       log(wire.status)
     }
+    // Node's own answer to a missing Host was a bare 400; HTTP/1.1 requires one (RFC 9112, 3.2).
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      res.setHeader('connection', 'close')
+      send(protocolError(400, 'An HTTP/1.1 request must carry a Host header', 'missing_host'))
+      return
+    }
 
     const controlPath = controlApi === undefined ? undefined : pathBelow(CONTROL_BASE_PATH, url.pathname)
     if (controlApi !== undefined && controlPath !== undefined) {
       operation = 'control'
-      const body = await readBody(req)
-      send(body === undefined ? TOO_LARGE : controlApi.handle({ method, path: controlPath, query: url.searchParams, body }))
+      const refused = gate?.(req.headers)
+      if (refused !== undefined) {
+        // Unread, the body would hold the connection: it is dropped after the answer.
+        res.setHeader('connection', 'close')
+        send(refused)
+        req.resume()
+        return
+      }
+      const counted = hasBody(req)
+      if (counted && controlBodies >= MAX_CONTROL_BODIES) {
+        res.setHeader('connection', 'close')
+        send(CONTROL_BUSY)
+        req.resume()
+        return
+      }
+      if (counted) controlBodies++
+      let body: string | null | undefined
+      try {
+        body = await readBody(req)
+      } finally {
+        if (counted) controlBodies--
+      }
+      const answer = body === undefined ? TOO_LARGE : controlApi.handle({ method, path: controlPath, query: url.searchParams, body })
+      if (answer.type !== 'parts') return send(answer)
+      await writeParts(res, answer)
+      // 0, as for a dropped connection, when the client went away before the last part.
+      log(res.writableEnded ? answer.status : 0)
       return
     }
     const below = pathBelow(basePath, url.pathname) !== undefined
@@ -199,8 +354,10 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
     }
     // Routing a second time only for the log line: skipped when nobody reads it.
     if (onRequest !== undefined) operation = operationOf(request)
-    const response: SimResponse = sim.handle(request)
+    const response: SimResponse = handle(request)
     if (response.realDelay && response.delayMs !== undefined) {
+      // A silence asked for is not an idle connection.
+      req.socket.setTimeout(0)
       await new Promise<void>((resolve) => {
         const done = (): void => {
           clearTimeout(timer)
@@ -213,6 +370,7 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
         res.on('close', done)
       })
       if (res.destroyed) return log(0)
+      req.socket.setTimeout(idleTimeoutMs)
     }
     if (isAnswered(response)) send(response)
     else if (response.type === 'network-error') {
@@ -220,17 +378,49 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       log(0)
     } else {
       // Held until the client gives up or the server closes.
+      req.socket.setTimeout(0)
       res.on('close', () => log(0))
     }
   }
 
-  const server: Server = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => {
-      // sim.handle never throws; this is the adapter's own failure, answered as the core would.
-      if (res.headersSent) return void res.destroy()
-      const wire = toWire(jsonResponse(500, errorEnvelope(500, { metadata: { reason: String(error) } })), req.method ?? 'GET')
-      res.writeHead(wire.status, wire.headers).end(wire.body ?? undefined)
-    })
+  const server: Server = createServer(
+    {
+      // Host is checked by serve(), which answers with the envelope and a log line.
+      requireHostHeader: false,
+      headersTimeout: headersTimeoutMs,
+      // The whole request, a 64 MiB control body included, on loopback.
+      requestTimeout: Math.max(60_000, headersTimeoutMs),
+      // How often node looks for requests past those timeouts: often enough to keep them.
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(headersTimeoutMs / 4))),
+    },
+    (req, res) => {
+      serve(req, res).catch((error: unknown) => {
+        // sim.handle never throws; this is the adapter's own failure (or a client gone mid-body),
+        // answered as the core would.
+        if (res.headersSent || res.destroyed) return void res.destroy()
+        const wire = toWire(jsonResponse(500, errorEnvelope(500, { metadata: { reason: String(error) } })), req.method ?? 'GET')
+        res.writeHead(wire.status, wire.headers).end(wire.body ?? undefined)
+      })
+    },
+  )
+  // A connection that moves no byte for idleTimeoutMs is closed: an idle keep-alive, a client that
+  // stalls its body, or one that stops reading a large answer (which would hold it for ever).
+  server.setTimeout(idleTimeoutMs, (socket) => socket.destroy())
+
+  /** Logs a request node answered, or refused, before serve() saw it. */
+  const logRefusal = (method: string, path: string, status: number): void => {
+    onRequest?.({ time: new Date().toISOString(), method, path, status, operation: null, ms: 0 })
+  }
+  // `Expect: 200-ok` (anything but 100-continue): node answered a bare 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const wire = toWire(protocolError(417, `Expectation ${JSON.stringify(req.headers.expect ?? '')} is not supported; only 100-continue is`, 'unsupported_expectation'), req.method ?? 'GET')
+    res.writeHead(wire.status, { ...wire.headers, connection: 'close' }).end(wire.body ?? undefined)
+    logRefusal(req.method ?? 'GET', req.url ?? '', 417)
+  })
+  // CONNECT asks for a tunnel, which this server is not: node closed the socket without a word.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    writeRaw(socket, protocolError(405, 'CONNECT is not supported: this is not a proxy', 'connect_not_supported'), 'CONNECT')
+    logRefusal('CONNECT', req.url ?? '', 405)
   })
   // What node's HTTP parser refuses before a request exists (an unknown method, a header block over
   // its limit, a target with bytes HTTP forbids) still gets an envelope, not a bare status line.
@@ -240,9 +430,10 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
     const message = status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Malformed HTTP request'
     // The method, when the parser got that far: a HEAD still gets no body.
     const method = (error as { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 5) === 'HEAD ' ? 'HEAD' : 'GET'
-    const wire = toWire(jsonResponse(status, errorEnvelope(status, { message, metadata: { reason: error.code ?? 'malformed' } })), method)
-    const head = Object.entries({ ...wire.headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('')
-    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${message}\r\n${head}\r\n`, 'latin1'), typeof wire.body === 'string' ? Buffer.from(wire.body) : (wire.body ?? Buffer.alloc(0))]))
+    writeRaw(socket, protocolError(status, message, error.code ?? 'malformed'), method)
+    // The request line, as far as the parser read it, for the log.
+    const [logged = '', target = ''] = ((error as { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 200) ?? '').split(/\r?\n/, 1)[0]?.split(' ') ?? []
+    logRefusal(/^[A-Z]{1,20}$/.test(logged) ? logged : '-', target, status)
   })
   server.on('connection', (socket) => {
     sockets.add(socket)
@@ -270,6 +461,9 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
   })
 
   const actualPort = (server.address() as AddressInfo).port
+  gate = createControlGate({ bindHost: host, port: actualPort, controlToken })
+  const warning = exposureWarning(host, controlToken, control)
+  if (warning !== undefined) process.emitWarning(warning, { code: 'MODEL_ACCESS_SIM_EXPOSED' })
   const origin = `http://${urlHost(host)}:${actualPort}`
   let closing: Promise<void> | undefined
   return {

@@ -1,17 +1,19 @@
 // The `model-access-sim` command, run from source as a user runs it: a child process per command,
 // its output read from its pipes, its servers reached over real sockets on 127.0.0.1.
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { type AddressInfo, createConnection, createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import pkg from '../../package.json' with { type: 'json' }
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const CLI = 'src/server/cli.ts'
 /** tsx compiles the CLI on every cold start; on a busy 2-core machine that takes seconds. */
 const START_TIMEOUT_MS = 20_000
+/** The control API reads JSON only: fetch would send a string body as text/plain. */
+const JSON_TYPE = { 'content-type': 'application/json' }
 const BANNER_URL = /^model-access-sim \S+: the model-access API at (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)$/m
 
 interface Exit {
@@ -37,9 +39,15 @@ interface CliProcess {
 const perTest = new Set<CliProcess>()
 const all = new Set<CliProcess>()
 
-function spawnCli(args: string[], scope: 'test' | 'suite' = 'test'): CliProcess {
+/**
+ * Preloaded into a CLI that is told to bind 0.0.0.0: it listens on 127.0.0.1 instead, so that no
+ * test ever listens beyond loopback, while the server believes the bind it was given.
+ */
+const LOOPBACK_ONLY = resolve(import.meta.dirname, 'support/loopback-only.mjs')
+
+function spawnCli(args: string[], scope: 'test' | 'suite' = 'test', nodeArgs: string[] = [], env: Record<string, string> = {}): CliProcess {
   if (finished) throw new Error(`model-access-sim ${args.join(' ')} was not started: the test file had finished`)
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   const listeners = new Set<() => void>()
@@ -189,8 +197,13 @@ interface Served {
 }
 
 /** Starts `serve` with the arguments and waits for its banner. */
-async function serve(args: string[], scope: 'test' | 'suite' = 'test'): Promise<Served> {
-  const cli = spawnCli(['serve', '--port', '0', ...args], scope)
+async function serve(args: string[], scope: 'test' | 'suite' = 'test', nodeArgs: string[] = [], env: Record<string, string> = {}): Promise<Served> {
+  const cli = spawnCli(['serve', '--port', '0', ...args], scope, nodeArgs, env)
+  if (args.includes('json')) {
+    const [line = ''] = await cli.waitFor(/^\{"event":"ready".*\n/)
+    const ready = JSON.parse(line) as { url: string; port: number; managementKey: string; regularKey: string }
+    return { cli, url: ready.url, origin: new URL(ready.url).origin, port: ready.port, managementKey: ready.managementKey, regularKey: ready.regularKey }
+  }
   const [, url = '', port = ''] = await cli.waitFor(BANNER_URL)
   // The whole banner is written at once, but a pipe may split it: wait for its last line.
   await cli.waitFor(/^Stop with Ctrl\+C\.$/m)
@@ -205,9 +218,10 @@ async function serve(args: string[], scope: 'test' | 'suite' = 'test'): Promise<
   }
 }
 
-/** What the command printed after its banner: its request log. */
+/** What the command printed after its banner (or its JSON ready line): its request log. */
 function logOf(cli: CliProcess): string[] {
-  const [, after = ''] = cli.stdout().split(/^Stop with Ctrl\+C\.\n\n?/m)
+  const out = cli.stdout()
+  const after = out.startsWith('{"event":"ready"') ? out.slice(out.indexOf('\n') + 1) : (out.split(/^Stop with Ctrl\+C\.\n\n?/m)[1] ?? '')
   return after.split('\n').filter((line) => line !== '')
 }
 
@@ -328,12 +342,12 @@ describe('serve, with the default world and the pretty log', () => {
     const before = await listKeys(server.url)
     const handles = (await (await fetch(`${control}/world`)).json()) as { userId: string; apiKeyHash: string }
 
-    const advanced = await fetch(`${control}/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 86_400_000 }) })
+    const advanced = await fetch(`${control}/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 86_400_000 }), headers: JSON_TYPE })
     expect(advanced.status).toBe(200)
     const { now } = (await advanced.json()) as { now: string }
-    const usage = await fetch(`${control}/usage`, { method: 'POST', body: JSON.stringify({ keyHash: handles.apiKeyHash, cost: 1.25 }) })
+    const usage = await fetch(`${control}/usage`, { method: 'POST', body: JSON.stringify({ keyHash: handles.apiKeyHash, cost: 1.25 }), headers: JSON_TYPE })
     expect(usage.status).toBe(200)
-    const created = await fetch(`${control}/keys`, { method: 'POST', body: JSON.stringify({ userId: handles.userId, name: 'Made over HTTP' }) })
+    const created = await fetch(`${control}/keys`, { method: 'POST', body: JSON.stringify({ userId: handles.userId, name: 'Made over HTTP' }), headers: JSON_TYPE })
     expect(created.status).toBe(201)
     const after = await listKeys(server.url)
     expect(after.status).toBe(200)
@@ -386,17 +400,48 @@ describe('serve, a world whose handles name a disabled management key', () => {
 
 describe('serve --log json', () => {
   let server: Served
+  let readyFile = ''
   beforeAll(async () => {
-    server = await serve(['--log', 'json'], 'suite')
+    readyFile = join(dir, 'ready.json')
+    writeFileSync(readyFile, '{"event":"ready","stale":"from an earlier run"}\n')
+    server = await serve(['--log', 'json', '--ready-file', readyFile], 'suite')
   }, 30_000)
 
+  it('prints a JSON ready line first, with the URL, the control URL, usable keys and the world handles, and writes it to --ready-file', async () => {
+    const [first = ''] = server.cli.stdout().split('\n')
+    const ready = JSON.parse(first) as Record<string, any>
+    expect(Object.keys(ready).sort()).toEqual(['clock', 'controlUrl', 'event', 'handles', 'managementKey', 'pid', 'port', 'regularKey', 'url', 'version'])
+    expect(ready).toMatchObject({
+      event: 'ready',
+      version: pkg.version,
+      pid: server.cli.child.pid,
+      url: `http://127.0.0.1:${server.port}/api/v1`,
+      controlUrl: `http://127.0.0.1:${server.port}/__sim`,
+      port: server.port,
+      clock: { now: '2026-03-02T10:00:00.000Z', mode: 'virtual' },
+    })
+    const handles = await (await fetch(`${ready['controlUrl']}/world`)).json()
+    expect(ready['handles']).toEqual(handles)
+    expect(ready['managementKey']).toBe(handles.managementKey)
+    expect(ready['regularKey']).toBe(handles.apiKey)
+    expect((await fetch(`${ready['url']}/keys`, { headers: bearer(ready['managementKey']) })).status).toBe(200)
+    // The file holds the same object, the stale one replaced; stdout holds no prose.
+    expect(readFileSync(readyFile, 'utf8')).toBe(`${first}\n`)
+    expect(server.cli.stdout()).not.toContain('Stop with Ctrl+C')
+    // The next test reads the log from here on: its lines for these requests must be in first.
+    await server.cli.waitFor(/"path":"\/api\/v1\/keys".*\n/, 5_000)
+  })
+
   it('prints one JSON object per request with time, method, path, status, operation and ms', async () => {
+    const earlier = logOf(server.cli).length
     await (await fetch(`${server.url}/keys`, { headers: bearer(server.managementKey) })).arrayBuffer()
     await (await fetch(`${server.url}/videos/models`)).arrayBuffer()
-    await (await fetch(`${server.origin}/__sim/clock/advance`, { method: 'POST', body: '{"ms":1000}' })).arrayBuffer()
+    await (await fetch(`${server.origin}/__sim/clock/advance`, { method: 'POST', body: '{"ms":1000}', headers: JSON_TYPE })).arrayBuffer()
     await server.cli.waitFor(/"path":"\/__sim\/clock\/advance"/, 5_000)
 
-    const entries = logOf(server.cli).map((line) => JSON.parse(line) as Record<string, unknown>)
+    const entries = logOf(server.cli)
+      .slice(earlier)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(entries.map(({ method, path, status, operation }) => ({ method, path, status, operation }))).toEqual([
       { method: 'GET', path: '/api/v1/keys', status: 200, operation: 'listKeys' },
       { method: 'GET', path: '/api/v1/videos/models', status: 200, operation: 'listVideoModels' },
@@ -419,6 +464,70 @@ describe('serve --log json', () => {
     expect(exit.at - sent).toBeLessThan(2_000)
     expect(exit).toMatchObject({ code: 0, signal: null })
     expect(await accepts(server.port)).toBe(false)
+    // A script that waits for the file must not find the last run's.
+    expect(existsSync(readyFile)).toBe(false)
+  })
+})
+
+describe('serve, stopping while large answers are written', { timeout: 60_000 }, () => {
+  it('exits within 2 seconds of SIGTERM while clients that read nothing hold 40 MiB downloads and the journal', async () => {
+    const server = await serve(['--log', 'off'])
+    const post = async (path: string, body: unknown): Promise<any> => {
+      const res = await fetch(`${server.origin}/__sim${path}`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(body) })
+      expect(res.status, path).toBe(201)
+      return res.json()
+    }
+    const user = await post('/users', { name: 'Big files' })
+    await post('/files', { userId: user.id, id: 'file_big', origin: 'server', base64: Buffer.alloc(40 * 1024 * 1024, 7).toString('base64') })
+    const stalled = (text: string): void => {
+      const socket = createConnection({ host: '127.0.0.1', port: server.port })
+      socket.pause()
+      socket.on('error', ignoreError)
+      socket.write(text)
+    }
+    for (let i = 0; i < 8; i++) {
+      stalled(`GET /api/v1/files/file_big/content HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${server.managementKey}\r\n\r\n`)
+    }
+    stalled('GET /__sim/journal HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
+    await new Promise((wait) => setTimeout(wait, 1_000))
+    const sent = performance.now()
+    server.cli.child.kill('SIGTERM')
+    const exit = await exitWithin(server.cli, 10_000)
+    expect(exit.at - sent).toBeLessThan(2_000)
+    expect(exit.code).toBe(0)
+    expect(await accepts(server.port)).toBe(false)
+  })
+})
+
+describe('serve --host 0.0.0.0 (bound to 127.0.0.1 underneath: tests stay on loopback)', () => {
+  it('warns on stderr, serves the operations, and keeps the control API off without a token', async () => {
+    const server = await serve(['--host', '0.0.0.0'], 'test', ['--import', LOOPBACK_ONLY])
+    expect(server.cli.stdout()).toContain('  control API:    off (bound beyond loopback without --control-token)')
+    await vi.waitFor(() => expect(server.cli.stderr()).toMatch(/MODEL_ACCESS_SIM_EXPOSED.*bound to 0\.0\.0\.0, which other machines may reach/))
+    const exported = await fetch(`${server.origin}/__sim/world/export`)
+    expect(exported.status).toBe(403)
+    expect(await exported.text()).not.toContain('sk-or-v1-')
+    expect((await fetch(`${server.url}/keys`, { headers: bearer(server.managementKey) })).status).toBe(200)
+  })
+
+  it('answers control requests that carry the token given with --control-token', async () => {
+    const token = 'cli-control-token-0123456789abcdef'
+    const server = await serve(['--host', '0.0.0.0', '--log', 'json', '--control-token', token], 'test', ['--import', LOOPBACK_ONLY])
+    expect((await fetch(`${server.origin}/__sim/health`)).status).toBe(401)
+    expect((await fetch(`${server.origin}/__sim/health`, { headers: bearer(token) })).status).toBe(200)
+  })
+
+  it('takes the token from MODEL_ACCESS_SIM_CONTROL_TOKEN, which keeps it out of the process list', async () => {
+    const token = 'env-control-token-0123456789abcdef'
+    const server = await serve(['--log', 'json'], 'test', [], { MODEL_ACCESS_SIM_CONTROL_TOKEN: token })
+    expect((await fetch(`${server.origin}/__sim/health`)).status).toBe(401)
+    expect((await fetch(`${server.origin}/__sim/health`, { headers: bearer(token) })).status).toBe(200)
+  })
+
+  it('refuses a token too short to be one, naming the flag', async () => {
+    const result = await run(['serve', '--port', '0', '--control-token', 'short'])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/^model-access-sim: --control-token must be at least 16 printable characters/)
   })
 })
 

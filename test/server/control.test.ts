@@ -111,16 +111,56 @@ describe('the control API', () => {
     const user = await control('POST', '/users', { name: 'Initech' })
     expect(user).toMatchObject({ status: 201, body: { id: expect.stringMatching(/^user_/), name: 'Initech', defaultWorkspaceId: expect.any(String) } })
     const workspace = await control('POST', '/workspaces', { userId: user.body.id, name: 'Payments', slug: 'payments' })
-    expect(workspace).toMatchObject({ status: 201, body: { name: 'Payments', slug: 'payments', created_by: user.body.id } })
+    expect(workspace).toMatchObject({ status: 201, body: { userId: user.body.id, name: 'Payments', slug: 'payments', createdAt: '2026-03-02T10:00:00.000Z' } })
     const admin = await control('POST', '/keys', { userId: user.body.id, management: true })
-    expect(admin).toMatchObject({ status: 201, body: { key: expect.stringMatching(/^sk-or-v1-/), record: { name: 'Management key' } } })
+    expect(admin).toMatchObject({ status: 201, body: { secret: expect.stringMatching(/^sk-or-v1-/), hash: expect.stringMatching(/^[0-9a-f]{64}$/), name: 'Management key', management: true } })
     const app = await control('POST', '/keys', { userId: user.body.id, workspaceId: workspace.body.id, name: 'app', limit: 10, expiresAt: '2026-04-01T00:00:00Z' })
-    expect(app.body.record).toMatchObject({ name: 'app', limit: 10, limit_remaining: 10, expires_at: '2026-04-01T00:00:00.000000+00:00' })
+    expect(app.body).toMatchObject({ name: 'app', limit: 10, expiresAt: '2026-04-01T00:00:00.000Z', createdAt: '2026-03-02T10:00:00.000Z', usage: [] })
 
-    const res = await service(`/keys?workspace_id=${workspace.body.id}`, admin.body.key)
+    const res = await service(`/keys?workspace_id=${workspace.body.id}`, admin.body.secret)
     expect(res.status).toBe(200)
-    expect((await res.json()).data).toEqual([app.body.record])
-    expect((await (await service('/workspaces/payments', admin.body.key)).json()).data).toEqual(workspace.body)
+    expect((await res.json()).data.map((key: { hash: string; limit_remaining: number }) => [key.hash, key.limit_remaining])).toEqual([[app.body.hash, 10]])
+    expect((await (await service('/workspaces/payments', admin.body.secret)).json()).data.id).toBe(workspace.body.id)
+  })
+
+  it('answers every entity as a world spec holds it (camelCase, ISO instants), which is what it takes: posted back, each is the same', async () => {
+    const user = (await control('POST', '/users', { name: 'Round Trip', createdAt: '2026-01-05T08:00:00Z' })).body
+    const workspace = (await control('POST', '/workspaces', { userId: user.id, name: 'Echo', slug: 'echo' })).body
+    const created = (await control('POST', '/keys', { userId: user.id, workspaceId: workspace.id, name: 'echo', limit: 20, limitReset: 'daily' })).body
+    const used = (await control('POST', '/usage', { keyHash: created.hash, cost: 2.5, at: '2026-03-02T09:00:00Z' })).body
+    expect(used.usage).toEqual([{ at: '2026-03-02T09:00:00.000Z', cost: 2.5 }])
+    const model = (await control('POST', '/models', { id: 'echo/one', created: '2026-01-01T00:00:00Z' })).body
+    const video = (await control('POST', '/video-models', { id: 'echo/video', created: '2026-02-01T00:00:00Z' })).body
+    const file = (await control('POST', '/files', { userId: user.id, id: 'file_echo', origin: 'server', text: 'echo' })).body
+    // What GET /__sim/world/export lists for each, but a file's content.
+    const exported = (await control('GET', '/world/export')).body
+    expect(exported.users.find((u: { id: string }) => u.id === user.id)).toEqual(user)
+    expect(exported.workspaces.find((w: { id: string }) => w.id === workspace.id)).toEqual(workspace)
+    expect(exported.keys.find((k: { hash: string }) => k.hash === created.hash)).toEqual(used)
+    expect(exported.models.find((m: { id: string }) => m.id === model.id)).toEqual(model)
+    expect(exported.videoModels.find((m: { id: string }) => m.id === video.id)).toEqual(video)
+    const { base64, ...fileWithoutContent } = exported.files.find((f: { id: string }) => f.id === file.id)
+    expect(fileWithoutContent).toEqual(file)
+    // camelCase throughout, but models, which a world spec holds as the service lists them.
+    expect(JSON.stringify([user, workspace, used, file])).not.toMatch(/"[a-z]+_[a-z_]+":/)
+
+    // Into a simulator of its own, through the same routes: each answer is what was posted.
+    const other = await startServer(createSimulator({ world: 'empty' }), { port: 0 })
+    try {
+      const post = async (path: string, body: unknown): Promise<unknown> => {
+        const res = await fetch(`${other.controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+        expect(res.status, `${path}: ${JSON.stringify(body)}`).toBe(201)
+        return res.json()
+      }
+      expect(await post('/users', user)).toEqual(user)
+      expect(await post('/workspaces', workspace)).toEqual(workspace)
+      expect(await post('/keys', used)).toEqual(used)
+      expect(await post('/models', model)).toEqual(model)
+      expect(await post('/video-models', video)).toEqual(video)
+      expect(await post('/files', { ...file, base64 })).toEqual(file)
+    } finally {
+      await other.close()
+    }
   })
 
   it('creates a user from an empty body, as sim.users.create() does', async () => {
@@ -175,12 +215,13 @@ describe('the control API', () => {
     expect(unknown.body.error.metadata).toEqual({ reason: 'unknown_key', id: '0'.repeat(64) })
   })
 
-  it('records usage and answers with the key record', async () => {
+  it('records usage and answers with the key, its usage as records', async () => {
     const before = sim.keys.get(world.apiKeyHash)
     const answer = await control('POST', '/usage', { keyHash: world.apiKeyHash, cost: 1.25, at: '2026-03-02T09:00:00Z' })
     expect(answer.status).toBe(200)
-    expect(answer.body.usage_daily).toBeCloseTo((before?.usage_daily ?? 0) + 1.25, 10)
-    expect(answer.body).toEqual(sim.keys.get(world.apiKeyHash))
+    expect(answer.body.hash).toBe(world.apiKeyHash)
+    expect(answer.body.usage.at(-1)).toEqual({ at: '2026-03-02T09:00:00.000Z', cost: 1.25 })
+    expect(sim.keys.get(world.apiKeyHash)?.usage_daily).toBeCloseTo((before?.usage_daily ?? 0) + 1.25, 10)
     expectBadArgument(await control('POST', '/usage', { keyHash: 'nope', cost: 1 }), 'keyHash', 'UNKNOWN_KEY')
     expectBadArgument(await control('POST', '/usage', { keyHash: world.apiKeyHash, cost: -1 }), 'cost')
   })
@@ -191,25 +232,31 @@ describe('the control API', () => {
       created: '2026-01-01T00:00:00Z',
       endpoints: [{ provider_name: 'Together', pricing: { prompt: '0.000001', completion: '0.000002' } }],
     })
-    expect(model).toMatchObject({ status: 201, body: { id: 'acme/fast-1', created: Date.parse('2026-01-01T00:00:00Z') / 1000 } })
+    // Answered as it was given: created an ISO instant, not the wire's epoch seconds.
+    expect(model).toMatchObject({ status: 201, body: { id: 'acme/fast-1', created: '2026-01-01T00:00:00.000Z' } })
+    expect(sim.models.list().find((m) => m.id === 'acme/fast-1')?.created).toBe(Date.parse('2026-01-01T00:00:00Z') / 1000)
     expect((await (await service('/models/acme/fast-1/endpoints')).json()).data.endpoints[0].pricing).toEqual({ prompt: '0.000001', completion: '0.000002' })
     expectBadArgument(await control('POST', '/models', { id: 'acme/slow-1', created: 1767225600 }), 'created')
     expectBadArgument(await control('POST', '/models', { id: 'acme/slow-1', endpoints: [{ pricing: { prompt: '1e-6', completion: '0' } }] }), 'endpoints[0].pricing', 'INVALID_PRICING')
 
     const video = await control('POST', '/video-models', { id: 'acme/video-1', created: '2026-02-01T00:00:00Z' })
-    expect(video).toMatchObject({ status: 201, body: { id: 'acme/video-1', created: Date.parse('2026-02-01T00:00:00Z') / 1000 } })
+    expect(video).toMatchObject({ status: 201, body: { id: 'acme/video-1', created: '2026-02-01T00:00:00.000Z' } })
     expect((await (await service('/videos/models')).json()).data.map((m: { id: string }) => m.id)).toContain('acme/video-1')
   })
 
   it('creates files from text or base64 and answers with their metadata, not their bytes', async () => {
     const text = await control('POST', '/files', { userId: world.userId, id: 'file_notes', origin: 'server', text: 'hello, world', filename: 'notes.txt' })
-    expect(text).toMatchObject({ status: 201, body: { id: 'file_notes', origin: 'server', filename: 'notes.txt', size: 12, provider: null, workspaceId: world.workspaces.default } })
-    expect(text.body).not.toHaveProperty('bytes')
+    expect(text).toEqual({
+      status: 201,
+      headers: expect.anything(),
+      body: { id: 'file_notes', userId: world.userId, origin: 'server', filename: 'notes.txt', workspaceId: world.workspaces.default, createdAt: '2026-03-02T10:00:00.000Z' },
+    })
     const download = await service('/files/file_notes/content', world.managementKey)
     expect(await download.text()).toBe('hello, world')
 
     const binary = await control('POST', '/files', { userId: world.userId, id: 'file_png', origin: 'server', provider: 'openai', base64: 'iVBORw0KGgo=' })
-    expect(binary.body.size).toBe(8)
+    expect(binary.body).toMatchObject({ id: 'file_png', provider: 'openai' })
+    expect(binary.body).not.toHaveProperty('base64')
     const png = await service('/files/file_png/content?provider=openai', world.managementKey)
     expect([...new Uint8Array(await png.arrayBuffer())]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
@@ -238,6 +285,27 @@ describe('the control API', () => {
     expect(sim.faults.list()).toEqual([])
     expectBadArgument(await control('POST', '/faults', { respond: { status: 200 } }), 'respond.status')
     expectBadArgument(await control('POST', '/faults', { operation: 'chat', respond: 'never' }), 'operation')
+  })
+
+  it('adds the presets of sim.faults by name, the rest of the body as their options', async () => {
+    const unavailable = await control('POST', '/faults', { preset: 'serviceUnavailable', operation: 'listVideoModels', retryAfterSeconds: 5, once: true })
+    expect(unavailable).toMatchObject({ status: 201, body: { name: 'service-unavailable' } })
+    const res = await service('/videos/models')
+    expect([res.status, res.headers.get('retry-after')]).toEqual([503, '5'])
+    expect((await service('/videos/models')).status).toBe(200)
+    expect((await control('POST', '/faults', { preset: 'providerDown', operation: 'getFileContent' })).body.name).toBe('provider-down')
+    expect((await service(`/files/${world.files.report}/content`, world.managementKey)).status).toBe(502)
+    expect((await control('POST', '/faults', { preset: 'internalError' })).body.name).toBe('internal-error')
+    expect((await service('/videos/models')).status).toBe(500)
+    expect(sim.faults.list().map((fault) => fault.name)).toEqual(['service-unavailable', 'provider-down', 'internal-error'])
+    sim.faults.clear()
+    // The preset's own checks name the field as sim.faults does; an unknown preset names preset.
+    expectBadArgument(await control('POST', '/faults', { preset: 'serviceUnavailable', retryAfterSeconds: -1 }), 'retryAfterSeconds')
+    expectBadArgument(await control('POST', '/faults', { preset: 'providerDown', respond: { status: 500 } }), 'respond')
+    const unknown = await control('POST', '/faults', { preset: 'outage' })
+    expectBadArgument(unknown, 'preset')
+    expect(unknown.body.error.message).toContain('providerDown, serviceUnavailable, internalError')
+    expect(sim.faults.list()).toEqual([])
   })
 
   it('sets and clears latency', async () => {
@@ -271,10 +339,50 @@ describe('the control API', () => {
     const misspelt = await control('GET', '/journal?opertion=getKey')
     expectBadArgument(misspelt, 'opertion')
     expect(misspelt.body.error.message).toBe(
-      'Failed to read the request: "opertion" is not a filter of the journal (known filters: operation, status, method, keyHash, outcome).',
+      'Failed to read the request: "opertion" is not a parameter of the journal (known parameters: operation, status, method, keyHash, outcome, after, limit, bodies).',
     )
     expect((await control('DELETE', '/journal')).status).toBe(204)
     expect(sim.journal.list()).toEqual([])
+  })
+
+  it('pages the journal with limit and after, names where the next page starts, and leaves bodies out on bodies=false', async () => {
+    for (let i = 0; i < 5; i++) await service('/videos/models')
+    await service(`/files/${world.files.report}/content`, world.managementKey)
+    // The streamed journal is sim.journal.list() as JSON, a download's bytes as base64.
+    const whole = await control('GET', '/journal')
+    const listed = sim.journal.list().map((entry) => (entry.response.type === 'bytes' ? { ...entry, response: { ...entry.response, body: Buffer.from(entry.response.body).toString('base64') } } : entry))
+    expect(whole.body).toEqual({ data: JSON.parse(JSON.stringify(listed)) })
+
+    const first = await control('GET', '/journal?limit=2')
+    expect(first.body.data.map((e: { seq: number }) => e.seq)).toEqual([1, 2])
+    expect(first.body.nextAfter).toBe(2)
+    const second = await control('GET', `/journal?limit=2&after=${first.body.nextAfter}`)
+    expect(second.body.data.map((e: { seq: number }) => e.seq)).toEqual([3, 4])
+    const last = await control('GET', '/journal?limit=2&after=4')
+    expect(last.body.data.map((e: { seq: number }) => e.seq)).toEqual([5, 6])
+    // The last page names no next one.
+    expect(last.body).not.toHaveProperty('nextAfter')
+    expect((await control('GET', '/journal?after=6')).body).toEqual({ data: [] })
+    // Filters and paging together: the download only, and without its bytes.
+    const light = await control('GET', '/journal?operation=getFileContent&bodies=false')
+    expect(light.body.data).toHaveLength(1)
+    expect(light.body.data[0].response).toEqual({ status: 200, headers: expect.any(Object), type: 'bytes' })
+    expect((await control('GET', '/journal?bodies=false&limit=1')).body.data[0].response).not.toHaveProperty('body')
+
+    for (const [query, argument] of [['limit=0', 'limit'], ['limit=ten', 'limit'], ['limit=10001', 'limit'], ['after=-1', 'after'], ['bodies=no', 'bodies']] as const) {
+      expectBadArgument(await control('GET', `/journal?${query}`), argument)
+    }
+  })
+
+  it('exports the world without file contents on bodies=false, and refuses another parameter', async () => {
+    const whole = (await control('GET', '/world/export')).body
+    expect(whole).toEqual(JSON.parse(JSON.stringify(sim.exportWorld())))
+    const light = (await control('GET', '/world/export?bodies=false')).body
+    expect(light.files.length).toBe(whole.files.length)
+    expect(light.files.every((file: Record<string, unknown>) => !('base64' in file) && !('text' in file))).toBe(true)
+    expect({ ...light, files: [] }).toEqual({ ...whole, files: [] })
+    expectBadArgument(await control('GET', '/world/export?body=false'), 'body')
+    expectBadArgument(await control('GET', '/world/export?bodies=0'), 'bodies')
   })
 
   it('answers an unknown route, or a known path with another method, with a 404 listing the routes', async () => {
@@ -289,7 +397,7 @@ describe('the control API', () => {
     const limited = createSimulator({ rateLimit: { requests: 1, intervalMs: 60_000 } })
     const own = await startServer(limited, { port: 0 })
     try {
-      const post = (path: string, body: unknown): Promise<Response> => fetch(`${own.controlUrl}${path}`, { method: 'POST', body: JSON.stringify(body) })
+      const post = (path: string, body: unknown): Promise<Response> => fetch(`${own.controlUrl}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
       expect((await post('/faults', { respond: { status: 500 } })).status).toBe(201)
       for (let i = 0; i < 5; i++) expect((await fetch(`${own.controlUrl}/health`)).status).toBe(200)
       expect((await post('/keys', { userId: limited.world.userId, name: 'made by control' })).status).toBe(201)

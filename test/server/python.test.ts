@@ -8,6 +8,8 @@ import { type RequestLogEntry, type SimulatorServer, startServer } from '../../s
 // the control API and the six operations, as a client outside JavaScript would (decisions/0013).
 
 const SCRIPT = fileURLToPath(new URL('./python/control_client.py', import.meta.url))
+const PYTHON_DIR = fileURLToPath(new URL('./python/', import.meta.url))
+const CLI = fileURLToPath(new URL('../../src/server/cli.ts', import.meta.url))
 const SCRIPT_TIMEOUT_MS = 60_000
 
 /** The lines the script prints, one per check, in order. */
@@ -109,4 +111,36 @@ describe('a python3 client of the server', () => {
       new Set(['listKeys', 'getKey', 'listEndpoints', 'getFileContent', 'getWorkspace', 'listVideoModels']),
     )
   })
+})
+
+/** The unittest example's tests, as `python3 -m unittest -v` names them on stderr. */
+const UNITTEST_TESTS = [
+  'test_a_once_fault_answers_503_then_the_service_recovers',
+  'test_moving_the_clock_a_day_on',
+  'test_the_control_api_refuses_a_body_that_is_not_declared_json',
+  'test_the_log_has_a_line_per_request',
+  'test_the_ready_line_names_working_keys',
+]
+
+describe('the Python unittest example that starts the server itself', () => {
+  it('starts `serve --log json` on port 0, reads the ready line, passes every test, and stops the server', async () => {
+    // The example runs `npx --no model-access-sim`; here the command runs the source, as the other tests do.
+    const command = [process.execPath, '--import', fileURLToPath(import.meta.resolve('tsx')), CLI].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ')
+    const run = await new Promise<ScriptRun>((resolve, reject) => {
+      execFile(
+        'python3',
+        ['-m', 'unittest', '-v', 'test_with_server'],
+        { cwd: PYTHON_DIR, timeout: SCRIPT_TIMEOUT_MS, env: { ...process.env, MODEL_ACCESS_SIM_COMMAND: command, PYTHONDONTWRITEBYTECODE: '1' } },
+        (error, stdout, stderr) => {
+          if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error('python3 is not on the PATH: this test needs python3 installed (CI has it).'))
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, signal: error?.signal ?? null, stdout, stderr })
+        },
+      )
+    })
+    const output = `exit code ${String(run.code)}, signal ${String(run.signal)}\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`
+    expect(run.code, output).toBe(0)
+    const passed = [...run.stderr.matchAll(/^(test_\w+) \(.*\) \.\.\. ok$/gm)].map((match) => match[1])
+    expect(passed.sort(), output).toEqual(UNITTEST_TESTS)
+    expect(run.stderr, output).toMatch(new RegExp(`^Ran ${UNITTEST_TESTS.length} tests in [\\d.]+s\n\nOK$`, 'm'))
+  }, SCRIPT_TIMEOUT_MS + 10_000)
 })

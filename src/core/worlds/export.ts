@@ -2,11 +2,12 @@
 // (ids, secrets, names, guardrails, endpoint figures) is written out, so that loading the spec
 // rebuilds a store that answers every request as this one does (decisions/0013).
 import { toBase64 } from '../base64.js'
+import type { ExportOptions } from '../internals.js'
 import { DEFAULT_WORKSPACE } from '../store/defaults.js'
 import { maskSecret } from '../store/keys.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
-import type { StoreData } from '../store/state.js'
+import type { FileState, KeyState, StoreData, UserState } from '../store/state.js'
 import { UNITS_PER_USD, type UsageRecord } from '../usage.js'
 import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
@@ -60,75 +61,94 @@ function defaultWorkspaceOf(record: Workspace, userId: string, userCreatedAt: nu
   return Object.keys(fields).length === 0 ? undefined : fields
 }
 
-export function exportWorld<Handles extends object>(data: StoreData, nowMs: number, handles: Handles): WorldSpec<Handles> {
-  const users: WorldUser[] = []
-  for (const user of data.users.values()) {
-    const workspace = user.defaultWorkspaceId === null ? undefined : data.workspaces.get(user.defaultWorkspaceId)
-    users.push({
-      id: user.id,
-      name: user.name,
-      createdAt: iso(user.createdAt),
-      defaultWorkspaceId: user.defaultWorkspaceId,
-      ...(workspace && { defaultWorkspaceGuardrailId: workspace.record.default_guardrail_id }),
-    })
-    const own = workspace && defaultWorkspaceOf(workspace.record, user.id, user.createdAt)
-    if (own) (users.at(-1) as WorldUser).defaultWorkspace = own
+/** A user as a world spec holds it: its default workspace's fields only where they differ from what `users.create` makes. */
+export function worldUser(data: StoreData, user: UserState): WorldUser {
+  const workspace = user.defaultWorkspaceId === null ? undefined : data.workspaces.get(user.defaultWorkspaceId)
+  const entry: WorldUser = {
+    id: user.id,
+    name: user.name,
+    createdAt: iso(user.createdAt),
+    defaultWorkspaceId: user.defaultWorkspaceId,
+    ...(workspace && { defaultWorkspaceGuardrailId: workspace.record.default_guardrail_id }),
   }
+  const own = workspace && defaultWorkspaceOf(workspace.record, user.id, user.createdAt)
+  if (own) entry.defaultWorkspace = own
+  return entry
+}
+
+/** A workspace (not a default one) as a world spec holds it. */
+export function worldWorkspace(userId: string, record: Workspace): WorldWorkspace {
+  return {
+    id: record.id,
+    userId,
+    name: record.name,
+    slug: record.slug,
+    description: record.description,
+    defaultTextModel: record.default_text_model,
+    defaultImageModel: record.default_image_model,
+    defaultProviderSort: record.default_provider_sort,
+    defaultGuardrailId: record.default_guardrail_id,
+    createdAt: fromWireTimestamp(record.created_at),
+    ...workspaceExtras(record, userId),
+  }
+}
+
+/** A key as a world spec holds it: its secret, and its usage as records. */
+export function worldKey(key: KeyState): WorldKey {
+  return {
+    hash: key.hash,
+    secret: key.secret,
+    userId: key.userId,
+    workspaceId: key.workspaceId,
+    management: key.management,
+    name: key.name,
+    disabled: key.disabled,
+    limit: key.limit,
+    limitReset: key.limitReset,
+    includeByokInLimit: key.includeByokInLimit,
+    createdAt: iso(key.createdAt),
+    updatedAt: key.updatedAt === null ? null : iso(key.updatedAt),
+    expiresAt: key.expiresAt === null ? null : iso(key.expiresAt),
+    ...(key.rateLimit && { rateLimit: { ...key.rateLimit } }),
+    ...(key.label !== maskSecret(key.secret) && { label: key.label }),
+    ...(key.creatorUserId !== key.userId && { creatorUserId: key.creatorUserId }),
+    usage: key.usage.slice(0, key.usageCount).flatMap(exportRecord),
+  }
+}
+
+/** A file as a world spec holds it, its content as base64 by `encode`, or without content when there is none. */
+export function worldFile(file: Omit<FileState, 'createdAt'> & { createdAt: number | string }, encode: ((bytes: Uint8Array) => string) | undefined): WorldFile {
+  return {
+    id: file.id,
+    userId: file.userId,
+    workspaceId: file.workspaceId,
+    origin: file.origin,
+    // Left out when it is the default (the id), which may be longer than a filename may be.
+    ...(file.filename !== file.id && { filename: file.filename }),
+    ...(file.provider !== null && { provider: file.provider }),
+    createdAt: typeof file.createdAt === 'number' ? iso(file.createdAt) : file.createdAt,
+    ...(encode !== undefined && { base64: encode(file.bytes) }),
+  }
+}
+
+/** A model as a world spec holds it: `created` an ISO instant, not the wire's epoch seconds. */
+export function worldModel<M extends { created: number }>(model: M): Omit<M, 'created'> & { created: string } {
+  return { ...structuredClone(model), created: iso(model.created * 1000) }
+}
+
+export function exportWorld<Handles extends object>(data: StoreData, nowMs: number, handles: Handles, options: ExportOptions = {}): WorldSpec<Handles> {
+  const encode = options.bodies === false ? undefined : (options.encode ?? toBase64)
+  const users: WorldUser[] = [...data.users.values()].map((user) => worldUser(data, user))
   const defaults = new Set([...data.users.values()].map((user) => user.defaultWorkspaceId))
   const workspaces: WorldWorkspace[] = []
   for (const { userId, record } of data.workspaces.values()) {
-    if (defaults.has(record.id)) continue
-    workspaces.push({
-      id: record.id,
-      userId,
-      name: record.name,
-      slug: record.slug,
-      description: record.description,
-      defaultTextModel: record.default_text_model,
-      defaultImageModel: record.default_image_model,
-      defaultProviderSort: record.default_provider_sort,
-      defaultGuardrailId: record.default_guardrail_id,
-      createdAt: fromWireTimestamp(record.created_at),
-      ...workspaceExtras(record, userId),
-    })
+    if (!defaults.has(record.id)) workspaces.push(worldWorkspace(userId, record))
   }
   const keys: WorldKey[] = []
-  for (const key of data.keys.values()) {
-    keys.push({
-      hash: key.hash,
-      secret: key.secret,
-      userId: key.userId,
-      workspaceId: key.workspaceId,
-      management: key.management,
-      name: key.name,
-      disabled: key.disabled,
-      limit: key.limit,
-      limitReset: key.limitReset,
-      includeByokInLimit: key.includeByokInLimit,
-      createdAt: iso(key.createdAt),
-      updatedAt: key.updatedAt === null ? null : iso(key.updatedAt),
-      expiresAt: key.expiresAt === null ? null : iso(key.expiresAt),
-      ...(key.rateLimit && { rateLimit: { ...key.rateLimit } }),
-      ...(key.label !== maskSecret(key.secret) && { label: key.label }),
-      ...(key.creatorUserId !== key.userId && { creatorUserId: key.creatorUserId }),
-      usage: key.usage.slice(0, key.usageCount).flatMap(exportRecord),
-    })
-  }
+  for (const key of data.keys.values()) keys.push(worldKey(key))
   const files: WorldFile[] = []
-  for (const file of data.files.values()) {
-    files.push({
-      id: file.id,
-      userId: file.userId,
-      workspaceId: file.workspaceId,
-      origin: file.origin,
-      // Left out when it is the default (the id), which may be longer than a filename may be.
-      ...(file.filename !== file.id && { filename: file.filename }),
-      ...(file.provider !== null && { provider: file.provider }),
-      createdAt: iso(file.createdAt),
-      base64: toBase64(file.bytes),
-    })
-  }
-  const models: WorldModel[] = [...data.models.values()].map((model) => ({ ...structuredClone(model), created: iso(model.created * 1000) }))
-  const videoModels: WorldVideoModel[] = [...data.videoModels.values()].map((model) => ({ ...structuredClone(model), created: iso(model.created * 1000) }))
+  for (const file of data.files.values()) files.push(worldFile(file, encode))
+  const models: WorldModel[] = [...data.models.values()].map(worldModel)
+  const videoModels: WorldVideoModel[] = [...data.videoModels.values()].map(worldModel)
   return { format: WORLD_FORMAT, now: iso(nowMs), users, workspaces, keys, files, models, videoModels, handles: structuredClone(handles) }
 }

@@ -141,14 +141,14 @@ def run(base, control):
     res = ctl("POST", "/keys", {"userId": org["id"], "management": True, "name": "py-admin"})
     expect_status(res, 201, "POST /__sim/keys (management)")
     admin = res.json()
-    assert admin["key"].startswith("sk-or-v1-"), "POST /__sim/keys: expected a sk-or-v1- secret, got %r" % admin
-    assert admin["record"]["name"] == "py-admin", "POST /__sim/keys: expected the record named py-admin, got %r" % admin
+    assert admin["secret"].startswith("sk-or-v1-"), "POST /__sim/keys: expected a sk-or-v1- secret, got %r" % admin
+    assert admin["name"] == "py-admin", "POST /__sim/keys: expected the key named py-admin, got %r" % admin
     res = ctl("POST", "/keys", {"userId": org["id"], "name": "py-app"})
     expect_status(res, 201, "POST /__sim/keys (regular)")
     app = res.json()
-    app_hash = app["record"]["hash"]
-    assert app["record"]["workspace_id"] == org["defaultWorkspaceId"], "POST /__sim/keys: expected the default workspace, got %r" % app
-    assert app["record"]["created_at"].startswith("2026-03-04T23:30:00"), "POST /__sim/keys: expected created_at at the clock's now, got %r" % app
+    app_hash = app["hash"]
+    assert app["workspaceId"] == org["defaultWorkspaceId"], "POST /__sim/keys: expected the default workspace, got %r" % app
+    assert app["createdAt"] == "2026-03-04T23:30:00.000Z", "POST /__sim/keys: expected createdAt at the clock's now, got %r" % app
     passed("management key and regular key created")
 
     res = ctl("POST", "/workspaces", {"userId": org["id"], "name": "Python Staging", "slug": "python-staging"})
@@ -160,8 +160,8 @@ def run(base, control):
     res = ctl("POST", "/files", {"userId": org["id"], "id": "file_py_1", "origin": "server", "filename": "report.txt", "text": text})
     expect_status(res, 201, "POST /__sim/files")
     stored = res.json()
-    assert stored["size"] == len(text.encode("utf-8")), "POST /__sim/files: expected size %d, got %r" % (len(text.encode("utf-8")), stored)
-    assert "bytes" not in stored, "POST /__sim/files: expected metadata without the bytes, got %r" % stored
+    assert stored["filename"] == "report.txt", "POST /__sim/files: expected filename report.txt, got %r" % stored
+    assert "text" not in stored and "base64" not in stored, "POST /__sim/files: expected metadata without the content, got %r" % stored
 
     pricing = {"prompt": "0.000001", "completion": "0.000002"}
     res = ctl("POST", "/models", {"id": "pyorg/fast-1", "endpoints": [{"provider_name": "Together", "pricing": pricing}]})
@@ -171,19 +171,19 @@ def run(base, control):
     passed("workspace, file, model and video model created")
 
     # --- The six operations -------------------------------------------------------------------
-    res = api("/keys", admin["key"])
+    res = api("/keys", admin["secret"])
     expect_status(res, 200, "GET /keys as the management key")
     listed = [key["hash"] for key in res.json()["data"]]
     assert listed == [app_hash], "GET /keys: expected exactly the regular key %s, got %r" % (app_hash, listed)
     passed("listKeys lists the regular key for the management key")
 
-    error = expect_error(api("/keys", app["key"]), 403, "GET /keys as the regular key")
+    error = expect_error(api("/keys", app["secret"]), 403, "GET /keys as the regular key")
     passed("listKeys answers 403 to a regular key")
 
     error = expect_error(api("/keys"), 401, "GET /keys without a key")
     passed("listKeys answers 401 without a key")
 
-    res = api("/keys/" + app_hash, admin["key"])
+    res = api("/keys/" + app_hash, admin["secret"])
     expect_status(res, 200, "GET /keys/{hash}")
     key = res.json()["data"]
     assert key["hash"] == app_hash and key["name"] == "py-app", "GET /keys/{hash}: expected the regular key, got %r" % key
@@ -199,20 +199,20 @@ def run(base, control):
     assert endpoint["provider_name"] == "Together", "listEndpoints: expected provider Together, got %r" % endpoint
     assert endpoint["pricing"] == pricing, "listEndpoints: expected pricing %r, got %r" % (pricing, endpoint["pricing"])
     assert "latency_last_30m" in endpoint and endpoint["latency_last_30m"] is None, "listEndpoints: expected latency_last_30m null anonymously, got %r" % endpoint
-    res = api("/models/pyorg/fast-1/endpoints", app["key"])
+    res = api("/models/pyorg/fast-1/endpoints", app["secret"])
     expect_status(res, 200, "GET /models/pyorg/fast-1/endpoints with a key")
     latency = res.json()["data"]["endpoints"][0]["latency_last_30m"]
     assert isinstance(latency, dict) and isinstance(latency.get("p50"), (int, float)), "listEndpoints: expected latency figures with a key, got %r" % latency
     passed("listEndpoints hides latency_last_30m from anonymous callers only")
 
-    res = api("/files/file_py_1/content", admin["key"])
+    res = api("/files/file_py_1/content", admin["secret"])
     expect_status(res, 200, "GET /files/file_py_1/content")
     assert res.body == text.encode("utf-8"), "getFileContent: expected the bytes %r, got %r" % (text.encode("utf-8"), res.body)
     assert res.headers.get("content-type") == "application/octet-stream", "getFileContent: expected application/octet-stream, got %r" % res.headers
     assert 'filename="report.txt"' in res.headers.get("content-disposition", ""), "getFileContent: expected filename report.txt, got %r" % res.headers
     passed("getFileContent returns the file's exact bytes")
 
-    res = api("/workspaces/python-staging", admin["key"])
+    res = api("/workspaces/python-staging", admin["secret"])
     expect_status(res, 200, "GET /workspaces/python-staging")
     found = res.json()["data"]
     assert found["id"] == workspace["id"] and found["name"] == "Python Staging", "getWorkspace: expected %r, got %r" % (workspace, found)
@@ -227,8 +227,8 @@ def run(base, control):
     # --- Usage and the clock ------------------------------------------------------------------
     res = ctl("POST", "/usage", {"keyHash": app_hash, "cost": 1.25})
     expect_status(res, 200, "POST /__sim/usage")
-    assert res.json()["usage_daily"] == 1.25, "POST /__sim/usage: expected usage_daily 1.25, got %r" % res.json()
-    res = api("/keys/" + app_hash, admin["key"])
+    assert [record["cost"] for record in res.json()["usage"]] == [1.25], "POST /__sim/usage: expected one record of 1.25, got %r" % res.json()
+    res = api("/keys/" + app_hash, admin["secret"])
     expect_status(res, 200, "GET /keys/{hash} after usage")
     key = res.json()["data"]
     assert key["usage_daily"] == 1.25 and key["usage"] == 1.25, "GET /keys/{hash}: expected usage and usage_daily 1.25, got %r" % key
@@ -237,7 +237,7 @@ def run(base, control):
     res = ctl("POST", "/clock/advance", {"ms": 31 * 60 * 1000})
     expect_status(res, 200, "POST /__sim/clock/advance")
     assert res.json()["now"] == "2026-03-05T00:01:00.000Z", "POST /__sim/clock/advance: expected 2026-03-05T00:01:00.000Z, got %r" % res.json()
-    res = api("/keys/" + app_hash, admin["key"])
+    res = api("/keys/" + app_hash, admin["secret"])
     expect_status(res, 200, "GET /keys/{hash} after midnight")
     key = res.json()["data"]
     figures = (key["usage_daily"], key["usage_weekly"], key["usage_monthly"], key["usage"])
@@ -287,7 +287,7 @@ def run(base, control):
     res = ctl("POST", "/reset")
     expect_status(res, 204, "POST /__sim/reset")
     assert res.body == b"", "POST /__sim/reset: expected no body, got %r" % res.body
-    error = expect_error(api("/keys", admin["key"]), 401, "GET /keys with the management key after reset")
+    error = expect_error(api("/keys", admin["secret"]), 401, "GET /keys with the management key after reset")
     assert error.get("metadata", {}).get("reason") == "unknown", "after reset: expected reason 'unknown', got %r" % error
     res = ctl("GET", "/clock")
     expect_status(res, 200, "GET /__sim/clock after reset")
