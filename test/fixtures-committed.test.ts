@@ -16,6 +16,8 @@ import { GetKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/
 import { ListResponse$inboundSchema } from '@openrouter/sdk/models/operations/list.js'
 import { ListEndpointsResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpoints.js'
 import { VideoModelsListResponse$inboundSchema } from '@openrouter/sdk/models/videomodelslistresponse.js'
+import { ChatResult$inboundSchema } from '@openrouter/sdk/models/chatresult.js'
+import { GenerationResponse$inboundSchema } from '@openrouter/sdk/models/generationresponse.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -46,6 +48,8 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   listEndpoints: ListEndpointsResponse$inboundSchema,
   getWorkspace: GetWorkspaceResponse$inboundSchema,
   listVideoModels: VideoModelsListResponse$inboundSchema,
+  createChatCompletion: ChatResult$inboundSchema,
+  getGeneration: GenerationResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -21,6 +21,9 @@ export const OPERATION_NAMES = [
   // Keys and credits (operations/keys.ts, operations/credits.ts).
   // Workspaces (operations/workspaces.ts).
   // The catalog (operations/catalog.ts).
+  // Inference (operations/inference.ts).
+  'createChatCompletion',
+  'getGeneration',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */
