@@ -22,13 +22,13 @@ export interface GenerationState {
   readonly wire: Generation
 }
 
-/** Stores a generation, letting the oldest go past the limit. */
-export function recordGeneration(ctx: StoreContext, state: Omit<GenerationState, 'seq'>): GenerationState {
+/** Stores a generation, letting the oldest go once more than `limit` are kept. */
+export function recordGeneration(ctx: StoreContext, state: Omit<GenerationState, 'seq'>, limit = GENERATION_LIMIT): GenerationState {
   const newest = ctx.indices.generationOrder.pageFromEnd(0, 1)[0]
   const row: GenerationState = { ...state, seq: newest === undefined ? 1 : newest.seq + 1 }
   put(ctx, 'generations', row.wire.id, row)
   const order = ctx.indices.generationOrder
-  while (order.size > GENERATION_LIMIT) {
+  while (order.size > limit) {
     const oldest = order.pageFromEnd(order.size - 1, 1)[0] as GenerationState
     remove(ctx, 'generations', oldest.wire.id)
   }
