@@ -179,6 +179,8 @@ describe('resolving the model', () => {
       metadata: { parameter: 'model', reason: 'is not a valid model ID', value: 'acme/nope' },
     })
     expect(chat(sim, key, { model: MODEL, models: ['acme/nope'] }).body.error.metadata).toEqual({ parameter: 'models[0]', reason: 'is not a valid model ID', value: 'acme/nope' })
+    expect(chat(sim, key, { model: MODEL, models: [MODEL, 'acme/nope'] }).body.error.metadata.parameter).toBe('models[1]')
+    expect(chat(sim, key, { models: [MODEL, 'acme/nope'] }).body.error.metadata.parameter).toBe('models[1]')
   })
 
   it('serves a `:free` variant from the base model\'s free endpoints, and a stored `:free` model as it is', () => {

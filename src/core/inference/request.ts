@@ -36,8 +36,8 @@ export interface ProviderPreferences {
 export interface ChatInput {
   /** `model`, then each of `models`, in order, without repeats. */
   models: string[]
-  /** Whether `models[0]` is the `model` field (else it is the first of `models`). */
-  modelGiven: boolean
+  /** The field each of `models` came from (`model`, `models[2]`), for the 400 that names an unknown one. */
+  modelFields: string[]
   messages: InputMessage[]
   /** Characters of the `tools` definitions as JSON (they count as prompt tokens). */
   toolChars: number
@@ -343,10 +343,14 @@ export function readChatRequest(value: Record<string, unknown>): ChatInput {
   const sessionId = body.optionalString('session_id', { maxLength: 256 }) ?? null
   const user = body.optionalString('user', {}) ?? null
   const provider = readProvider(body)
-  const unique = [...new Set(model === undefined ? models : [model, ...models])]
+  const sources = new Map<string, string>()
+  if (model !== undefined) sources.set(model, 'model')
+  models.forEach((id, i) => {
+    if (!sources.has(id)) sources.set(id, `models[${i}]`)
+  })
   return {
-    models: unique,
-    modelGiven: model !== undefined,
+    models: [...sources.keys()],
+    modelFields: [...sources.values()],
     messages,
     toolChars: tools === undefined ? 0 : JSON.stringify(tools).length,
     hasTools: tools !== undefined && tools.length > 0,

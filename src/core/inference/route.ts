@@ -65,7 +65,7 @@ export function resolveModels(ctx: StoreContext, input: ChatInput): ResolvedMode
       // The service names the model it does not know; a fallback list is checked whole, like `model`.
       throw new ApiError(400, {
         message: `${id} is not a valid model ID`,
-        metadata: { parameter: i === 0 && input.modelGiven ? 'model' : `models[${input.models.indexOf(id) - (input.modelGiven ? 1 : 0)}]`, reason: 'is not a valid model ID', value: id },
+        metadata: { parameter: input.modelFields[i] ?? 'model', reason: 'is not a valid model ID', value: id },
       })
     }
     resolved.push(model)
