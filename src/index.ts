@@ -60,3 +60,6 @@ export type {
   ResolvedPricing,
 } from './pricing/index.js'
 export type * from './core/types.js'
+export type { AttemptFacts, InferenceControls, ResponderError, ResponderInfo, ResponderMatch, ResponderReply, ResponderRule, ResponderToolCall } from './core/inference/responders.js'
+export type { ChatAssistantMessage, ChatChunk, ChatCompletion, ChatStreamToolCall, ChatToolCall, ChatUsage, FinishReason, Generation, ProviderResponse } from './core/inference/wire.js'
+export type { StreamFrame } from './core/inference/stream.js'

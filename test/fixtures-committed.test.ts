@@ -24,6 +24,8 @@ import { CreateWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/cr
 import { DeleteWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/deleteworkspaceresponse.js'
 import { ListWorkspacesResponse$inboundSchema } from '@openrouter/sdk/models/listworkspacesresponse.js'
 import { UpdateWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/updateworkspaceresponse.js'
+import { ChatResult$inboundSchema } from '@openrouter/sdk/models/chatresult.js'
+import { GenerationResponse$inboundSchema } from '@openrouter/sdk/models/generationresponse.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -64,6 +66,8 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   createWorkspace: CreateWorkspaceResponse$inboundSchema,
   updateWorkspace: UpdateWorkspaceResponse$inboundSchema,
   deleteWorkspace: DeleteWorkspaceResponse$inboundSchema,
+  createChatCompletion: ChatResult$inboundSchema,
+  getGeneration: GenerationResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

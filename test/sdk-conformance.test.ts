@@ -386,6 +386,8 @@ const DECLARED: Record<OperationName, readonly DeclaredStatus[]> = {
   createWorkspace: [400, 401, 403, 500],
   updateWorkspace: [400, 401, 403, 404, 500],
   deleteWorkspace: [400, 401, 403, 404, 500],
+  createChatCompletion: [400, 401, 403, 404, 429, 500, 502, 503],
+  getGeneration: [401, 404, 429, 500, 502],
 }
 
 const SDK_METHOD: Record<OperationName, string> = {
@@ -404,6 +406,8 @@ const SDK_METHOD: Record<OperationName, string> = {
   createWorkspace: 'sdk.workspaces.create',
   updateWorkspace: 'sdk.workspaces.update',
   deleteWorkspace: 'sdk.workspaces.delete',
+  createChatCompletion: 'sdk.chat.send',
+  getGeneration: 'sdk.generations.getGeneration',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -423,6 +427,8 @@ const ROUTE: Record<OperationName, string> = {
   createWorkspace: `${DEFAULT_BASE_URL}/workspaces`,
   updateWorkspace: `${DEFAULT_BASE_URL}/workspaces/:id`,
   deleteWorkspace: `${DEFAULT_BASE_URL}/workspaces/:id`,
+  createChatCompletion: `${DEFAULT_BASE_URL}/chat/completions`,
+  getGeneration: `${DEFAULT_BASE_URL}/generation`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -442,6 +448,8 @@ const VALID_CALL: Record<OperationName, (sdk: Sdk) => Promise<unknown>> = {
   createWorkspace: (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Lab', slug: 'lab' } }),
   updateWorkspace: (sdk) => sdk.workspaces.update({ id: world.workspaces.staging, updateWorkspaceRequest: { name: 'Staging 2' } }),
   deleteWorkspace: (sdk) => sdk.workspaces.delete({ id: 'empty-workspace' }),
+  createChatCompletion: (sdk) => sdk.chat.send({ chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] } }),
+  getGeneration: (sdk) => sdk.generations.getGeneration({ id: 'gen-0-none' }),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -510,6 +518,58 @@ function unauthorized(operation: OperationName, call: (sdk: Sdk) => Promise<unkn
   return [
     produced(operation, 401, 'the SDK is constructed without an apiKey', anonymous, call, { message: AUTH_MESSAGES.missing, ...notCaller }),
     produced(operation, 401, 'the bearer secret matches no key', withUnknownKey, call, { message: AUTH_MESSAGES.unknown, metadata: { reason: 'unknown' }, ...notCaller }),
+  ]
+}
+
+/** The inference operations' cases: each status produced by a rule, a fault or a responder (decisions/0024). */
+function INFERENCE_ERROR_CASES(): ErrorCase[] {
+  const chat = (request: Record<string, unknown> = {}) => (sdk: Sdk) =>
+    sdk.chat.send({ chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }], ...request } })
+  const generation = (id: string) => (sdk: Sdk) => sdk.generations.getGeneration({ id })
+  const withFault = (operation: OperationName, respond: { status: number; headers?: Record<string, string> }) => (): string => {
+    sim.faults.add({ operation, respond })
+    return world.apiKey
+  }
+  const spentKey = (): string => sim.keys.create({ userId: world.userId, limit: 1, usage: { total: 1 } }).key
+  const failingProviders = (): string => {
+    sim.inference.respond({ error: { status: 502 } })
+    return world.apiKey
+  }
+  const globexGeneration = (): string => {
+    const globex = sim.keys.create({ userId: world.otherTenant.userId }).key
+    const res = sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${globex}`, body: JSON.stringify({ model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi' }] }) })
+    return (res.body as { id: string }).id
+  }
+  return [
+    produced('createChatCompletion', 400, 'the model is not in the catalog', asRegular, chat({ model: 'openai/gpt-does-not-exist' }), {
+      message: 'openai/gpt-does-not-exist is not a valid model ID',
+      metadata: { parameter: 'model', reason: 'is not a valid model ID', value: 'openai/gpt-does-not-exist' },
+    }),
+    produced('createChatCompletion', 400, 'temperature is out of range', asRegular, chat({ temperature: 3 }), {
+      metadata: { parameter: 'temperature', reason: 'must be at most 2', value: '3' },
+    }),
+    ...unauthorized('createChatCompletion', chat()),
+    produced('createChatCompletion', 403, "the key's limit is used up", spentKey, chat(), {
+      message: 'Key limit exceeded (total limit). Manage it using https://openrouter.ai/settings/keys',
+    }),
+    produced('createChatCompletion', 403, 'the key is a management key', asManagement, chat(), {
+      message: 'Management keys cannot be used for inference requests; use a regular API key',
+      metadata: { reason: 'management_key' },
+    }),
+    produced('createChatCompletion', 404, 'no endpoint is left by provider.only', asRegular, chat({ provider: { only: ['NoSuchProvider'] } }), {
+      message: 'No endpoints found matching your provider preferences',
+      metadata: { reason: 'no_endpoint_provider', model: 'openai/gpt-4.1-mini' },
+    }),
+    produced('createChatCompletion', 429, 'a fault answers 429', withFault('createChatCompletion', { status: 429, headers: { 'retry-after': '7' } }), chat()),
+    produced('createChatCompletion', 500, 'a fault answers 500', withFault('createChatCompletion', { status: 500 }), chat()),
+    produced('createChatCompletion', 502, 'every provider fails', failingProviders, chat()),
+    produced('createChatCompletion', 503, 'a fault answers 503', withFault('createChatCompletion', { status: 503 }), chat()),
+    ...unauthorized('getGeneration', generation('gen-0-none')),
+    produced('getGeneration', 404, 'no generation has the id', asRegular, generation('gen-0-none'), { metadata: { resource: 'generation' } }),
+    produced('getGeneration', 404, "the id is another organisation's generation", asRegular, (sdk) => generation(globexGeneration())(sdk), { metadata: { resource: 'generation' } }),
+    produced('getGeneration', 429, 'a fault answers 429', withFault('getGeneration', { status: 429, headers: { 'retry-after': '7' } }), generation('gen-0-none')),
+    produced('getGeneration', 500, 'a fault answers 500', withFault('getGeneration', { status: 500 }), generation('gen-0-none')),
+    produced('getGeneration', 502, 'a fault answers 502', withFault('getGeneration', { status: 502 }), generation('gen-0-none')),
   ]
 }
 
@@ -677,6 +737,8 @@ const ERROR_CASES: ErrorCase[] = [
     return sdk.workspaces.delete({ id: 'globex-only' })
   }, { metadata: { resource: 'workspace' } }),
   overridden('deleteWorkspace', 500),
+  // POST /chat/completions and GET /generation: every declared status by the simulator's own rules.
+  ...INFERENCE_ERROR_CASES(),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

@@ -8,6 +8,8 @@ import type { StoreContext } from './store/context.js'
 import { OPERATIONS } from './operations/index.js'
 import { type Call, type Operation, JSON_HEADERS } from './operations/operation.js'
 import type { OperationName } from './operations/names.js'
+import type { InferenceRuntime } from './inference/chat.js'
+import type { StreamFrame } from './inference/stream.js'
 
 export type { OperationName } from './operations/names.js'
 export { payloadOf } from './operations/operation.js'
@@ -50,6 +52,8 @@ export type SimResponse = Timing &
   (
     | { status: number; headers: Record<string, string>; type: 'json'; body: unknown }
     | { status: number; headers: Record<string, string>; type: 'bytes'; body: Uint8Array }
+    /** A server-sent event stream: each frame's text and its offset from the start (decisions/0024). */
+    | { status: number; headers: Record<string, string>; type: 'stream'; body: readonly StreamFrame[] }
     | { status: 0; headers: Record<string, string>; type: 'network-error' | 'never'; body: null }
   )
 
@@ -154,7 +158,7 @@ export function operationOf(request: SimRequest): OperationName | null {
 }
 
 /** The operations and the catch-all, after faults and rate limits have let the request through. */
-function serve(ctx: StoreContext, request: SimRequest, method: string, path: string, matched: Matched | undefined, caller: Caller): SimResponse {
+function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, method: string, path: string, matched: Matched | undefined, caller: Caller): SimResponse {
   // Known only once the request names an operation: the catch-all answers without a user_id.
   let principal: Principal | null = null
   try {
@@ -181,6 +185,7 @@ function serve(ctx: StoreContext, request: SimRequest, method: string, path: str
       principal: allowed,
       request,
       json: () => (body ??= readJsonObject(request.body, contentTypeOf(request))),
+      inference: router.inference,
     }
     return operation.auth === 'public' ? operation.run(call) : operation.run(call as Call<Principal>)
   } catch (error) {
@@ -193,6 +198,7 @@ function serve(ctx: StoreContext, request: SimRequest, method: string, path: str
 export interface RouterContext {
   controls: Controls
   journal: JournalStore
+  inference: InferenceRuntime
 }
 
 const bad = (field: string, expected: string): ApiError =>
@@ -250,7 +256,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
       rateLimited = true
       response = errorResponse(new ApiError(429, { headers: { 'retry-after': String(retryAfter) } }), principal)
     } else {
-      response = serve(ctx, request, method, path, matched, caller)
+      response = serve(ctx, router, request, method, path, matched, caller)
     }
   } catch (error) {
     response =

@@ -12,6 +12,7 @@ import { type JournalEntry, type JournalFilter, JOURNAL_FILTER_FIELDS } from './
 import type { Simulator } from './simulator.js'
 import type { SimulatorSnapshot } from './snapshot.js'
 import type { StoredFile } from './store/files.js'
+import { responderFromJson } from './inference/responders.js'
 import { type WorldFile, type WorldModel, type WorldVideoModel, fileOptions, modelOptions, videoModelOptions } from './worlds/spec.js'
 
 /** A request to the control API: the path below the control base (`/clock`), and the body's text. */
@@ -456,6 +457,27 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
       path: '/journal',
       run: () => {
         sim.journal.clear()
+        return NO_CONTENT
+      },
+    },
+    // Responders (decisions/0024): a RegExp travels as { "regex": "refund", "flags": "i" }.
+    { method: 'GET', path: '/responders', run: () => jsonResponse(200, { data: sim.inference.responders.list() }) },
+    { method: 'POST', path: '/responders', run: ({ body }) => jsonResponse(201, sim.inference.respond(responderFromJson(object(body)))) },
+    {
+      method: 'DELETE',
+      path: '/responders',
+      run: () => {
+        sim.inference.responders.clear()
+        return NO_CONTENT
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/responders/{name}',
+      run: ({ params }) => {
+        const name = params['name'] as string
+        if (!sim.inference.responders.list().some((responder) => responder.name === name)) throw notFound('responder', name)
+        sim.inference.responders.remove(name)
         return NO_CONTENT
       },
     },

@@ -36,6 +36,12 @@ export interface FaultMatch {
   path?: string | RegExp
   /** The hash of the key whose secret the request bears. */
   keyHash?: string
+  /**
+   * A provider's name (`OpenAI`, any case): the rule makes that provider's attempts at inference
+   * fail (a network error or silence counts as a 502), so the router falls back to the next
+   * endpoint; it never answers a request itself (decisions/0024).
+   */
+  provider?: string
 }
 
 /** When a matching request is answered by the fault. */
@@ -171,7 +177,7 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 const OWN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection'])
 
 /** The fields of each kind of rule and option: any other is refused, so a misspelt one cannot be ignored (decisions/0005). */
-const FAULT_RULE_FIELDS = fieldsOf<FaultRule>({ operation: true, path: true, keyHash: true, once: true, times: true, fromCall: true, probability: true, respond: true, name: true })
+const FAULT_RULE_FIELDS = fieldsOf<FaultRule>({ operation: true, path: true, keyHash: true, provider: true, once: true, times: true, fromCall: true, probability: true, respond: true, name: true })
 const PRESET_FIELDS = withoutFields<FaultRule>(FAULT_RULE_FIELDS, 'respond', 'name')
 const SERVICE_UNAVAILABLE_FIELDS: ReadonlySet<string> = new Set([...PRESET_FIELDS, 'retryAfterSeconds'])
 const RESPONSE_FIELDS = fieldsOf<Exclude<FaultResponse, string>>({ status: true, message: true, metadata: true, headers: true })
@@ -296,6 +302,7 @@ export class Controls {
       throw invalidArgument(operation, 'path', 'must be a string pattern (with * for any characters) or a RegExp')
     }
     if (rule.keyHash !== undefined && typeof rule.keyHash !== 'string') throw invalidArgument(operation, 'keyHash', 'must be a key hash')
+    if (rule.provider !== undefined && (typeof rule.provider !== 'string' || rule.provider === '')) throw invalidArgument(operation, 'provider', `must be a provider's name such as "OpenAI", got ${describe(rule.provider)}`)
     const times = checkCount(rule.times, 'times', operation, 1)
     checkCount(rule.fromCall, 'fromCall', operation, 1)
     if (rule.once !== undefined && typeof rule.once !== 'boolean') throw invalidArgument(operation, 'once', 'must be a boolean')
@@ -338,7 +345,30 @@ export class Controls {
     let answer: { name: string; respond: FaultResponse } | null = null
     for (const state of this.faultStates) {
       const { rule } = state
+      // A provider's fault is for that provider's attempts (pickProviderFault), not for the request.
+      if (rule.provider !== undefined) continue
       if (state.operations && (facts.operation === null || !state.operations.has(facts.operation))) continue
+      if (state.pathPattern && !state.pathPattern.test(facts.path)) continue
+      if (rule.keyHash !== undefined && rule.keyHash !== facts.keyHash) continue
+      state.matched++
+      if (answer !== null || state.fired >= state.limit || state.matched < (rule.fromCall ?? 1)) continue
+      if (rule.probability !== undefined && !(this.random.float() < rule.probability)) continue
+      state.fired++
+      answer = { name: state.name, respond: rule.respond }
+    }
+    return answer
+  }
+
+  /**
+   * The fault that makes a provider fail one attempt at inference, if any: the rules with a
+   * `provider`, tried in the order added, counted like the others.
+   */
+  pickProviderFault(facts: { provider: string; keyHash: string; path: string }): { name: string; respond: FaultResponse } | null {
+    let answer: { name: string; respond: FaultResponse } | null = null
+    for (const state of this.faultStates) {
+      const { rule } = state
+      if (rule.provider === undefined || rule.provider.toLowerCase() !== facts.provider.toLowerCase()) continue
+      if (state.operations && !state.operations.has('createChatCompletion')) continue
       if (state.pathPattern && !state.pathPattern.test(facts.path)) continue
       if (rule.keyHash !== undefined && rule.keyHash !== facts.keyHash) continue
       state.matched++

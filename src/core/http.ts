@@ -15,11 +15,11 @@ export interface WireResponse {
 }
 
 /** An answer the adapters can put on the wire (faults that drop the connection are theirs to act out). */
-export type AnsweredResponse = Extract<SimResponse, { type: 'json' | 'bytes' }>
+export type AnsweredResponse = Extract<SimResponse, { type: 'json' | 'bytes' | 'stream' }>
 
 /** Whether a response is an answer to write (not a fault that drops or holds the connection). */
 export function isAnswered(response: SimResponse): response is AnsweredResponse {
-  return response.type === 'json' || response.type === 'bytes'
+  return response.type === 'json' || response.type === 'bytes' || response.type === 'stream'
 }
 
 const encoder = new TextEncoder()
@@ -76,6 +76,12 @@ export function toWire(response: AnsweredResponse, method: string): WireResponse
   if (response.status === 204) return { status: 204, headers, body: null }
   // HTTP forbids a body on HEAD; the headers are those GET would carry.
   const head = method.toUpperCase() === 'HEAD'
+  // A stream sent at once: every frame, in order (adapters that pace frames write them one by one).
+  if (response.type === 'stream') {
+    const bytes = encoder.encode(response.body.map((frame) => frame.data).join(''))
+    headers['content-length'] = String(bytes.byteLength)
+    return { status: response.status, headers, body: head ? null : bytes }
+  }
   const payload = response.type === 'json' ? payloadOf(response) : undefined
   if (payload !== undefined) {
     headers['content-length'] = String(payload.byteLength)
@@ -84,6 +90,19 @@ export function toWire(response: AnsweredResponse, method: string): WireResponse
   const bytes = response.type === 'json' ? encoder.encode(JSON.stringify(response.body)) : response.body
   headers['content-length'] = String(bytes.byteLength)
   return { status: response.status, headers, body: head ? null : bytes }
+}
+
+/**
+ * The frames of a stream answer as bytes, each with the real milliseconds to wait before it: its
+ * offset from the previous frame when the response asks for real waits (`realDelay`), else 0.
+ */
+export function streamChunks(response: Extract<SimResponse, { type: 'stream' }>): { waitMs: number; bytes: Uint8Array }[] {
+  let previous = 0
+  return response.body.map((frame) => {
+    const waitMs = response.realDelay ? Math.max(0, frame.atMs - previous) : 0
+    previous = frame.atMs
+    return { waitMs, bytes: encoder.encode(frame.data) }
+  })
 }
 
 /** A JSON answer with its content type. */

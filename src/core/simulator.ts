@@ -14,6 +14,7 @@ import { type ModelCollection, createModelCollection } from './store/models.js'
 import { StoreIndices, copyStoreData, emptyStoreData } from './store/state.js'
 import { type SimulatorSnapshot, snapshotHandle, versionOf } from './snapshot.js'
 import { History } from './store/versions.js'
+import { type InferenceControls, Responders } from './inference/responders.js'
 import { WindowsMemo } from './usage.js'
 import { ListTexts } from './json-text.js'
 import { type UsageCollection, createUsageCollection } from './store/usage.js'
@@ -105,6 +106,8 @@ export interface Simulator<World = DefaultWorld> {
   readonly latency: LatencyControls
   /** Every request and its response, in order. */
   readonly journal: Journal
+  /** What the simulated models answer: responder rules (decisions/0024). `sim.reset()` clears them. */
+  readonly inference: InferenceControls
   /**
    * The whole service state as it is now: store (usage included), clock, random state and
    * rate-limit buckets; faults, latency and the journal are not in it. An opaque handle, cheap to
@@ -190,7 +193,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   if (typeof journalLimit !== 'number' || !Number.isSafeInteger(journalLimit) || journalLimit < 0) {
     throw invalidArgument('create simulator', 'journalLimit', `must be a non-negative integer, got ${describe(journalLimit)}`)
   }
-  const router = { controls: new Controls(seed, rateLimit), journal: new JournalStore(journalLimit) }
+  const controls = new Controls(seed, rateLimit)
+  const responders = new Responders()
+  const router = {
+    controls,
+    journal: new JournalStore(journalLimit),
+    inference: { seed, responders, providerFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickProviderFault(facts) },
+  }
   const { ctx, collections } = createStore(seed, clock)
   const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, specNow === undefined ? 0 : startMs - specNow)
 
@@ -225,7 +234,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     faults: router.controls.faults,
     latency: router.controls.latency,
     journal: router.journal.view,
+    inference: responders.controls,
     reset: () => {
+      responders.reset()
       history.goTo(baseline)
       ctx.random.setState([...baseline.random])
       clock.jump(baseline.clockMs)

@@ -8,6 +8,7 @@
 // of T, a field that may be absent (`?`) must be `optional(...)`, a field whose type admits null must
 // be `nullable(...)` (or `literalNull`), and a field whose type does not admit null must not be.
 import type { OperationName } from './api.js'
+import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, Generation, ProviderResponse } from './inference/wire.js'
 import { parseInstant } from './time.js'
 import {
   type ApiKey,
@@ -333,6 +334,121 @@ export const PROVIDER = object<Provider>('Provider', {
   datacenters: optional(nullable(arrayOf(string))),
 })
 
+// ---- the money path (inference/wire.ts) -------------------------------------------------------------
+
+const FINISH_REASONS = ['stop', 'length', 'tool_calls', 'content_filter', 'error'] as const
+
+type CostDetails = ChatUsage['cost_details']
+type ChatChoice = ChatCompletion['choices'][number]
+
+/** `ChatUsage`: token counts and the exact cost of a completion. */
+export const CHAT_USAGE = object<ChatUsage>('ChatUsage', {
+  prompt_tokens: integer,
+  completion_tokens: integer,
+  total_tokens: integer,
+  cost: number,
+  is_byok: boolean,
+  prompt_tokens_details: object<ChatUsage['prompt_tokens_details']>('PromptTokensDetails', { cached_tokens: integer, audio_tokens: integer }),
+  completion_tokens_details: object<ChatUsage['completion_tokens_details']>('CompletionTokensDetails', { reasoning_tokens: integer, audio_tokens: integer }),
+  cost_details: object<CostDetails>('CostDetails', {
+    upstream_inference_cost: nullable(number),
+    upstream_inference_prompt_cost: number,
+    upstream_inference_completions_cost: number,
+  }),
+})
+
+const TOOL_CALL = object<ChatToolCall>('ChatToolCall', {
+  id: string,
+  type: enumOf('ToolCallType', ['function']),
+  function: object<ChatToolCall['function']>('ToolCallFunction', { name: string, arguments: string }),
+})
+
+/** `ChatCompletion`: the 200 of `POST /chat/completions` without `stream`. */
+export const CHAT_COMPLETION = object<ChatCompletion>('ChatCompletion', {
+  id: string,
+  provider: string,
+  model: string,
+  object: enumOf('ChatCompletionObject', ['chat.completion']),
+  created: integer,
+  choices: arrayOf(
+    object<ChatChoice>('ChatChoice', {
+      index: integer,
+      logprobs: literalNull,
+      finish_reason: enumOf('FinishReason', FINISH_REASONS),
+      native_finish_reason: enumOf('FinishReason', FINISH_REASONS),
+      message: object<ChatAssistantMessage>('ChatAssistantMessage', {
+        role: enumOf('Role', ['assistant']),
+        content: nullable(string),
+        refusal: nullable(string),
+        reasoning: optional(nullable(string)),
+        tool_calls: optional(arrayOf(TOOL_CALL)),
+      }),
+    }),
+  ),
+  system_fingerprint: nullable(string),
+  usage: CHAT_USAGE,
+})
+
+/** `Generation`: the `data` of `GET /generation?id=`. */
+export const GENERATION = object<Generation>('Generation', {
+  id: string,
+  upstream_id: nullable(string),
+  total_cost: number,
+  cache_discount: nullable(number),
+  upstream_inference_cost: nullable(number),
+  created_at: timestamp,
+  model: string,
+  app_id: nullable(integer),
+  streamed: nullable(boolean),
+  cancelled: nullable(boolean),
+  provider_name: nullable(string),
+  latency: nullable(number),
+  moderation_latency: nullable(number),
+  generation_time: nullable(number),
+  finish_reason: nullable(string),
+  native_finish_reason: nullable(string),
+  tokens_prompt: nullable(integer),
+  tokens_completion: nullable(integer),
+  native_tokens_prompt: nullable(integer),
+  native_tokens_completion: nullable(integer),
+  native_tokens_completion_images: nullable(integer),
+  native_tokens_reasoning: nullable(integer),
+  native_tokens_cached: nullable(integer),
+  num_media_prompt: nullable(integer),
+  num_input_audio_prompt: nullable(integer),
+  num_media_completion: nullable(integer),
+  num_search_results: nullable(integer),
+  num_fetches: nullable(integer),
+  origin: string,
+  usage: number,
+  is_byok: boolean,
+  api_type: nullable(enumOf('ApiType', ['completions'])),
+  data_region: enumOf('DataRegion', ['global']),
+  external_user: nullable(string),
+  http_referer: nullable(string),
+  user_agent: nullable(string),
+  preset_id: nullable(string),
+  router: nullable(string),
+  service_tier: nullable(string),
+  web_search_engine: nullable(string),
+  workspace_id: nullable(string),
+  provider_responses: nullable(
+    arrayOf(
+      object<ProviderResponse>('ProviderResponse', {
+        id: string,
+        endpoint_id: string,
+        model_permaslug: string,
+        provider_name: string,
+        status: nullable(integer),
+        latency: number,
+        is_byok: boolean,
+      }),
+    ),
+  ),
+  request_id: optional(nullable(string)),
+  session_id: optional(nullable(string)),
+})
+
 type ErrorBody = ErrorEnvelope['error']
 
 /** `ErrorEnvelope`: the body of every failing operation. `code` must also equal the status: see {@link errorEnvelopeProblems}. */
@@ -363,6 +479,8 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   createWorkspace: dataOf('Workspace', WORKSPACE),
   updateWorkspace: dataOf('Workspace', WORKSPACE),
   deleteWorkspace: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
+  createChatCompletion: CHAT_COMPLETION as ObjectShape,
+  getGeneration: dataOf('Generation', GENERATION),
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

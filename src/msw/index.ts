@@ -3,7 +3,7 @@ import type { SimResponse } from '../core/api.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
 import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
-import { isAnswered, toWire } from '../core/http.js'
+import { isAnswered, streamChunks, toWire } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
 import { answer, parseBaseUrl } from './route.js'
 
@@ -39,6 +39,7 @@ export function toResponse(response: SimResponse, method = 'GET'): Response {
     throw invalidArgument('convert a response', 'response', `must be a response sim.handle() returned, got ${describe(response)}`)
   }
   if (typeof method !== 'string') throw invalidArgument('convert a response', 'method', `must be the request's method, such as "GET", got ${describe(method)}`)
+  if (response.type === 'stream' && method.toUpperCase() !== 'HEAD') return streamResponse(response)
   try {
     const wire = toWire(response, method)
     return new HttpResponse(wire.body, { status: wire.status, headers: wire.headers })
@@ -46,6 +47,21 @@ export function toResponse(response: SimResponse, method = 'GET'): Response {
     // A response built by hand: a body JSON cannot carry, a header or status a Response refuses.
     throw invalidArgument('convert a response', 'response', `cannot be sent as HTTP (${error instanceof Error ? error.message : String(error)})`)
   }
+}
+
+/** A stream answer as a Response whose body yields the frames one by one (with real waits only when asked). */
+function streamResponse(response: Extract<SimResponse, { type: 'stream' }>): Response {
+  const chunks = streamChunks(response)
+  let next = 0
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = chunks[next++]
+      if (chunk === undefined) return controller.close()
+      if (chunk.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, chunk.waitMs))
+      controller.enqueue(chunk.bytes)
+    },
+  })
+  return new HttpResponse(body, { status: response.status, headers: response.headers })
 }
 
 /**

@@ -11,7 +11,7 @@ import { CONTROL_BASE_PATH, type PartsResponse, createControlApi } from '../core
 import { internalsOf } from '../core/internals.js'
 import { errorEnvelope, invalidArgument } from '../core/errors.js'
 import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
-import { type AnsweredResponse, isAnswered, jsonResponse, mayHaveBody, normaliseBasePath, outsideResponse, pathBelow, toSimRequest, toWire } from '../core/http.js'
+import { type AnsweredResponse, isAnswered, streamChunks, jsonResponse, mayHaveBody, normaliseBasePath, outsideResponse, pathBelow, toSimRequest, toWire } from '../core/http.js'
 import { MAX_BODY_BYTES as MAX_SERVICE_BODY_BYTES } from '../core/body.js'
 import type { Simulator } from '../core/simulator.js'
 import { createControlGate, exposureWarning } from './trust.js'
@@ -248,6 +248,31 @@ function protocolError(status: number, message: string, reason: string): Answere
   return jsonResponse(status, errorEnvelope(status, { message, metadata: { reason } }))
 }
 
+/**
+ * Writes a stream answer frame by frame, waiting for real between frames only when the response
+ * asks for it; stops early when the client goes away or the server closes.
+ */
+async function writeStream(res: ServerResponse, response: Extract<SimResponse, { type: 'stream' }>, timers: Set<NodeJS.Timeout>): Promise<void> {
+  res.writeHead(response.status, response.headers)
+  for (const chunk of streamChunks(response)) {
+    if (chunk.waitMs > 0) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer)
+          timers.delete(timer)
+          resolve()
+        }
+        const timer = setTimeout(done, chunk.waitMs)
+        timers.add(timer)
+        res.once('close', done)
+      })
+    }
+    if (res.destroyed) return
+    res.write(chunk.bytes)
+  }
+  res.end()
+}
+
 const TOO_LARGE = jsonResponse(
   413,
   errorEnvelope(413, { message: `Request body too large: the control API reads at most ${MAX_BODY_BYTES} bytes`, metadata: { argument: 'body', limit: MAX_BODY_BYTES } }),
@@ -372,7 +397,8 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       if (res.destroyed) return log(0)
       req.socket.setTimeout(idleTimeoutMs)
     }
-    if (isAnswered(response)) send(response)
+    if (response.type === 'stream' && method.toUpperCase() !== 'HEAD') await writeStream(res, response, timers).then(() => log(res.destroyed ? 0 : response.status))
+    else if (isAnswered(response)) send(response)
     else if (response.type === 'network-error') {
       req.socket.destroy()
       log(0)

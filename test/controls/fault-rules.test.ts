@@ -2,12 +2,12 @@
 // and in the three presets, and that a refused rule leaves the rules and their numbering as they were.
 // Also what a fault answers when its status has no message of its own.
 import { describe, expect, it } from 'vitest'
-import { createSimulator, SimulatorErrorCode, type FaultRule, type SimResponse } from '../../src/index.js'
+import { createSimulator, OPERATION_NAMES, SimulatorErrorCode, type FaultRule, type SimResponse } from '../../src/index.js'
 import { simulatorErrorOf } from '../support/server.js'
 
 type Sim = ReturnType<typeof createSimulator>
 
-const OPERATIONS = 'listKeys, getKey, listEndpoints, getFileContent, getWorkspace, listVideoModels, listWorkspaces, createWorkspace, updateWorkspace, deleteWorkspace, listModels, countModels, getModel, listProviders, listEmbeddingsModels'
+const OPERATIONS = OPERATION_NAMES.join(', ')
 const RESPOND = '"respond" must be { status: 400..599, message?, metadata?, headers? }, "network-error" or "never"'
 
 function listKeys(sim: Sim): SimResponse {

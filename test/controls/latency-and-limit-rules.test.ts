@@ -1,12 +1,12 @@
 // What sim.latency.set and the rate-limit options say when they are misused (the exact SimulatorError),
 // that a refused latency rule leaves the rules as they were, and the edges both accept.
 import { describe, expect, it } from 'vitest'
-import { createSimulator, SimulatorErrorCode, type LatencyRule, type RateLimit, type SimResponse } from '../../src/index.js'
+import { createSimulator, OPERATION_NAMES, SimulatorErrorCode, type LatencyRule, type RateLimit, type SimResponse } from '../../src/index.js'
 import { simulatorErrorOf } from '../support/server.js'
 
 type Sim = ReturnType<typeof createSimulator>
 
-const OPERATIONS = 'listKeys, getKey, listEndpoints, getFileContent, getWorkspace, listVideoModels, listWorkspaces, createWorkspace, updateWorkspace, deleteWorkspace, listModels, countModels, getModel, listProviders, listEmbeddingsModels'
+const OPERATIONS = OPERATION_NAMES.join(', ')
 const MAX_DELAY_MS = 2 ** 31 - 1
 const MS = `"ms" must be a whole number of milliseconds in [0, ${MAX_DELAY_MS}] or a [min, max] range of them`
 const RATE_LIMIT = '"rateLimit" must be { requests: a positive integer, intervalMs: milliseconds from 1 to a year (31536000000) }'

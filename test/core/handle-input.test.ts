@@ -14,7 +14,7 @@ type Sim = ReturnType<typeof createSimulator>
 const SIMULATED =
   'GET /keys, GET /keys/{hash}, GET /models/{author}/{slug}/endpoints, GET /files/{file_id}/content, GET /workspaces/{id}, GET /videos/models, ' +
   'GET /workspaces, POST /workspaces, PATCH /workspaces/{id}, DELETE /workspaces/{id}, ' +
-  'GET /models, GET /models/count, GET /model/{author}/{slug}, GET /providers, GET /embeddings/models'
+  'GET /models, GET /models/count, GET /model/{author}/{slug}, GET /providers, GET /embeddings/models, POST /chat/completions, GET /generation'
 
 /** sim.handle with a request no SimRequest type would allow: what plain JavaScript callers send. */
 const handleAnything = (sim: Sim, request: unknown): SimResponse => sim.handle(request as SimRequest)
@@ -178,13 +178,13 @@ describe('sim.handle with a path without its leading slash', () => {
 
   it('names the path with its slash in the 404 of a path not simulated', () => {
     const sim = createSimulator()
-    const response = sim.handle({ method: 'post', path: 'chat/completions' })
+    const response = sim.handle({ method: 'post', path: 'audio/speech' })
     expect(response.status).toBe(404)
     expect(response.body).toEqual({
       error: {
         code: 404,
-        message: `POST /chat/completions is not simulated by model-access-sim; it simulates ${SIMULATED}`,
-        metadata: { reason: 'not_simulated', method: 'POST', path: '/chat/completions' },
+        message: `POST /audio/speech is not simulated by model-access-sim; it simulates ${SIMULATED}`,
+        metadata: { reason: 'not_simulated', method: 'POST', path: '/audio/speech' },
       },
     })
   })

@@ -143,9 +143,9 @@ describe('startServer', () => {
   })
 
   it('answers any other method or path under the base path with the simulator envelope', async () => {
-    const res = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: '{"model":"x"}' })
+    const res = await fetch(`${server.url}/audio/speech`, { method: 'POST', body: '{"model":"x"}' })
     expect(res.status).toBe(404)
-    expect((await res.json()).error).toMatchObject({ code: 404, message: expect.stringMatching(/POST \/chat\/completions is not simulated/) })
+    expect((await res.json()).error).toMatchObject({ code: 404, message: expect.stringMatching(/POST \/audio\/speech is not simulated/) })
     const noOperation = await fetch(server.url)
     expect(noOperation.status).toBe(404)
     expect((await noOperation.json()).error.metadata).toMatchObject({ reason: 'not_simulated', path: '/' })

@@ -18,7 +18,7 @@ async function expectUnhandled(request: () => Promise<unknown>, url: string): Pr
 
 describe('anything else under the base URL', () => {
   it.each([
-    ['POST', '/chat/completions'],
+    ['POST', '/audio/speech'],
     ['GET', '/credits'],
     ['GET', ''],
     ['GET', '/'],

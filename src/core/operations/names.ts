@@ -30,6 +30,9 @@ export const OPERATION_NAMES = [
   'getModel',
   'listProviders',
   'listEmbeddingsModels',
+  // Inference (operations/inference.ts).
+  'createChatCompletion',
+  'getGeneration',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

@@ -5,6 +5,7 @@ import type { Principal } from '../auth.js'
 import type { SimRequest, SimResponse } from '../api.js'
 import type { JsonPayload } from '../json-text.js'
 import type { StoreContext } from '../store/context.js'
+import type { InferenceRuntime } from '../inference/chat.js'
 import type { OperationName } from './names.js'
 
 /** Everything an operation is handed for one request. */
@@ -20,6 +21,8 @@ export interface Call<Caller> {
    * then the same object. Only operations that take a body call it.
    */
   json(): Record<string, unknown>
+  /** What the money path needs of its simulator: the seed, the responders, provider faults. */
+  inference: InferenceRuntime
 }
 
 /** The HTTP methods the table routes. */

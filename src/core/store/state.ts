@@ -3,6 +3,7 @@ import { CatalogCache } from './catalog.js'
 import type { LimitReset, ModelWithEndpoints, VideoModel, Workspace } from '../types.js'
 import type { RateLimit } from '../controls.js'
 import type { UsageRecord } from '../usage.js'
+import type { GenerationState } from '../inference/generations.js'
 
 /** An organisation: the tenant that owns workspaces, keys and files. */
 export interface UserState {
@@ -74,6 +75,8 @@ export interface StoreData {
   videoModels: Map<string, VideoModel>
   /** Token buckets of the rate limiter, by key hash (and one for anonymous callers). */
   rateBuckets: Map<string, RateBucket>
+  /** The latest generations of the money path, by `gen-...` id; bounded (inference/generations.ts). */
+  generations: Map<string, GenerationState>
 }
 
 /** A token bucket's level at the instant it was last updated. */
@@ -128,6 +131,9 @@ export class StoreIndices {
   readonly catalog = new CatalogCache()
 
   /** The hashes of the keys changed after change `epoch`, or undefined when they are no longer kept. */
+  /** Generations by their sequence number, oldest first: the oldest is the one a full store lets go. */
+  readonly generationOrder = new SortedIndex<GenerationState>((a, b) => a.seq - b.seq)
+
   keysChangedSince(epoch: number): readonly string[] | undefined {
     if (epoch < this.recentBase) return undefined
     return this.recentKeys.slice(epoch - this.recentBase)
@@ -197,6 +203,10 @@ export class StoreIndices {
   changed(table: Table, before: unknown, after: unknown): void {
     if (table === 'models') this.catalog.invalidate()
     else if (table === 'keys') this.keyChanged(before as KeyState | undefined, after as KeyState | undefined)
+    else if (table === 'generations') {
+      if (before !== undefined) this.generationOrder.remove(before as GenerationState)
+      if (after !== undefined) this.generationOrder.insert(after as GenerationState)
+    }
     else if (table === 'workspaces') {
       const old = before as WorkspaceState | undefined
       const now = after as WorkspaceState | undefined
@@ -239,6 +249,7 @@ export class StoreIndices {
     // Sorting once and appending in order keeps a 100,000-key rebuild at O(n log n), not O(n^2).
     const keys = [...data.keys.values()].sort(compareKeysAscending)
     for (const key of keys) indices.addKey(key)
+    for (const generation of data.generations.values()) indices.generationOrder.insert(generation)
     return indices
   }
 }
@@ -309,6 +320,7 @@ export function emptyStoreData(): StoreData {
     models: new Map(),
     videoModels: new Map(),
     rateBuckets: new Map(),
+    generations: new Map(),
   }
 }
 
@@ -329,5 +341,6 @@ export function copyStoreData(data: StoreData): StoreData {
     models: new Map(data.models),
     videoModels: new Map(data.videoModels),
     rateBuckets: new Map(data.rateBuckets),
+    generations: new Map(data.generations),
   }
 }

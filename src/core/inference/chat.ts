@@ -1,0 +1,346 @@
+// `POST /chat/completions`, the money path, step by step (DESIGN steps 1-9, decisions/0024):
+// validate, resolve the model, admit the caller, route, reply, count tokens, price, charge, record.
+// Each step is deterministic for a given seed, world, clock and request sequence.
+import type { Principal } from '../auth.js'
+import { ApiError, ERROR_MESSAGES, type ErrorStatus } from '../errors.js'
+import type { FaultResponse } from '../controls.js'
+import { compilePricing, type CompiledPricing, type ResolvedPricing } from '../pricing/compile.js'
+import type { CostUsage } from '../pricing/cost.js'
+import { parseDecimal } from '../pricing/decimal.js'
+import { atomically, type StoreContext } from '../store/context.js'
+import type { KeyState } from '../store/state.js'
+import { put } from '../store/versions.js'
+import { formatTimestamp } from '../time.js'
+import type { Endpoint } from '../types.js'
+import { appendUsage, figuresAt, limitRemaining } from '../usage.js'
+import { recordGeneration } from './generations.js'
+import { chargeCredits, creditsAvailable } from './ledger.js'
+import { defaultReply } from './reply.js'
+import type { ResponderReply, ResponderRule, Responders } from './responders.js'
+import { type ChatInput, readChatRequest } from './request.js'
+import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
+import { type StreamFrame, streamFrames } from './stream.js'
+import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
+import type { ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation, ProviderResponse } from './wire.js'
+
+/** What the money path needs of its simulator besides the store. */
+export interface InferenceRuntime {
+  /** The simulator's seed: default replies are derived from it. */
+  readonly seed: number
+  readonly responders: Responders
+  /** The fault rule that makes this provider fail for this request, if any (rules with a `provider`). */
+  providerFault(facts: { provider: string; keyHash: string; path: string }): { name: string; respond: FaultResponse } | null
+}
+
+/** What a successful completion produced: the JSON answer, or the frames of a stream. */
+export type ChatOutcome = { type: 'json'; body: ChatCompletion } | { type: 'stream'; frames: StreamFrame[] }
+
+/** The message of a key limit's 403, naming the period as the service does. */
+export function keyLimitMessage(limitReset: KeyState['limitReset']): string {
+  return `Key limit exceeded (${limitReset ?? 'total'} limit). Manage it using https://openrouter.ai/settings/keys`
+}
+
+/** The message of the 402 when the organisation's credits cannot cover the request's worst case. */
+export function creditsMessage(requested: number, affordable: number): string {
+  return `This request requires more credits, or fewer max_tokens. You requested up to ${requested} tokens, but can only afford ${affordable}. To increase, visit https://openrouter.ai/settings/credits and add more credits`
+}
+
+/** A decimal cost in USD as whole 10^-10 USD, rounded half up past the tenth decimal (decisions/0024). */
+export function costToUnits(cost: string): number {
+  const { units, scale } = parseDecimal(cost)
+  if (scale <= 10) return Number(units * 10n ** BigInt(10 - scale))
+  const divisor = 10n ** BigInt(scale - 10)
+  return Number((units + divisor / 2n) / divisor)
+}
+
+// Flat pricings of resolved tiers (frozen, shared per tier), for the prompt and completion parts of a cost.
+const flat = new WeakMap<ResolvedPricing, CompiledPricing>()
+function flatPricing(prices: ResolvedPricing): CompiledPricing {
+  let engine = flat.get(prices)
+  if (engine === undefined) {
+    engine = compilePricing(prices)
+    flat.set(prices, engine)
+  }
+  return engine
+}
+
+/** The reply of one attempt, before truncation and counting. */
+interface Reply {
+  content: string | null
+  reasoning: string | null
+  toolCalls: ChatToolCall[]
+  finishReason: FinishReason
+  stated: ResponderReply['usage']
+}
+
+/** Token counts of a reply: the estimator's, or the responder's where it states them. */
+interface Counts {
+  promptTokens: number
+  completionTokens: number
+  reasoningTokens: number
+  cachedTokens: number
+}
+
+const lastUserText = (input: ChatInput): string | null => {
+  for (let i = input.messages.length - 1; i >= 0; i--) {
+    const message = input.messages[i]
+    if (message?.role === 'user') return message.text
+  }
+  return null
+}
+
+function replyOf(rule: ResponderRule | undefined, seed: number, model: string, input: ChatInput, idBase: string): Reply {
+  const given = rule?.reply
+  const toolCalls: ChatToolCall[] = (given?.toolCalls ?? []).map((call, i) => ({
+    id: call.id ?? `call_${idBase}_${i}`,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }))
+  const content = given === undefined ? defaultReply(seed, model, input) : given.content === undefined ? (toolCalls.length > 0 ? '' : defaultReply(seed, model, input)) : given.content
+  return {
+    content,
+    reasoning: given?.reasoning ?? null,
+    toolCalls,
+    finishReason: given?.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    stated: given?.usage,
+  }
+}
+
+const toolCallTokens = (calls: readonly ChatToolCall[]): number => calls.reduce((sum, c) => sum + Math.ceil((c.function.name.length + c.function.arguments.length) / CHARS_PER_TOKEN), 0)
+
+/**
+ * Cuts a reply to `cap` completion tokens: reasoning first, then the text, each to whole tokens of
+ * 4 characters; tool calls do not survive a cut. Returns the counts as they stand after it.
+ */
+function truncate(reply: Reply, counts: Counts, cap: number | null): void {
+  if (cap === null || counts.completionTokens <= cap) return
+  reply.finishReason = 'length'
+  counts.completionTokens = cap
+  counts.reasoningTokens = Math.min(counts.reasoningTokens, cap)
+  if (reply.reasoning !== null) reply.reasoning = reply.reasoning.slice(0, counts.reasoningTokens * CHARS_PER_TOKEN)
+  if (reply.content !== null) reply.content = reply.content.slice(0, (cap - counts.reasoningTokens) * CHARS_PER_TOKEN)
+  reply.toolCalls = []
+}
+
+/** An attempt's failure as the caller sees it when no attempt succeeds. */
+function attemptError(status: number, message: string | undefined, metadata: Record<string, unknown> | undefined, provider: string): ApiError {
+  return new ApiError(status as ErrorStatus, {
+    message: message ?? (ERROR_MESSAGES as Record<number, string>)[status] ?? ERROR_MESSAGES[502],
+    metadata: metadata ?? { provider_name: provider },
+  })
+}
+
+/** Runs one chat completion for an authenticated caller. Throws the ApiError to answer with. */
+export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): ChatOutcome {
+  // A management key administers; it does not spend (decisions/0024).
+  if (principal.management) {
+    throw new ApiError(403, { message: 'Management keys cannot be used for inference requests; use a regular API key', metadata: { reason: 'management_key' } })
+  }
+  const input = readChatRequest(body)
+  const models = resolveModels(ctx, input)
+  const key = ctx.data.keys.get(principal.keyHash) as KeyState
+  const now = ctx.clock.nowMs()
+  if (key.limit !== null) {
+    const remaining = limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, figuresAt(key.usage, key.usageCount, ctx.windows.at(now)))
+    if (remaining === 0) throw new ApiError(403, { message: keyLimitMessage(key.limitReset), metadata: { reason: 'key_limit_exceeded', limit: key.limit, limit_reset: key.limitReset } })
+  }
+  const estimatedPrompt = promptTokensOf(input)
+  const lastUser = lastUserText(input)
+  // Routing draws from the seeded stream; a request that fails leaves it as it was.
+  return atomically(ctx, () => {
+    const attempts: ProviderResponse[] = []
+    let failure: ApiError | undefined
+    for (const model of models) {
+      const route = routeEndpoints(model, input, { promptTokens: estimatedPrompt, at: now, random: ctx.random, sort: null })
+      if (route instanceof ApiError) {
+        failure = route
+        continue
+      }
+      for (const endpoint of route) {
+        checkCredits(ctx, principal.userId, endpoint, input, estimatedPrompt, now)
+        const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
+        const attemptId = `${endpoint.tag}-${attempts.length + 1}`
+        const attempt = (status: number): ProviderResponse => ({
+          id: attemptId,
+          endpoint_id: endpoint.tag,
+          model_permaslug: model.model.id,
+          provider_name: endpoint.provider_name,
+          status,
+          latency,
+          is_byok: false,
+        })
+        const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path })
+        if (fault !== null) {
+          const respond = typeof fault.respond === 'string' ? { status: 502 } : fault.respond
+          attempts.push(attempt(respond.status))
+          failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
+          continue
+        }
+        const rule = runtime.responders.pick({ model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
+        if (rule?.error !== undefined) {
+          attempts.push(attempt(rule.error.status))
+          failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
+          continue
+        }
+        attempts.push(attempt(200))
+        return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency })
+      }
+    }
+    throw failure ?? new ApiError(502)
+  })
+}
+
+/**
+ * The 402 of step 3: when credits are tracked (see ledger.ts) and the organisation cannot pay the
+ * worst case on this endpoint (the prompt, and the completion cap at the completion price), with
+ * how many completion tokens it could pay for. Free endpoints are never refused.
+ */
+function checkCredits(ctx: StoreContext, userId: string, endpoint: Endpoint, input: ChatInput, promptTokens: number, at: number): void {
+  const available = creditsAvailable(ctx, userId)
+  if (available === null) return
+  const pricing = pricingOf(endpoint)
+  const requested = input.maxTokens ?? endpoint.max_completion_tokens ?? Math.max(0, endpoint.context_length - promptTokens)
+  const worst = costToUnits(pricing.cost({ promptTokens, completionTokens: requested }, { at }))
+  if (worst === 0 || worst <= available) return
+  const base = costToUnits(pricing.cost({ promptTokens, completionTokens: 0 }, { at }))
+  const perToken = costToUnits(flatPricing(pricing.resolve({ promptTokens, at })).cost({ completionTokens: 1, requests: 0 }, { at }))
+  const affordable = perToken === 0 ? requested : Math.max(0, Math.floor((available - base) / perToken))
+  throw new ApiError(402 as ErrorStatus, { message: creditsMessage(requested, Math.min(affordable, requested)), metadata: { provider_name: null } })
+}
+
+interface Completion {
+  key: KeyState
+  model: ResolvedModel
+  endpoint: Endpoint
+  input: ChatInput
+  rule: ResponderRule | undefined
+  estimatedPrompt: number
+  now: number
+  attempts: ProviderResponse[]
+  latency: number
+}
+
+/** Steps 5 to 9 on the endpoint that answered: reply, count, price, charge, record. */
+function complete(ctx: StoreContext, runtime: InferenceRuntime, c: Completion): ChatOutcome {
+  const { key, model, endpoint, input, now } = c
+  const suffix = ctx.random.alphanumeric(20)
+  const id = `gen-${Math.floor(now / 1000)}-${suffix}`
+  const reply = replyOf(c.rule, runtime.seed, model.id, input, suffix)
+  const reasoningTokens = c.rule?.reply?.usage?.reasoningTokens ?? (reply.reasoning === null ? 0 : textTokens(reply.reasoning))
+  const counts: Counts = {
+    promptTokens: reply.stated?.promptTokens ?? c.estimatedPrompt,
+    completionTokens: reply.stated?.completionTokens ?? reasoningTokens + textTokens(reply.content ?? '') + toolCallTokens(reply.toolCalls),
+    reasoningTokens,
+    cachedTokens: reply.stated?.cachedTokens ?? 0,
+  }
+  if (counts.reasoningTokens > counts.completionTokens) counts.completionTokens = counts.reasoningTokens
+  const caps = [input.maxTokens, endpoint.max_completion_tokens].filter((cap): cap is number => cap !== null)
+  truncate(reply, counts, caps.length === 0 ? null : Math.min(...caps))
+  counts.cachedTokens = Math.min(counts.cachedTokens, counts.promptTokens)
+
+  // Step 7: the endpoint's pricing at this instant and prompt size, exact.
+  const pricing = pricingOf(endpoint)
+  const usage: CostUsage = { promptTokens: counts.promptTokens, completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, cachedTokens: counts.cachedTokens }
+  const cost = pricing.cost(usage, { at: now })
+  const tier = flatPricing(pricing.resolve({ promptTokens: counts.promptTokens, at: now }))
+  const promptCost = tier.cost({ promptTokens: counts.promptTokens, cachedTokens: counts.cachedTokens, requests: 0 }, { at: now })
+  const completionCost = tier.cost({ completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, requests: 0 }, { at: now })
+  const units = costToUnits(cost)
+
+  // Step 8: the key's usage record at this instant, and the organisation's credits, in one write.
+  const charged: KeyState = {
+    ...key,
+    usage: appendUsage(key.usage, key.usageCount, { at: now, units, byok: false }),
+    usageCount: key.usageCount + 1,
+    updatedAt: key.updatedAt === null ? now : Math.max(key.updatedAt, now),
+  }
+  put(ctx, 'keys', key.hash, charged)
+  chargeCredits(ctx, key.userId, units)
+
+  const throughput = endpoint.throughput_last_30m?.p50 ?? 50
+  const generationTime = Math.round((counts.completionTokens / Math.max(throughput, 1)) * 1000)
+  const chatUsage: ChatUsage = {
+    prompt_tokens: counts.promptTokens,
+    completion_tokens: counts.completionTokens,
+    total_tokens: counts.promptTokens + counts.completionTokens,
+    cost: Number(cost),
+    is_byok: false,
+    prompt_tokens_details: { cached_tokens: counts.cachedTokens, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
+    cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: Number(completionCost) },
+  }
+  const created = Math.floor(now / 1000)
+  const generation: Generation = {
+    id,
+    upstream_id: `chatcmpl-${suffix}`,
+    total_cost: Number(cost),
+    cache_discount: null,
+    upstream_inference_cost: null,
+    created_at: formatTimestamp(now),
+    model: model.model.id,
+    app_id: null,
+    streamed: input.stream,
+    cancelled: false,
+    provider_name: endpoint.provider_name,
+    latency: c.latency,
+    moderation_latency: null,
+    generation_time: generationTime,
+    finish_reason: reply.finishReason,
+    native_finish_reason: reply.finishReason,
+    tokens_prompt: counts.promptTokens,
+    tokens_completion: counts.completionTokens,
+    native_tokens_prompt: counts.promptTokens,
+    native_tokens_completion: counts.completionTokens,
+    native_tokens_completion_images: 0,
+    native_tokens_reasoning: counts.reasoningTokens,
+    native_tokens_cached: counts.cachedTokens,
+    num_media_prompt: input.messages.reduce((sum, m) => sum + m.mediaParts, 0),
+    num_input_audio_prompt: 0,
+    num_media_completion: 0,
+    num_search_results: 0,
+    num_fetches: 0,
+    origin: '',
+    usage: Number(cost),
+    is_byok: false,
+    api_type: 'completions',
+    data_region: 'global',
+    external_user: input.user,
+    http_referer: null,
+    user_agent: null,
+    preset_id: null,
+    router: null,
+    service_tier: null,
+    web_search_engine: null,
+    workspace_id: key.workspaceId,
+    provider_responses: c.attempts,
+    ...(input.sessionId !== null && { session_id: input.sessionId }),
+  }
+  recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
+
+  const message = {
+    role: 'assistant' as const,
+    content: reply.content,
+    refusal: null,
+    ...(reply.reasoning !== null && { reasoning: reply.reasoning }),
+    ...(reply.toolCalls.length > 0 && { tool_calls: reply.toolCalls }),
+  }
+  if (input.stream) {
+    return {
+      type: 'stream',
+      frames: streamFrames({ id, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, latency: c.latency, throughput }),
+    }
+  }
+  return {
+    type: 'json',
+    body: {
+      id,
+      provider: endpoint.provider_name,
+      model: model.model.id,
+      object: 'chat.completion',
+      created,
+      choices: [{ index: 0, logprobs: null, finish_reason: reply.finishReason, native_finish_reason: reply.finishReason, message }],
+      system_fingerprint: null,
+      usage: chatUsage,
+    },
+  }
+}

@@ -1,0 +1,364 @@
+// Step 1 of the money path: the body of `POST /chat/completions`, read field by field with
+// BodyReader. Every field of the SDK's ChatRequest is accepted (unknown ones are refused, naming
+// them: decisions/0020); the ones the simulator acts on are read into a ChatInput, the rest are
+// type-checked and ignored (decisions/0024 lists which).
+import { BodyReader } from '../body.js'
+import { QUANTIZATIONS, type Quantization, type SupportedParameter } from '../types.js'
+
+/** One message as the pipeline reads it: its role, its text, and how many non-text parts it has. */
+export interface InputMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool'
+  /** The text of the message: a string content, or its text parts joined with newlines. */
+  text: string
+  /** Parts that are not text (images, audio, files, video). */
+  mediaParts: number
+  /** Characters of the assistant's tool calls (name and arguments), which are prompt tokens too. */
+  toolCallChars: number
+}
+
+export type ProviderSort = 'price' | 'throughput' | 'latency'
+
+/** `provider` preferences, as the router applies them. */
+export interface ProviderPreferences {
+  allowFallbacks: boolean
+  only: readonly string[] | null
+  ignore: readonly string[] | null
+  order: readonly string[] | null
+  quantizations: readonly Quantization[] | null
+  requireParameters: boolean
+  dataCollection: 'allow' | 'deny'
+  /** USD per million tokens (per request, per image) the caller will pay at most. */
+  maxPrice: { prompt?: number; completion?: number; request?: number; image?: number; audio?: number }
+  sort: ProviderSort | null
+}
+
+/** A chat request as the pipeline reads it. */
+export interface ChatInput {
+  /** `model`, then each of `models`, in order, without repeats. */
+  models: string[]
+  /** The field each of `models` came from (`model`, `models[2]`), for the 400 that names an unknown one. */
+  modelFields: string[]
+  messages: InputMessage[]
+  /** Characters of the `tools` definitions as JSON (they count as prompt tokens). */
+  toolChars: number
+  hasTools: boolean
+  /** The completion cap: `max_completion_tokens`, else `max_tokens`; null without either. */
+  maxTokens: number | null
+  stream: boolean
+  provider: ProviderPreferences
+  /** The parameters the request uses, as `supported_parameters` names them (for `require_parameters`). */
+  parameters: SupportedParameter[]
+  user: string | null
+  sessionId: string | null
+}
+
+/** Every top-level field of the SDK's ChatRequest. */
+export const CHAT_REQUEST_FIELDS: ReadonlySet<string> = new Set([
+  'cache_control', 'debug', 'frequency_penalty', 'image_config', 'logit_bias', 'logprobs', 'max_completion_tokens',
+  'max_tokens', 'messages', 'metadata', 'min_p', 'modalities', 'model', 'models', 'parallel_tool_calls', 'plugins',
+  'prediction', 'presence_penalty', 'prompt_cache_key', 'prompt_cache_options', 'provider', 'reasoning',
+  'reasoning_effort', 'repetition_penalty', 'response_format', 'seed', 'service_tier', 'session_id', 'stop',
+  'stop_server_tools_when', 'stream', 'stream_options', 'temperature', 'tool_choice', 'tools', 'top_a', 'top_k',
+  'top_logprobs', 'top_p', 'trace', 'user',
+])
+
+const PROVIDER_FIELDS: ReadonlySet<string> = new Set([
+  'allow_fallbacks', 'data_collection', 'enforce_distillable_text', 'ignore', 'max_price', 'only', 'order',
+  'preferred_max_latency', 'preferred_min_throughput', 'quantizations', 'require_parameters', 'sort', 'zdr',
+])
+const MAX_PRICE_FIELDS: ReadonlySet<string> = new Set(['prompt', 'completion', 'image', 'audio', 'request'])
+const SORT_CONFIG_FIELDS: ReadonlySet<string> = new Set(['by', 'partition'])
+const SORTS = ['price', 'throughput', 'latency', 'exacto'] as const
+
+const MESSAGE_FIELDS: Record<InputMessage['role'], ReadonlySet<string>> = {
+  system: new Set(['role', 'content', 'name', 'configuration_update']),
+  developer: new Set(['role', 'content', 'name', 'configuration_update']),
+  user: new Set(['role', 'content', 'name']),
+  assistant: new Set(['role', 'content', 'name', 'tool_calls', 'refusal', 'reasoning', 'reasoning_details', 'images', 'audio', 'model']),
+  tool: new Set(['role', 'content', 'tool_call_id']),
+}
+const ROLES = Object.keys(MESSAGE_FIELDS) as InputMessage['role'][]
+
+/** Content part types and the field each must carry. */
+const PART_FIELD: Record<string, string> = {
+  text: 'text',
+  image_url: 'image_url',
+  input_audio: 'input_audio',
+  file: 'file',
+  video_url: 'video_url',
+  input_video: 'video_url',
+}
+
+/** The request fields that are sampling parameters, each with its range and its `supported_parameters` name. */
+const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: number; exclusiveMin?: boolean }, SupportedParameter][] = [
+  ['temperature', { min: 0, max: 2 }, 'temperature'],
+  ['top_p', { min: 0, max: 1, exclusiveMin: true }, 'top_p'],
+  ['top_k', { integer: true, min: 0 }, 'top_k'],
+  ['min_p', { min: 0, max: 1 }, 'min_p'],
+  ['top_a', { min: 0, max: 1 }, 'top_a'],
+  ['frequency_penalty', { min: -2, max: 2 }, 'frequency_penalty'],
+  ['presence_penalty', { min: -2, max: 2 }, 'presence_penalty'],
+  ['repetition_penalty', { min: 0, max: 2, exclusiveMin: true }, 'repetition_penalty'],
+  ['top_logprobs', { integer: true, min: 0, max: 20 }, 'top_logprobs'],
+  ['seed', { integer: true }, 'seed'],
+]
+
+/** A non-negative token cap as the SDK sends it (an integer of at least 1). */
+const TOKEN_CAP = { integer: true, min: 1 } as const
+
+function readContent(reader: BodyReader, message: BodyReader, role: InputMessage['role'], required: boolean): { text: string; mediaParts: number } {
+  const raw = message.raw('content')
+  const path = message.at('content')
+  if (raw === undefined || raw === null) {
+    if (required) reader.fail(path, raw === null ? 'must not be null for this role' : 'is required')
+    return { text: '', mediaParts: 0 }
+  }
+  if (typeof raw === 'string') return { text: raw, mediaParts: 0 }
+  if (!Array.isArray(raw)) reader.fail(path, 'must be a string or an array of content parts', raw)
+  const texts: string[] = []
+  let mediaParts = 0
+  raw.forEach((part, i) => {
+    const at = `${path}[${i}]`
+    if (typeof part !== 'object' || part === null || Array.isArray(part)) reader.fail(at, 'must be a content part object', part)
+    const p: BodyReader = new BodyReader(part as Record<string, unknown>, at)
+    const type = p.string('type')
+    const field = PART_FIELD[type]
+    const textOnly = role === 'system' || role === 'developer'
+    if (field === undefined || (textOnly && type !== 'text')) {
+      p.fail(p.at('type'), `must be ${textOnly ? '"text" in a system or developer message' : `one of ${Object.keys(PART_FIELD).join(', ')}`}`, type)
+    }
+    if (type === 'text') {
+      p.known(new Set(['type', 'text', 'cache_control', 'prompt_cache_breakpoint']))
+      texts.push(p.string('text'))
+    } else {
+      if (p.raw(field) === undefined || p.raw(field) === null) p.fail(p.at(field), 'is required')
+      mediaParts++
+    }
+  })
+  return { text: texts.join('\n'), mediaParts }
+}
+
+function readMessages(body: BodyReader): InputMessage[] {
+  const list = body.optionalArray('messages', { minLength: 1 })
+  if (list === undefined || list === null) body.fail('messages', 'is required: an array of at least one message')
+  return list.map((item, i) => {
+    const at = body.at('messages') + `[${i}]`
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) body.fail(at, 'must be a message object', item)
+    const message: BodyReader = new BodyReader(item as Record<string, unknown>, at)
+    const role = message.optionalEnum('role', ROLES)
+    if (role === undefined) message.fail(message.at('role'), `is required: one of ${ROLES.join(', ')}`)
+    message.known(MESSAGE_FIELDS[role])
+    message.optionalString('name', {})
+    const { text, mediaParts } = readContent(body, message, role, role !== 'assistant')
+    let toolCallChars = 0
+    if (role === 'tool') message.string('tool_call_id', { minLength: 1 })
+    if (role === 'assistant') {
+      const calls = message.optionalArray('tool_calls') ?? []
+      calls.forEach((call, j) => {
+        const callAt = `${message.at('tool_calls')}[${j}]`
+        if (typeof call !== 'object' || call === null || Array.isArray(call)) message.fail(callAt, 'must be a tool call object', call)
+        const c: BodyReader = new BodyReader(call as Record<string, unknown>, callAt)
+        c.known(new Set(['id', 'type', 'function']))
+        c.string('id')
+        c.optionalEnum('type', ['function'])
+        const fn = c.optionalObject('function')
+        if (fn === undefined || fn === null) c.fail(c.at('function'), 'is required')
+        fn.known(new Set(['name', 'arguments']))
+        toolCallChars += fn.string('name', { minLength: 1 }).length + fn.string('arguments').length
+      })
+      message.optionalString('refusal', { nullable: true })
+      message.optionalString('reasoning', { nullable: true })
+    }
+    return { role, text, mediaParts, toolCallChars }
+  })
+}
+
+function readNames(reader: BodyReader, name: string): string[] | null {
+  const list = reader.optionalArray(name, { nullable: true })
+  if (list === undefined || list === null) return null
+  return list.map((item, i) => {
+    if (typeof item !== 'string' || item === '') reader.fail(`${reader.at(name)}[${i}]`, 'must be a non-empty string', item)
+    return item
+  })
+}
+
+function readProvider(body: BodyReader): ProviderPreferences {
+  const preferences: ProviderPreferences = {
+    allowFallbacks: true,
+    only: null,
+    ignore: null,
+    order: null,
+    quantizations: null,
+    requireParameters: false,
+    dataCollection: 'allow',
+    maxPrice: {},
+    sort: null,
+  }
+  const provider = body.optionalObject('provider', true)
+  if (provider === undefined || provider === null) return preferences
+  provider.known(PROVIDER_FIELDS)
+  preferences.allowFallbacks = nullableBoolean(provider, 'allow_fallbacks') ?? true
+  preferences.requireParameters = nullableBoolean(provider, 'require_parameters') ?? false
+  nullableBoolean(provider, 'zdr')
+  nullableBoolean(provider, 'enforce_distillable_text')
+  preferences.dataCollection = provider.optionalEnum('data_collection', ['allow', 'deny'], true) ?? 'allow'
+  preferences.only = readNames(provider, 'only')
+  preferences.ignore = readNames(provider, 'ignore')
+  preferences.order = readNames(provider, 'order')
+  const quantizations = provider.optionalArray('quantizations', { nullable: true })
+  if (quantizations !== undefined && quantizations !== null) {
+    preferences.quantizations = quantizations.map((q, i) => {
+      if (!QUANTIZATIONS.includes(q as Quantization)) provider.fail(`${provider.at('quantizations')}[${i}]`, `must be one of ${QUANTIZATIONS.join(', ')}`, q)
+      return q as Quantization
+    })
+  }
+  const maxPrice = provider.optionalObject('max_price')
+  if (maxPrice !== undefined && maxPrice !== null) {
+    maxPrice.known(MAX_PRICE_FIELDS)
+    for (const key of MAX_PRICE_FIELDS) {
+      const value = maxPrice.raw(key)
+      if (value === undefined) continue
+      // The SDK sends prices as strings; plain JSON clients send numbers. Both are USD per million tokens.
+      const number = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value
+      preferences.maxPrice[key as keyof ProviderPreferences['maxPrice']] = maxPrice.checkNumber(maxPrice.at(key), number, { min: 0 })
+    }
+  }
+  const sort = provider.raw('sort')
+  if (sort !== undefined && sort !== null) {
+    let by: unknown = sort
+    if (typeof sort === 'object' && !Array.isArray(sort)) {
+      const config = provider.optionalObject('sort') as BodyReader
+      config.known(SORT_CONFIG_FIELDS)
+      config.optionalString('partition', { nullable: true })
+      by = config.raw('by') ?? null
+      if (by !== null && !SORTS.includes(by as (typeof SORTS)[number])) config.fail(config.at('by'), `must be one of ${SORTS.join(', ')}`, by)
+    } else if (!SORTS.includes(sort as (typeof SORTS)[number])) {
+      provider.fail(provider.at('sort'), `must be one of ${SORTS.join(', ')}, or { by, partition }`, sort)
+    }
+    // `exacto` ranks by tool-calling quality, which the simulator has no figures for: unsorted.
+    preferences.sort = by === null || by === 'exacto' ? null : (by as ProviderSort)
+  }
+  for (const name of ['preferred_max_latency', 'preferred_min_throughput']) {
+    const value = provider.raw(name)
+    if (value === undefined || value === null) continue
+    if (typeof value === 'number') provider.checkNumber(provider.at(name), value, { min: 0 })
+    else if (typeof value !== 'object' || Array.isArray(value)) provider.fail(provider.at(name), 'must be a number or an object of percentile cutoffs', value)
+  }
+  return preferences
+}
+
+/** A boolean field that may be null (null: as absent). */
+function nullableBoolean(reader: BodyReader, name: string): boolean | undefined {
+  if (reader.raw(name) === null) return undefined
+  return reader.optionalBoolean(name)
+}
+
+/** Checks that a field is an object (or null when `nullable`); absent is fine. */
+function objectField(body: BodyReader, name: string, nullable = false): void {
+  body.optionalObject(name, nullable)
+}
+
+/** Checks that a field is an array; absent is fine. */
+function arrayField(body: BodyReader, name: string): unknown[] | undefined {
+  return body.optionalArray(name) ?? undefined
+}
+
+/**
+ * Reads and checks a chat request body. Throws the 400 of the first field that is wrong, naming
+ * its path (`messages[2].content`, `provider.order[1]`).
+ */
+export function readChatRequest(value: Record<string, unknown>): ChatInput {
+  const body: BodyReader = new BodyReader(value)
+  body.known(CHAT_REQUEST_FIELDS)
+  const parameters: SupportedParameter[] = []
+  const uses = (name: string, parameter: SupportedParameter): void => {
+    if (body.has(name) && body.raw(name) !== null) parameters.push(parameter)
+  }
+  const model = body.optionalString('model', { minLength: 1 })
+  const models = readNames(body, 'models') ?? []
+  if (model === undefined && models.length === 0) body.fail('model', 'is required: give `model`, or a non-empty `models` list')
+  const messages = readMessages(body)
+  for (const [name, rule, parameter] of NUMBER_FIELDS) {
+    body.optionalNumber(name, { ...rule, nullable: true })
+    uses(name, parameter)
+  }
+  const maxTokens = body.optionalNumber('max_tokens', { ...TOKEN_CAP, nullable: true }) ?? null
+  const maxCompletionTokens = body.optionalNumber('max_completion_tokens', { ...TOKEN_CAP, nullable: true }) ?? null
+  uses('max_tokens', 'max_tokens')
+  // Routing reads `max_completion_tokens` as `max_tokens`, which is what endpoints list.
+  if (maxCompletionTokens !== null) parameters.push('max_tokens')
+  const stream = body.optionalBoolean('stream') ?? false
+  const streamOptions = body.optionalObject('stream_options', true)
+  if (streamOptions) {
+    streamOptions.known(new Set(['include_usage']))
+    streamOptions.optionalBoolean('include_usage')
+  }
+  const stop = body.raw('stop')
+  if (stop !== undefined && stop !== null && typeof stop !== 'string') {
+    if (!Array.isArray(stop) || stop.some((s) => typeof s !== 'string')) body.fail('stop', 'must be a string or an array of strings', stop)
+  }
+  uses('stop', 'stop')
+  const logitBias = body.optionalObject('logit_bias', true)
+  if (logitBias) for (const key of Object.keys(logitBias.value)) logitBias.checkNumber(logitBias.at(key), logitBias.raw(key), { min: -100, max: 100 })
+  uses('logit_bias', 'logit_bias')
+  nullableBoolean(body, 'logprobs')
+  uses('logprobs', 'logprobs')
+  nullableBoolean(body, 'parallel_tool_calls')
+  uses('parallel_tool_calls', 'parallel_tool_calls')
+  const tools = arrayField(body, 'tools')
+  tools?.forEach((tool, i) => {
+    if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) body.fail(`tools[${i}]`, 'must be a tool object', tool)
+    const t: BodyReader = new BodyReader(tool as Record<string, unknown>, `tools[${i}]`)
+    const type = t.string('type')
+    if (type === 'function') {
+      const fn = t.optionalObject('function')
+      if (fn === undefined || fn === null) t.fail(t.at('function'), 'is required for a function tool')
+      fn.string('name', { minLength: 1 })
+    }
+  })
+  uses('tools', 'tools')
+  const toolChoice = body.raw('tool_choice')
+  if (toolChoice !== undefined && typeof toolChoice !== 'string' && (typeof toolChoice !== 'object' || toolChoice === null || Array.isArray(toolChoice))) {
+    body.fail('tool_choice', 'must be "none", "auto", "required" or a tool choice object', toolChoice)
+  }
+  if (typeof toolChoice === 'string' && !['none', 'auto', 'required'].includes(toolChoice)) body.fail('tool_choice', 'must be "none", "auto", "required" or a tool choice object', toolChoice)
+  uses('tool_choice', 'tool_choice')
+  const responseFormat = body.optionalObject('response_format')
+  if (responseFormat) {
+    const type = responseFormat.optionalEnum('type', ['text', 'json_object', 'json_schema', 'grammar', 'python'])
+    if (type === undefined) responseFormat.fail(responseFormat.at('type'), 'is required')
+    parameters.push(type === 'json_schema' ? 'structured_outputs' : 'response_format')
+  }
+  objectField(body, 'reasoning')
+  uses('reasoning', 'reasoning')
+  body.optionalString('reasoning_effort', { nullable: true })
+  uses('reasoning_effort', 'reasoning_effort')
+  objectField(body, 'prediction', true)
+  uses('prediction', 'prediction')
+  for (const name of ['cache_control', 'debug', 'image_config', 'metadata', 'trace']) objectField(body, name)
+  objectField(body, 'prompt_cache_options', true)
+  for (const name of ['modalities', 'plugins', 'stop_server_tools_when']) arrayField(body, name)
+  body.optionalString('prompt_cache_key', { nullable: true })
+  body.optionalString('service_tier', { nullable: true })
+  const sessionId = body.optionalString('session_id', { maxLength: 256 }) ?? null
+  const user = body.optionalString('user', {}) ?? null
+  const provider = readProvider(body)
+  const sources = new Map<string, string>()
+  if (model !== undefined) sources.set(model, 'model')
+  models.forEach((id, i) => {
+    if (!sources.has(id)) sources.set(id, `models[${i}]`)
+  })
+  return {
+    models: [...sources.keys()],
+    modelFields: [...sources.values()],
+    messages,
+    toolChars: tools === undefined ? 0 : JSON.stringify(tools).length,
+    hasTools: tools !== undefined && tools.length > 0,
+    maxTokens: maxCompletionTokens ?? maxTokens,
+    stream,
+    provider,
+    parameters,
+    user,
+    sessionId,
+  }
+}

@@ -1,0 +1,273 @@
+// Responders: rules a test sets to decide what the simulated model says (or which error a provider
+// answers with). The first matching rule, newest first, answers; without one the pipeline makes a
+// default reply. Test-harness state like faults: outside snapshots, cleared by `sim.reset()`.
+import { describe } from '../describe.js'
+import { invalidArgument } from '../errors.js'
+import { isJsonData } from '../json-data.js'
+import { ArgumentChecker, fieldsOf } from '../store/check.js'
+import type { FinishReason } from './wire.js'
+
+/** Which attempts a responder answers. Every given criterion must hold; none given matches all. */
+export interface ResponderMatch {
+  /** The model id being tried (`openai/gpt-4o`, or one of `models`' fallbacks). */
+  model?: string
+  /** The endpoint's provider name (`OpenAI`), compared without regard to case. */
+  provider?: string
+  /** The hash of the calling key. */
+  keyHash?: string
+  /** The last user message's text: a RegExp, or a string it must contain. */
+  lastUserMessage?: string | RegExp
+  /** `true`: the request declares tools; `false`: it declares none. */
+  tools?: boolean
+}
+
+/** A tool call the reply makes. */
+export interface ResponderToolCall {
+  name: string
+  /** The arguments as the JSON text the model would write. */
+  arguments: string
+  /** Default: a `call_` id derived from the generation. */
+  id?: string
+}
+
+/** What the simulated model answers. */
+export interface ResponderReply {
+  /** The assistant's text. Default: "" with tool calls, else the default reply's text. */
+  content?: string | null
+  toolCalls?: readonly ResponderToolCall[]
+  /** Reasoning text; its tokens count as completion tokens priced at `internal_reasoning`. */
+  reasoning?: string
+  /** Default: `tool_calls` when there are tool calls, else `stop` (`length` when `max_tokens` cuts the reply). */
+  finishReason?: FinishReason
+  /** Token counts that replace the estimator's (decisions/0024). */
+  usage?: { promptTokens?: number; completionTokens?: number; reasoningTokens?: number; cachedTokens?: number }
+}
+
+/** An error the attempt answers with instead of a reply: the provider fails, and the router falls back. */
+export interface ResponderError {
+  /** An error status, 400 to 599. */
+  status: number
+  /** Default: the status's canonical message ("Provider returned error" for 502). */
+  message?: string
+  metadata?: Record<string, unknown>
+}
+
+/** A responder rule: `reply` or `error`, for the attempts `match` selects. */
+export interface ResponderRule {
+  match?: ResponderMatch
+  reply?: ResponderReply
+  error?: ResponderError
+  /** Answer at most this many attempts, then step aside. Default: every one. */
+  times?: number
+  /** A name for `list()` and `remove()`; default `responder-<n>`. */
+  name?: string
+}
+
+/** A responder as `list()` shows it. */
+export interface ResponderInfo {
+  name: string
+  /** Attempts it has answered. */
+  used: number
+  /** Attempts it may still answer; null without `times`. */
+  remaining: number | null
+}
+
+/**
+ * `sim.inference`: what the simulated models answer.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * const rule = sim.inference.respond({ match: { lastUserMessage: /refund/i }, reply: { content: 'Refunds take 5 days.' }, times: 1 })
+ * const ask = (text: string) =>
+ *   sim.handle({
+ *     method: 'POST',
+ *     path: '/chat/completions',
+ *     authorization: `Bearer ${sim.world.apiKey}`,
+ *     body: JSON.stringify({ model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: text }] }),
+ *   }).body as { choices: { message: { content: string } }[] }
+ * console.log(rule.name, ask('Where is my REFUND?').choices[0]?.message.content)
+ * console.log(sim.inference.responders.list())
+ * //=> responder-1 Refunds take 5 days.
+ * //=> [{"name":"responder-1","used":1,"remaining":0}]
+ */
+export interface InferenceControls {
+  /** Adds a rule; the newest matching rule answers first. Returns its name. */
+  respond(rule: ResponderRule): { name: string }
+  readonly responders: {
+    list(): ResponderInfo[]
+    /** Removes the rules of that name; an unknown name changes nothing. */
+    remove(name: string): void
+    clear(): void
+  }
+}
+
+/** What an attempt is, as responders match it. */
+export interface AttemptFacts {
+  model: string
+  provider: string
+  keyHash: string
+  lastUserMessage: string | null
+  hasTools: boolean
+}
+
+interface ResponderState {
+  name: string
+  rule: ResponderRule
+  pattern: RegExp | undefined
+  limit: number
+  used: number
+}
+
+const RULE_FIELDS = fieldsOf<ResponderRule>({ match: true, reply: true, error: true, times: true, name: true })
+const MATCH_FIELDS = fieldsOf<ResponderMatch>({ model: true, provider: true, keyHash: true, lastUserMessage: true, tools: true })
+const REPLY_FIELDS = fieldsOf<ResponderReply>({ content: true, toolCalls: true, reasoning: true, finishReason: true, usage: true })
+const ERROR_FIELDS = fieldsOf<ResponderError>({ status: true, message: true, metadata: true })
+const TOOL_CALL_FIELDS = fieldsOf<ResponderToolCall>({ name: true, arguments: true, id: true })
+const USAGE_FIELDS: ReadonlySet<string> = new Set(['promptTokens', 'completionTokens', 'reasoningTokens', 'cachedTokens'])
+const FINISH_REASONS: readonly FinishReason[] = ['stop', 'length', 'tool_calls', 'content_filter', 'error']
+
+const OPERATION = 'add a responder'
+
+function checkRule(rule: unknown): ResponderRule {
+  const check: ArgumentChecker = new ArgumentChecker(OPERATION)
+  const given = check.object(rule, 'rule') as ResponderRule
+  check.knownFields(given, RULE_FIELDS, '', 'a responder rule', 'rule')
+  if ((given.reply === undefined) === (given.error === undefined)) check.fail('rule', 'must have exactly one of `reply` and `error`')
+  if (given.match !== undefined) {
+    const match = check.object(given.match, 'match') as ResponderMatch
+    check.knownFields(match, MATCH_FIELDS, 'match', 'a responder match')
+    for (const name of ['model', 'provider', 'keyHash'] as const) if (match[name] !== undefined) check.string(match[name], `match.${name}`)
+    const last = match.lastUserMessage
+    if (last !== undefined && typeof last !== 'string' && !(last instanceof RegExp)) check.fail('match.lastUserMessage', `must be a string or a RegExp, got ${describe(last)}`)
+    if (match.tools !== undefined) check.boolean(match.tools, 'match.tools')
+  }
+  if (given.reply !== undefined) {
+    const reply = check.object(given.reply, 'reply') as ResponderReply
+    check.knownFields(reply, REPLY_FIELDS, 'reply', 'a responder reply')
+    if (reply.content !== undefined && reply.content !== null && typeof reply.content !== 'string') check.fail('reply.content', `must be a string or null, got ${describe(reply.content)}`)
+    if (reply.reasoning !== undefined && typeof reply.reasoning !== 'string') check.fail('reply.reasoning', `must be a string, got ${describe(reply.reasoning)}`)
+    if (reply.finishReason !== undefined) check.oneOf(reply.finishReason, FINISH_REASONS, 'reply.finishReason')
+    if (reply.toolCalls !== undefined) {
+      if (!Array.isArray(reply.toolCalls)) check.fail('reply.toolCalls', `must be an array of { name, arguments, id? }, got ${describe(reply.toolCalls)}`)
+      reply.toolCalls.forEach((call, i) => {
+        const at = `reply.toolCalls[${i}]`
+        check.knownFields(check.object(call, at), TOOL_CALL_FIELDS, at, 'a tool call')
+        check.string(call.name, `${at}.name`)
+        if (typeof call.arguments !== 'string') check.fail(`${at}.arguments`, `must be a string (the arguments as JSON text), got ${describe(call.arguments)}`)
+        if (call.id !== undefined) check.string(call.id, `${at}.id`)
+      })
+    }
+    if (reply.usage !== undefined) {
+      const usage = check.object(reply.usage, 'reply.usage')
+      check.knownFields(usage, USAGE_FIELDS, 'reply.usage', 'a reply usage')
+      for (const [name, value] of Object.entries(usage)) {
+        if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) check.fail(`reply.usage.${name}`, `must be a non-negative integer, got ${describe(value)}`)
+      }
+      const { completionTokens, reasoningTokens, promptTokens, cachedTokens } = reply.usage
+      if (completionTokens !== undefined && reasoningTokens !== undefined && reasoningTokens > completionTokens) check.fail('reply.usage.reasoningTokens', 'must not exceed completionTokens, which include them')
+      if (promptTokens !== undefined && cachedTokens !== undefined && cachedTokens > promptTokens) check.fail('reply.usage.cachedTokens', 'must not exceed promptTokens, which include them')
+    }
+  }
+  if (given.error !== undefined) {
+    const error = check.object(given.error, 'error') as unknown as ResponderError
+    check.knownFields(error, ERROR_FIELDS, 'error', 'a responder error')
+    if (typeof error.status !== 'number' || !Number.isInteger(error.status) || error.status < 400 || error.status > 599) {
+      check.fail('error.status', `must be an error status, an integer from 400 to 599, got ${describe(error.status)}`)
+    }
+    if (error.message !== undefined) check.string(error.message, 'error.message')
+    if (error.metadata !== undefined && !(typeof error.metadata === 'object' && error.metadata !== null && !Array.isArray(error.metadata) && isJsonData(error.metadata))) {
+      check.fail('error.metadata', `must be an object of JSON data, got ${describe(error.metadata)}`)
+    }
+  }
+  if (given.times !== undefined) check.positiveInteger(given.times, 'times')
+  if (given.name !== undefined) check.string(given.name, 'name')
+  return given
+}
+
+/** The responders of one simulator. */
+export class Responders {
+  private states: ResponderState[] = []
+  private next = 1
+
+  reset(): void {
+    this.states = []
+    this.next = 1
+  }
+
+  readonly controls: InferenceControls = {
+    respond: (rule) => {
+      const checked = checkRule(rule)
+      // A copy (RegExps included), so a later change to the caller's object changes nothing here.
+      const copy = structuredClone(checked)
+      const last = copy.match?.lastUserMessage
+      const state: ResponderState = {
+        name: checked.name ?? `responder-${this.next}`,
+        rule: copy,
+        pattern: last instanceof RegExp ? new RegExp(last.source, last.flags.replace(/[gy]/g, '')) : undefined,
+        limit: checked.times ?? Number.POSITIVE_INFINITY,
+        used: 0,
+      }
+      this.next++
+      this.states.unshift(state)
+      return { name: state.name }
+    },
+    responders: {
+      list: () => this.states.map((s) => ({ name: s.name, used: s.used, remaining: s.limit === Number.POSITIVE_INFINITY ? null : s.limit - s.used })),
+      remove: (name) => {
+        if (typeof name !== 'string') throw invalidArgument('remove a responder', 'name', `must be a responder's name, got ${describe(name)}`)
+        this.states = this.states.filter((s) => s.name !== name)
+      },
+      clear: () => {
+        this.states = []
+      },
+    },
+  }
+
+  /** Whether any responder has a rule of that name. */
+  has(name: string): boolean {
+    return this.states.some((s) => s.name === name)
+  }
+
+  /** The rule that answers this attempt, newest first, counting it as used; undefined when none does. */
+  pick(facts: AttemptFacts): ResponderRule | undefined {
+    for (const state of this.states) {
+      if (state.used >= state.limit) continue
+      const match = state.rule.match
+      if (match !== undefined) {
+        if (match.model !== undefined && match.model !== facts.model) continue
+        if (match.provider !== undefined && match.provider.toLowerCase() !== facts.provider.toLowerCase()) continue
+        if (match.keyHash !== undefined && match.keyHash !== facts.keyHash) continue
+        if (match.tools !== undefined && match.tools !== facts.hasTools) continue
+        const last = match.lastUserMessage
+        if (last !== undefined) {
+          if (facts.lastUserMessage === null) continue
+          if (state.pattern !== undefined ? !state.pattern.test(facts.lastUserMessage) : !facts.lastUserMessage.includes(last as string)) continue
+        }
+      }
+      state.used++
+      return state.rule
+    }
+    return undefined
+  }
+}
+
+/** A responder rule from JSON (the control API, world files): `lastUserMessage` may be `{ regex, flags? }`. */
+export function responderFromJson(value: unknown): ResponderRule {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value as ResponderRule
+  const rule = value as ResponderRule & { match?: Record<string, unknown> }
+  const last = rule.match?.['lastUserMessage']
+  if (typeof last !== 'object' || last === null || Array.isArray(last)) return rule
+  const check: ArgumentChecker = new ArgumentChecker(OPERATION)
+  check.knownFields(last, new Set(['regex', 'flags']), 'match.lastUserMessage', 'a regular expression')
+  const { regex, flags } = last as { regex?: unknown; flags?: unknown }
+  if (typeof regex !== 'string') check.fail('match.lastUserMessage.regex', `must be the pattern as a string, got ${describe(regex)}`)
+  if (flags !== undefined && (typeof flags !== 'string' || !/^[dimsuv]*$/.test(flags))) check.fail('match.lastUserMessage.flags', `must be regular expression flags such as "i", got ${describe(flags)}`)
+  let pattern: RegExp
+  try {
+    pattern = new RegExp(regex, (flags as string | undefined) ?? '')
+  } catch (error) {
+    check.fail('match.lastUserMessage.regex', `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`)
+  }
+  return { ...rule, match: { ...rule.match, lastUserMessage: pattern } }
+}

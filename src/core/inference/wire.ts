@@ -1,0 +1,137 @@
+// The wire shapes of the money path, with the exact JSON field names: a chat completion, a stream
+// chunk, and a generation as `GET /generation` shows it. Every field the official SDK requires is
+// here; `x: T | null` is always present, `x?: T` may be absent.
+
+/** A tool call in an assistant message. */
+export interface ChatToolCall {
+  id: string
+  type: 'function'
+  function: { name: string; arguments: string }
+}
+
+/** The assistant message of a non-streamed completion. */
+export interface ChatAssistantMessage {
+  role: 'assistant'
+  content: string | null
+  refusal: string | null
+  reasoning?: string | null
+  tool_calls?: ChatToolCall[]
+}
+
+/** `usage` of a completion (and of the last stream chunk): token counts and the exact cost in USD. */
+export interface ChatUsage {
+  prompt_tokens: number
+  completion_tokens: number
+  total_tokens: number
+  /** The cost charged, in USD: the decimal of `estimateCost` as a number. */
+  cost: number
+  is_byok: boolean
+  prompt_tokens_details: { cached_tokens: number; audio_tokens: number }
+  completion_tokens_details: { reasoning_tokens: number; audio_tokens: number }
+  cost_details: {
+    /** Null: the simulator bills no bring-your-own-key usage. */
+    upstream_inference_cost: number | null
+    upstream_inference_prompt_cost: number
+    upstream_inference_completions_cost: number
+  }
+}
+
+/** The finish reasons a reply may have. */
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error'
+
+/** `POST /chat/completions` without `stream`: the SDK's ChatResult. */
+export interface ChatCompletion {
+  id: string
+  provider: string
+  model: string
+  object: 'chat.completion'
+  created: number
+  choices: { index: number; logprobs: null; finish_reason: FinishReason; native_finish_reason: FinishReason; message: ChatAssistantMessage }[]
+  system_fingerprint: string | null
+  usage: ChatUsage
+}
+
+/** A tool call as a stream delta carries it. */
+export interface ChatStreamToolCall {
+  index: number
+  id?: string
+  type?: 'function'
+  function?: { name?: string; arguments?: string }
+}
+
+/** One `data:` event of a streamed completion: the SDK's ChatStreamChunk. */
+export interface ChatChunk {
+  id: string
+  provider: string
+  model: string
+  object: 'chat.completion.chunk'
+  created: number
+  choices: {
+    index: number
+    delta: { role?: 'assistant'; content?: string | null; reasoning?: string | null; tool_calls?: ChatStreamToolCall[] }
+    finish_reason: FinishReason | null
+    native_finish_reason: FinishReason | null
+    logprobs: null
+  }[]
+  system_fingerprint?: string
+  usage?: ChatUsage
+}
+
+/** One attempt of a generation at a provider. */
+export interface ProviderResponse {
+  id: string
+  endpoint_id: string
+  model_permaslug: string
+  provider_name: string
+  status: number | null
+  latency: number
+  is_byok: boolean
+}
+
+/** The `data` of `GET /generation?id=`: the SDK's GenerationResponse fields. */
+export interface Generation {
+  id: string
+  upstream_id: string | null
+  total_cost: number
+  cache_discount: number | null
+  upstream_inference_cost: number | null
+  created_at: string
+  model: string
+  app_id: number | null
+  streamed: boolean | null
+  cancelled: boolean | null
+  provider_name: string | null
+  latency: number | null
+  moderation_latency: number | null
+  generation_time: number | null
+  finish_reason: string | null
+  native_finish_reason: string | null
+  tokens_prompt: number | null
+  tokens_completion: number | null
+  native_tokens_prompt: number | null
+  native_tokens_completion: number | null
+  native_tokens_completion_images: number | null
+  native_tokens_reasoning: number | null
+  native_tokens_cached: number | null
+  num_media_prompt: number | null
+  num_input_audio_prompt: number | null
+  num_media_completion: number | null
+  num_search_results: number | null
+  num_fetches: number | null
+  origin: string
+  usage: number
+  is_byok: boolean
+  api_type: 'completions' | null
+  data_region: 'global'
+  external_user: string | null
+  http_referer: string | null
+  user_agent: string | null
+  preset_id: string | null
+  router: string | null
+  service_tier: string | null
+  web_search_engine: string | null
+  workspace_id: string | null
+  provider_responses: ProviderResponse[] | null
+  request_id?: string | null
+  session_id?: string | null
+}

@@ -1,0 +1,34 @@
+// Inference on the wire: chat completions (the money path, core/inference/) and the generations
+// they leave behind.
+import { ApiError } from '../errors.js'
+import { chatCompletion } from '../inference/chat.js'
+import { generationOf } from '../inference/generations.js'
+import { type Operation, clone, jsonAnswer } from './operation.js'
+
+export const INFERENCE_OPERATIONS: readonly Operation[] = [
+  {
+    name: 'createChatCompletion',
+    method: 'POST',
+    template: '/chat/completions',
+    auth: 'key',
+    run({ ctx, principal, request, json, inference }) {
+      const outcome = chatCompletion(ctx, inference, principal, json(), request.path)
+      if (outcome.type === 'json') return jsonAnswer(200, outcome.body)
+      return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, type: 'stream', body: outcome.frames }
+    },
+  },
+  {
+    name: 'getGeneration',
+    method: 'GET',
+    template: '/generation',
+    auth: 'key',
+    run({ ctx, query, principal }) {
+      const id = query.get('id')
+      if (id === null || id === '') throw ApiError.badParameter('id', 'is required: the id of a generation (gen-...)')
+      // Another organisation's generation is as absent as one that never existed (or was let go).
+      const generation = generationOf(ctx, id, principal.userId)
+      if (generation === undefined) throw ApiError.notFound({ resource: 'generation' })
+      return jsonAnswer(200, { data: clone(generation.wire) })
+    },
+  },
+]

@@ -1,0 +1,57 @@
+// Streaming through both adapters: frames as server-sent events, paced for real only when asked.
+import { describe, expect, it } from 'vitest'
+import { streamFrames } from '../../src/core/inference/stream.js'
+import type { SimResponse } from '../../src/index.js'
+import { BASE, useSimulatorServer } from '../support/server.js'
+import { body, checkEvents, streamingWorld } from './stream-support.js'
+
+const { serve } = useSimulatorServer()
+
+describe('streamed completions', () => {
+  it('are frames with offsets from the time to first token, paced at the endpoint\'s throughput', () => {
+    const { sim, key } = streamingWorld()
+    const response = sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body }) as Extract<SimResponse, { type: 'stream' }>
+    expect(response.type).toBe('stream')
+    expect(response.headers['content-type']).toBe('text/event-stream')
+    const offsets = response.body.map((frame) => frame.atMs)
+    expect(offsets[0]).toBe(0)
+    expect(offsets[1]).toBe(20)
+    expect([...offsets].sort((a, b) => a - b)).toEqual(offsets)
+    // 63 characters at 400 tokens (1,600 characters) a second: about 40 ms after the first token.
+    expect(offsets.at(-1)).toBeGreaterThanOrEqual(55)
+    expect(sim.clock.nowMs()).toBe(Date.parse('2026-03-02T10:00:00Z'))
+  })
+
+  it('reach fetch through MSW as text/event-stream, all at once unless a latency rule asks for real waits', async () => {
+    const { sim, key } = streamingWorld()
+    serve(sim)
+    const post = () => fetch(`${BASE}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body })
+    let started = performance.now()
+    const res = await post()
+    expect(res.headers.get('content-type')).toBe('text/event-stream')
+    checkEvents(await res.text())
+    expect(performance.now() - started).toBeLessThan(1000)
+    sim.latency.set({ operation: 'createChatCompletion', ms: 1, real: true })
+    started = performance.now()
+    checkEvents(await (await post()).text())
+    expect(performance.now() - started).toBeGreaterThanOrEqual(50)
+  })
+
+  it('end with a chunk carrying the finish reason, a usage chunk without choices, and [DONE]', () => {
+    const frames = streamFrames({
+      id: 'gen-1',
+      provider: 'P',
+      model: 'a/b',
+      created: 1,
+      message: { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      finishReason: 'tool_calls',
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, cost: 0, is_byok: false, prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 }, cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: 0, upstream_inference_completions_cost: 0 } },
+      latency: 10,
+      throughput: 100,
+    })
+    const chunks = frames.slice(1, -1).map((f) => JSON.parse(f.data.slice(6)))
+    expect(chunks[0].choices[0].delta).toEqual({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] })
+    expect(chunks.at(-2).choices[0].finish_reason).toBe('tool_calls')
+    expect(chunks.at(-1).choices).toEqual([])
+  })
+})
