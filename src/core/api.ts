@@ -154,7 +154,7 @@ export function operationOf(request: SimRequest): OperationName | null {
 }
 
 /** The operations and the catch-all, after faults and rate limits have let the request through. */
-function serve(ctx: StoreContext, request: SimRequest, method: string, path: string, matched: Matched | undefined, caller: Caller): SimResponse {
+function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, method: string, path: string, matched: Matched | undefined, caller: Caller): SimResponse {
   // Known only once the request names an operation: the catch-all answers without a user_id.
   let principal: Principal | null = null
   try {
@@ -180,6 +180,7 @@ function serve(ctx: StoreContext, request: SimRequest, method: string, path: str
       query,
       principal: allowed,
       request,
+      defaultRateLimit: router.controls.defaultRateLimit,
       json: () => (body ??= readJsonObject(request.body, contentTypeOf(request))),
     }
     return operation.auth === 'public' ? operation.run(call) : operation.run(call as Call<Principal>)
@@ -250,7 +251,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
       rateLimited = true
       response = errorResponse(new ApiError(429, { headers: { 'retry-after': String(retryAfter) } }), principal)
     } else {
-      response = serve(ctx, request, method, path, matched, caller)
+      response = serve(ctx, router, request, method, path, matched, caller)
     }
   } catch (error) {
     response =

@@ -12,6 +12,12 @@ import { parseInstant } from './time.js'
 import {
   type ApiKey,
   type Architecture,
+  type Credits,
+  type CurrentKey,
+  type CurrentKeyRateLimit,
+  type DeletedKeyResponse,
+  type FreeModelDailyRequests,
+  DATA_REGIONS,
   type Endpoint,
   type ErrorEnvelope,
   type ModelWithEndpoints,
@@ -137,6 +143,36 @@ export const API_KEY = object<ApiKey>('ApiKey', {
   workspace_id: string,
   external_user: literalNull,
 })
+
+/** `CurrentKey`: the `data` of `GET /key`. */
+export const CURRENT_KEY = object<CurrentKey>('CurrentKey', {
+  label: string,
+  limit: nullable(number),
+  limit_remaining: nullable(number),
+  limit_reset: nullable(enumOf('LimitReset', LIMIT_RESETS)),
+  include_byok_in_limit: boolean,
+  usage: number,
+  usage_daily: number,
+  usage_weekly: number,
+  usage_monthly: number,
+  byok_usage: number,
+  byok_usage_daily: number,
+  byok_usage_weekly: number,
+  byok_usage_monthly: number,
+  is_free_tier: boolean,
+  is_management_key: boolean,
+  is_provisioning_key: boolean,
+  rate_limit: object<CurrentKeyRateLimit>('RateLimit', { interval: string, note: string, requests: integer }),
+  free_model_daily_requests: object<FreeModelDailyRequests>('FreeModelDailyRequests', { limit: integer, remaining: integer, used: integer }),
+  allowed_data_regions: arrayOf(enumOf('DATA_REGIONS', DATA_REGIONS)),
+  expires_at: nullable(timestamp),
+  creator_user_id: nullable(string),
+  workspace_id: nullable(string),
+  organization_id: nullable(string),
+})
+
+/** `Credits`: the `data` of `GET /credits`. */
+export const CREDITS = object<Credits>('Credits', { total_credits: number, total_usage: number })
 
 /** `Workspace`: `GET /workspaces/{id}`. */
 export const WORKSPACE = object<Workspace>('Workspace', {
@@ -290,6 +326,11 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   listEndpoints: dataOf('ModelWithEndpoints', MODEL_WITH_ENDPOINTS),
   getWorkspace: dataOf('Workspace', WORKSPACE),
   listVideoModels: dataOf('VideoModel[]', arrayOf(VIDEO_MODEL)),
+  createKey: { kind: 'object', name: '{ data: ApiKey, key: string }', fields: { data: API_KEY, key: string } },
+  updateKey: dataOf('ApiKey', API_KEY),
+  deleteKey: object<DeletedKeyResponse>('{ deleted: true }', { deleted: boolean }) as ObjectShape,
+  getCurrentKey: dataOf('CurrentKey', CURRENT_KEY),
+  getCredits: dataOf('Credits', CREDITS),
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

@@ -10,7 +10,7 @@ import { keyFromRecord, type LoadKeyOptions, renamed, type SdkKeyRecord } from '
 import { type StoreContext, atomically, windowsNow } from './context.js'
 import { KEY_NAMES } from './defaults.js'
 import type { KeyState, StoreIndices } from './state.js'
-import { put } from './versions.js'
+import { put, remove } from './versions.js'
 import { requireUser, resolveWorkspaceId } from './workspaces.js'
 
 /** Usage of a key in USD: all time and in the current UTC day, ISO week and calendar month. */
@@ -71,6 +71,32 @@ export interface UpdateKeyOptions {
   rateLimit?: RateLimit | null
 }
 
+/** What an update of a key may change: every other field of a key stays as it was made. */
+export type KeyChanges = Partial<Pick<KeyState, 'name' | 'disabled' | 'limit' | 'limitReset' | 'includeByokInLimit' | 'expiresAt' | 'rateLimit'>>
+
+/**
+ * Stores a key with `changes` applied (already validated) and returns it. `updated_at` becomes the
+ * clock's now, or stays where it is when a usage record dated later already moved it there: it is
+ * the latest instant anything happened to the key, records included (decisions/0009).
+ */
+export function writeKeyUpdate(ctx: StoreContext, key: KeyState, changes: KeyChanges): KeyState {
+  const updated: KeyState = { ...key, ...changes, updatedAt: Math.max(key.updatedAt ?? Number.NEGATIVE_INFINITY, ctx.clock.nowMs()) }
+  put(ctx, 'keys', key.hash, updated)
+  return updated
+}
+
+/**
+ * Deletes a key: its secret and hash are unknown from now on. What it had spent as of the clock's
+ * now (its `usage`, regular records only) moves to its organisation's retired usage, which
+ * `GET /credits` keeps counting in `total_usage` (decisions/0021).
+ */
+export function deleteKeyState(ctx: StoreContext, key: KeyState): void {
+  const spent = figuresAt(key.usage, key.usageCount, windowsNow(ctx)).total
+  const user = ctx.data.users.get(key.userId)
+  if (user !== undefined && spent > 0) put(ctx, 'users', user.id, { ...user, retiredUnits: user.retiredUnits + spent })
+  remove(ctx, 'keys', key.hash)
+}
+
 /** Stores a key built by {@link buildKey} (which indexes it). */
 export function insertKey(ctx: StoreContext, key: KeyState): KeyState {
   put(ctx, 'keys', key.hash, key)
@@ -98,6 +124,12 @@ export interface KeyCollection {
    * and changes nothing.
    */
   update(hash: string, changes: UpdateKeyOptions): ApiKey
+  /**
+   * Deletes a key, as `DELETE /keys/{hash}` does: its secret gets 401 and its hash 404 from now on,
+   * while what it spent stays in its organisation's `total_usage` (`sim.credits.get`). An unknown
+   * hash throws an UNKNOWN_KEY SimulatorError.
+   */
+  delete(hash: string): void
   /** Every key, management keys included, as the wire shows them. */
   list(): ApiKey[]
   /** One key by hash, or undefined. */
@@ -463,10 +495,10 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
         rateLimit:
           changes.rateLimit === undefined ? key.rateLimit : changes.rateLimit === null ? null : checkRateLimit(changes.rateLimit, operation, 'rateLimit'),
       }
-      // updated_at is the latest instant anything happened to the key, records included (decisions/0009).
-      const updated: KeyState = { ...key, ...next, updatedAt: Math.max(key.updatedAt ?? Number.NEGATIVE_INFINITY, ctx.clock.nowMs()) }
-      put(ctx, 'keys', key.hash, updated)
-      return keyToWire(updated, windowsNow(ctx))
+      return keyToWire(writeKeyUpdate(ctx, key, next), windowsNow(ctx))
+    },
+    delete: (hash) => {
+      deleteKeyState(ctx, requireKey(ctx, hash, 'delete API key'))
     },
     list: () => {
       const windows = windowsNow(ctx)

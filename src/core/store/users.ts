@@ -3,6 +3,7 @@ import { type InstantInput, toEpochMs } from '../time.js'
 import { ArgumentChecker, fieldsOf, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
+import { MAX_EXACT_USD, toUnits } from '../usage.js'
 import { DEFAULT_WORKSPACE } from './defaults.js'
 import type { UserState } from './state.js'
 import { buildWorkspace, DEFAULT_WORKSPACE_FIELDS, type DefaultWorkspaceOptions, insertWorkspace } from './workspaces.js'
@@ -19,6 +20,19 @@ export interface CreateUserOptions {
   defaultWorkspaceGuardrailId?: string
   /** The default workspace's other fields; default: "Default Workspace", slug `default`, made with the user. */
   defaultWorkspace?: DefaultWorkspaceOptions
+  /**
+   * The organisation's credits: `total` USD bought (default 0, as a new account has), and
+   * `retiredUsage`, USD spent by keys since deleted, which `GET /credits` still counts in `total_usage`.
+   */
+  credits?: UserCreditsOptions
+}
+
+/** An organisation's credits as `sim.users.create` and world specs take them, in USD (kept exactly to 10^-10 USD). */
+export interface UserCreditsOptions {
+  /** USD bought; default 0. */
+  total?: number
+  /** USD spent by keys that have since been deleted; default 0. */
+  retiredUsage?: number
 }
 
 /** An organisation (tenant): it owns workspaces, keys and files. */
@@ -48,7 +62,18 @@ const USER_FIELDS = fieldsOf<CreateUserOptions>({
   defaultWorkspaceId: true,
   defaultWorkspaceGuardrailId: true,
   defaultWorkspace: true,
+  credits: true,
 })
+const CREDIT_FIELDS = fieldsOf<UserCreditsOptions>({ total: true, retiredUsage: true })
+
+/** One figure of `credits`, in 10^-10 USD; throws naming it when it is negative, not finite or past the exact range. */
+function creditFigure(check: ArgumentChecker, value: unknown, argument: string): number {
+  if (value === undefined) return 0
+  const usd = check.nonNegative(value, argument)
+  const units = toUnits(usd)
+  if (!Number.isSafeInteger(units)) check.fail(argument, `must be at most ${MAX_EXACT_USD} USD, the most kept exactly (to 10^-10 USD), got ${usd}`)
+  return units
+}
 
 const USER_ID = /^user_[A-Za-z0-9]{1,64}$/
 
@@ -65,6 +90,14 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
         check.knownFields(options, USER_FIELDS, '', 'a user')
         if (options.defaultWorkspace !== undefined) {
           check.knownFields(check.object(options.defaultWorkspace, 'defaultWorkspace'), DEFAULT_WORKSPACE_FIELDS, 'defaultWorkspace', 'a default workspace')
+        }
+        let creditUnits = 0
+        let retiredUnits = 0
+        if (options.credits !== undefined) {
+          const credits = check.object(options.credits, 'credits')
+          check.knownFields(credits, CREDIT_FIELDS, 'credits', 'credits')
+          creditUnits = creditFigure(check, credits['total'], 'credits.total')
+          retiredUnits = creditFigure(check, credits['retiredUsage'], 'credits.retiredUsage')
         }
         const name = options.name === undefined ? 'Acme Inc.' : check.string(options.name, 'name')
         const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, 'create user', 'createdAt')
@@ -100,7 +133,7 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
           },
           'create user',
         )
-        const state: UserState = { id, name, defaultWorkspaceId: workspace.record.id, createdAt }
+        const state: UserState = { id, name, defaultWorkspaceId: workspace.record.id, createdAt, creditUnits, retiredUnits }
         put(ctx, 'users', id, state)
         insertWorkspace(ctx, workspace)
         return toUser(state)

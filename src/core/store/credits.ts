@@ -1,0 +1,90 @@
+// An organisation's credits: what it bought, and what its keys spent, deleted keys included
+// (decisions/0021). Both are kept in 10^-10 USD (core/usage.ts), so the sums are exact; the store
+// holds them on the organisation's row, so snapshots, restore and reset cover them.
+import type { Credits } from '../types.js'
+import { MAX_EXACT_USD, type UsageWindows, figuresAt, toUnits, toUsd } from '../usage.js'
+import { ArgumentChecker, describe, fieldsOf } from './check.js'
+import { type StoreContext, windowsNow } from './context.js'
+import type { UserState } from './state.js'
+import { put } from './versions.js'
+import { requireUser } from './workspaces.js'
+
+export interface AddCreditsOptions {
+  /** The organisation whose credits grow. */
+  userId: string
+  /** USD to add: a positive finite number, kept exactly to 10^-10 USD. */
+  amount: number
+}
+
+/**
+ * `sim.credits`: an organisation's credits, as `GET /credits` reports them. A new organisation has
+ * none; `add` buys some. `total_usage` is what all its keys spent (their regular usage, not BYOK,
+ * as of the simulator clock's now), the keys deleted since included.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator({ world: 'empty' })
+ * const org = sim.users.create({ name: 'Acme' })
+ * const { record } = sim.keys.create({ userId: org.id })
+ * sim.credits.add({ userId: org.id, amount: 25 })
+ * sim.usage.record({ keyHash: record.hash, cost: 0.1 })
+ * sim.usage.record({ keyHash: record.hash, cost: 0.2 })
+ * console.log(sim.credits.get(org.id))
+ * //=> { total_credits: 25, total_usage: 0.3 }
+ */
+export interface CreditCollection {
+  /**
+   * Adds `amount` USD to an organisation's credits and returns its `{ total_credits, total_usage }`.
+   * An unknown user, an amount that is not a positive finite number (or rounds to less than
+   * 10^-10 USD), or a field that is not one of {@link AddCreditsOptions} throws a SimulatorError
+   * naming it, and adds nothing.
+   */
+  add(options: AddCreditsOptions): Credits
+  /** An organisation's `{ total_credits, total_usage }`, as `GET /credits` reports them; an unknown user throws. */
+  get(userId: string): Credits
+}
+
+const ADD_FIELDS = fieldsOf<AddCreditsOptions>({ userId: true, amount: true })
+
+/**
+ * What an organisation's keys spent as of `windows.nowMs`, in 10^-10 USD: the `usage` of each of
+ * its keys, plus what its deleted keys had spent when they were deleted.
+ */
+export function organisationUsageUnits(ctx: StoreContext, user: UserState, windows: UsageWindows): number {
+  let units = user.retiredUnits
+  for (const key of ctx.data.keys.values()) {
+    if (key.userId === user.id) units += figuresAt(key.usage, key.usageCount, windows).total
+  }
+  return units
+}
+
+/** The wire's credits of an organisation, as of the clock's now. */
+export function creditsOf(ctx: StoreContext, userId: string): Credits {
+  const user = ctx.data.users.get(userId) as UserState
+  return { total_credits: toUsd(user.creditUnits), total_usage: toUsd(organisationUsageUnits(ctx, user, windowsNow(ctx))) }
+}
+
+export function createCreditCollection(ctx: StoreContext): CreditCollection {
+  return {
+    add(options) {
+      const operation = 'add credits'
+      const check: ArgumentChecker = new ArgumentChecker(operation)
+      check.knownFields(check.object(options, 'options'), ADD_FIELDS, '', 'a credit purchase')
+      const userId = requireUser(ctx, options.userId, operation)
+      const amount = options.amount
+      if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
+        check.fail('amount', `must be a positive finite number of USD, got ${describe(amount)}`)
+      }
+      const units = toUnits(amount)
+      if (units < 1) check.fail('amount', `must be at least 0.0000000001 USD, the least kept, got ${amount}`)
+      const user = ctx.data.users.get(userId) as UserState
+      const total = user.creditUnits + units
+      if (!Number.isSafeInteger(total)) check.fail('amount', `would take the credits past ${MAX_EXACT_USD} USD, the most kept exactly (to 10^-10 USD); got ${amount}`)
+      put(ctx, 'users', userId, { ...user, creditUnits: total })
+      return creditsOf(ctx, userId)
+    },
+    get(userId) {
+      return creditsOf(ctx, requireUser(ctx, userId, 'get credits'))
+    },
+  }
+}
