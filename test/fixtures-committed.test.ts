@@ -16,6 +16,11 @@ import { GetKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/
 import { ListResponse$inboundSchema } from '@openrouter/sdk/models/operations/list.js'
 import { ListEndpointsResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpoints.js'
 import { VideoModelsListResponse$inboundSchema } from '@openrouter/sdk/models/videomodelslistresponse.js'
+import { CreateKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/createkeys.js'
+import { DeleteKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/deletekeys.js'
+import { GetCreditsResponse$inboundSchema } from '@openrouter/sdk/models/operations/getcredits.js'
+import { GetCurrentKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/getcurrentkey.js'
+import { UpdateKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/updatekeys.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -46,6 +51,11 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   listEndpoints: ListEndpointsResponse$inboundSchema,
   getWorkspace: GetWorkspaceResponse$inboundSchema,
   listVideoModels: VideoModelsListResponse$inboundSchema,
+  createKey: CreateKeysResponse$inboundSchema,
+  updateKey: UpdateKeysResponse$inboundSchema,
+  deleteKey: DeleteKeysResponse$inboundSchema,
+  getCurrentKey: GetCurrentKeyResponse$inboundSchema,
+  getCredits: GetCreditsResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -281,6 +281,7 @@ function routes(sim: Simulator<unknown>): Route[] {
         return NO_CONTENT
       },
     },
+    { method: 'POST', path: '/credits', run: ({ body }) => jsonResponse(200, sim.credits.add(options(body))) },
   ]
 }
 

@@ -8,6 +8,8 @@ export const OPERATIONS: [OperationName, RegExp][] = [
   ['getFileContent', /^\/files\/[^/]+\/content$/],
   ['getWorkspace', /^\/workspaces\/[^/]+$/],
   ['listVideoModels', /^\/videos\/models$/],
+  ['getCurrentKey', /^\/key$/],
+  ['getCredits', /^\/credits$/],
 ]
 
 export const operationOf = (path: string): OperationName | null => OPERATIONS.find(([, pattern]) => pattern.test(path))?.[0] ?? null

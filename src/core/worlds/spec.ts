@@ -6,7 +6,7 @@ import type { CreateFileOptions, FileCollection } from '../store/files.js'
 import { type CreateKeyOptions, KEY_FIELDS, buildKey } from '../store/keys.js'
 import type { KeyState } from '../store/state.js'
 import { type CreateModelOptions, type ModelCollection, insertModel } from '../store/models.js'
-import type { CreateUserOptions, UserCollection } from '../store/users.js'
+import type { CreateUserOptions, UserCollection, UserCreditsOptions } from '../store/users.js'
 import type { CreateVideoModelOptions, VideoModelCollection } from '../store/video-models.js'
 import type { CreateWorkspaceOptions, DefaultWorkspaceOptions, WorkspaceCollection } from '../store/workspaces.js'
 import { MAX_EXACT_USD, type UsageRecord, toUnits } from '../usage.js'
@@ -45,6 +45,11 @@ export interface WorldUser {
   defaultWorkspaceGuardrailId?: string
   /** The default workspace's other fields, as `sim.users.create` takes them. */
   defaultWorkspace?: Omit<DefaultWorkspaceOptions, 'createdAt' | 'updatedAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant | null }
+  /**
+   * The organisation's credits in USD: `total` bought (`total_credits` of `GET /credits`; default
+   * 0), and `retiredUsage`, what its deleted keys spent, still counted in `total_usage`.
+   */
+  credits?: UserCreditsOptions
 }
 
 export type WorldWorkspace = Omit<CreateWorkspaceOptions, 'createdAt' | 'updatedAt'> & { id: string; createdAt?: WorldInstant; updatedAt?: WorldInstant | null }
