@@ -3,6 +3,8 @@
 // failing run replays from its fast-check seed.
 
 export { apiKey } from './api-key.js'
+export { createdKey, currentKey } from './current-key.js'
+export { credits } from './credits.js'
 export { workspace } from './workspace.js'
 export { endpoint } from './endpoint.js'
 export { modelWithEndpoints } from './model-with-endpoints.js'
@@ -14,6 +16,8 @@ export { world } from './world.js'
 
 // Types
 export type { ApiKeyConstraints } from './api-key.js'
+export type { CreatedKeyConstraints, CurrentKeyConstraints } from './current-key.js'
+export type { CreditsConstraints } from './credits.js'
 export type { WorkspaceConstraints } from './workspace.js'
 export type { EndpointConstraints } from './endpoint.js'
 export type { ModelWithEndpointsConstraints } from './model-with-endpoints.js'
@@ -23,5 +27,5 @@ export type { PricingOverrideConstraints, PricingOverrideKind } from './pricing-
 export type { RequestContextConstraints, RequestInstantType } from './request-context.js'
 export type { ArbitraryWorldHandles, WorldConstraints } from './world.js'
 export type { PricingRequest } from '../core/pricing/compile.js'
-export type { ApiKey, Endpoint, ModelWithEndpoints, Pricing, PricingOverride, VideoModel, Workspace } from '../core/types.js'
+export type { ApiKey, CreatedKeyResponse, Credits, CurrentKey, Endpoint, ModelWithEndpoints, Pricing, PricingOverride, VideoModel, Workspace } from '../core/types.js'
 export type { WorldSpec } from '../core/worlds/spec.js'
