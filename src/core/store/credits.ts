@@ -30,7 +30,7 @@ export interface AddCreditsOptions {
  * sim.usage.record({ keyHash: record.hash, cost: 0.1 })
  * sim.usage.record({ keyHash: record.hash, cost: 0.2 })
  * console.log(sim.credits.get(org.id))
- * //=> { total_credits: 25, total_usage: 0.3 }
+ * //=> {"total_credits":25,"total_usage":0.3}
  */
 export interface CreditCollection {
   /**
