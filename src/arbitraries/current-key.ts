@@ -98,9 +98,8 @@ export function currentKey(constraints: CurrentKeyConstraints = {}): fc.Arbitrar
       usedShare: fc.oneof(fc.constant(0), fc.constant(1), fc.double({ min: 0, max: 1, noNaN: true })),
       rateLimit,
       regions: fc.subarray([...DATA_REGIONS], { minLength: 1 }),
-      organization: fc.boolean(),
     })
-    .map(({ record, management, freeTier, usedShare, rateLimit: limit, regions, organization }): CurrentKey => {
+    .map(({ record, management, freeTier, usedShare, rateLimit: limit, regions }): CurrentKey => {
       const allowance = freeTier ? 50 : 1000
       const used = Math.floor(usedShare * allowance)
       return {
@@ -126,7 +125,7 @@ export function currentKey(constraints: CurrentKeyConstraints = {}): fc.Arbitrar
         expires_at: record.expires_at === null ? null : formatTimestamp(Date.parse(record.expires_at)),
         creator_user_id: record.creator_user_id,
         workspace_id: record.workspace_id,
-        organization_id: organization ? record.creator_user_id : null,
+        organization_id: null,
       }
     })
 }

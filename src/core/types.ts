@@ -31,7 +31,8 @@ export interface ApiKey {
   expires_at: string | null
   creator_user_id: string | null
   workspace_id: string
-  external_user: null
+  /** The partner-defined user the key was made for (`external.user` of `POST /keys`), or null. */
+  external_user: string | null
 }
 
 /** The answer of `POST /keys`: the new key's record and its bearer secret, shown only here. */
@@ -88,8 +89,10 @@ export interface CurrentKey {
   allowed_data_regions: DataRegion[]
   expires_at: string | null
   creator_user_id: string | null
-  workspace_id: string | null
-  organization_id: string | null
+  /** The key's workspace. The SDK admits null; every key of the simulator belongs to a workspace. */
+  workspace_id: string
+  /** Null: the simulator's organisations are accounts of their own, named by `user_id` (decisions/0021). */
+  organization_id: null
 }
 
 /** An organisation's credits, as `GET /credits` returns them: USD bought, and USD spent by all its keys, deleted ones included. */

@@ -65,7 +65,7 @@ export type PlainShape =
 export type ObjectShape = Extract<PlainShape, { kind: 'object' }>
 /** `T | null`: the field is present and may be null. */
 export type NullableShape = { readonly kind: 'nullable'; readonly of: PlainShape }
-/** Exactly `null` (a field such as `external_user`, always null on the wire). */
+/** Exactly `null` (a field the wire always sends as null). */
 export type NullShape = { readonly kind: 'null' }
 export type Shape = PlainShape | NullableShape | NullShape
 /** A field marked `?`: it may be absent; when present, it is `of` (null only if `of` allows it). */
@@ -141,7 +141,7 @@ export const API_KEY = object<ApiKey>('ApiKey', {
   expires_at: nullable(timestamp),
   creator_user_id: nullable(string),
   workspace_id: string,
-  external_user: literalNull,
+  external_user: nullable(string),
 })
 
 /** `CurrentKey`: the `data` of `GET /key`. */
@@ -167,8 +167,8 @@ export const CURRENT_KEY = object<CurrentKey>('CurrentKey', {
   allowed_data_regions: arrayOf(enumOf('DATA_REGIONS', DATA_REGIONS)),
   expires_at: nullable(timestamp),
   creator_user_id: nullable(string),
-  workspace_id: nullable(string),
-  organization_id: nullable(string),
+  workspace_id: string,
+  organization_id: literalNull,
 })
 
 /** `Credits`: the `data` of `GET /credits`. */

@@ -113,8 +113,11 @@ describe('a key made over the wire, through its life', () => {
       include_byok_in_limit: true,
       expires_at: '2026-04-01T00:00:00.000000+00:00',
       creator_user_id: 'user_member0000000000000000000',
+      external_user: 'customer-7',
     })
     expect(sim.keys.get(data.hash)).toEqual(data)
+    // The partner's lookup key is not kept: nothing shows it.
+    expect(JSON.stringify(sim.exportWorld())).not.toContain('lookup-7')
     expect(bodyOf(admin(sim).list(`workspace_id=${sim.world.workspaces.research}`)).data[0].hash).toBe(data.hash)
   })
 
@@ -486,9 +489,10 @@ describe('credits in world specs and exports', () => {
 
   it('round-trips a key made over the wire: the copy answers its secret and lists it where the original does', () => {
     const sim = createSimulator()
-    const { key, data } = bodyOf(admin(sim).create({ name: 'Wire-made', limit: 4, workspace_id: sim.world.workspaces.staging }))
+    const { key, data } = bodyOf(admin(sim).create({ name: 'Wire-made', limit: 4, workspace_id: sim.world.workspaces.staging, external: { user: 'partner-user-9' } }))
     const copy = createSimulator({ world: sim.exportWorld() })
     expect(bodyOf(caller(copy, key).current())).toEqual(bodyOf(caller(sim, key).current()))
     expect(bodyOf(admin(copy).get(data.hash))).toEqual(bodyOf(admin(sim).get(data.hash)))
+    expect(bodyOf(admin(copy).get(data.hash)).data.external_user).toBe('partner-user-9')
   })
 })

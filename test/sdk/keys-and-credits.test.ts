@@ -60,7 +60,8 @@ describe('sdk.apiKeys.create', () => {
 
   it('accepts the external user and creator fields the SDK sends', async () => {
     const created = await management().apiKeys.create({ requestBody: { name: 'Partner user', external: { user: 'partner-7', apiKey: 'lookup' }, creatorUserId: null } })
-    expect(created.data.creatorUserId).toBeNull()
+    expect(created.data).toMatchObject({ creatorUserId: null, externalUser: 'partner-7' })
+    expect((await management().apiKeys.get({ hash: created.data.hash })).data.externalUser).toBe('partner-7')
   })
 
   it('refuses a negative limit as BadRequestResponseError naming limit, and creates nothing', async () => {

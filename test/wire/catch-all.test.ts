@@ -19,12 +19,12 @@ async function expectUnhandled(request: () => Promise<unknown>, url: string): Pr
 describe('anything else under the base URL', () => {
   it.each([
     ['POST', '/chat/completions'],
-    ['GET', '/credits'],
+    ['GET', '/analytics/meta'],
     ['GET', ''],
     ['GET', '/'],
     ['GET', '/models/anthropic/claude-sonnet-4.5'],
-    ['POST', '/keys'],
-    ['DELETE', '/keys/abc'],
+    ['PUT', '/keys'],
+    ['POST', '/keys/abc'],
     ['PATCH', '/workspaces/default'],
   ])('answers %s %j with a 404 envelope naming what is not simulated', async (method, path) => {
     const sim = createSimulator()

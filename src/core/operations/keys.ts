@@ -168,9 +168,11 @@ export const KEY_OPERATIONS: readonly Operation[] = [
       }
       const creatorUserId = body.optionalString('creator_user_id', { minLength: 1, maxLength: 256, nullable: true })
       const external = body.optionalObject('external')
+      let externalUser: string | undefined
       if (external) {
         external.known(EXTERNAL_FIELDS)
-        external.string('user', { minLength: 1, maxLength: 256 })
+        externalUser = external.string('user', { minLength: 1, maxLength: 256 })
+        // The partner's lookup key is checked and not kept: nothing the simulator answers shows it.
         external.optionalString('api_key', { minLength: 1, maxLength: 256 })
       }
       const key = atomically(ctx, () =>
@@ -185,6 +187,7 @@ export const KEY_OPERATIONS: readonly Operation[] = [
             ...(includeByokInLimit !== undefined && { includeByokInLimit }),
             expiresAt,
             ...(creatorUserId !== undefined && { creatorUserId }),
+            ...(externalUser !== undefined && { externalUser }),
           }),
         ),
       )

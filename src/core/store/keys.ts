@@ -51,6 +51,8 @@ export interface CreateKeyOptions {
   label?: string
   /** The member of the organisation who made the key (`creator_user_id`); default: `userId`. */
   creatorUserId?: string | null
+  /** The partner-defined user the key is for (`external_user`, `external.user` of `POST /keys`); default null. */
+  externalUser?: string | null
 }
 
 /** What `sim.keys.create` returns: the bearer secret (shown only here) and the wire record. */
@@ -168,6 +170,7 @@ export const KEY_FIELDS = fieldsOf<CreateKeyOptions>({
   rateLimit: true,
   label: true,
   creatorUserId: true,
+  externalUser: true,
 })
 const USAGE_FIELDS = fieldsOf<KeyUsageInput>({ total: true, daily: true, weekly: true, monthly: true })
 
@@ -349,7 +352,7 @@ export function wireKey(key: KeyState, windows: UsageWindows): WireCache {
     expires_at: key.expiresAt === null ? null : formatTimestamp(key.expiresAt),
     creator_user_id: key.creatorUserId,
     workspace_id: key.workspaceId,
-    external_user: null,
+    external_user: key.externalUser,
   }
   const json = JSON.stringify(value)
   const entry: WireCache = { figures: { ...f }, value, json, bytes: utf8Length(json) }
@@ -447,6 +450,7 @@ export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState
     updatedAt,
     expiresAt,
     creatorUserId: options.creatorUserId === undefined ? userId : options.creatorUserId === null ? null : check.string(options.creatorUserId, 'creatorUserId'),
+    externalUser: options.externalUser === undefined || options.externalUser === null ? null : check.string(options.externalUser, 'externalUser'),
   }
 }
 

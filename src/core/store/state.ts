@@ -52,6 +52,8 @@ export interface KeyState {
   updatedAt: number | null
   expiresAt: number | null
   creatorUserId: string | null
+  /** The partner-defined user the key was made for (`external_user`), or null. */
+  externalUser: string | null
 }
 
 export type FileProvider = 'openai' | 'anthropic'

@@ -112,6 +112,7 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
       ...(key.rateLimit && { rateLimit: { ...key.rateLimit } }),
       ...(key.label !== maskSecret(key.secret) && { label: key.label }),
       ...(key.creatorUserId !== key.userId && { creatorUserId: key.creatorUserId }),
+      ...(key.externalUser !== null && { externalUser: key.externalUser }),
       usage: key.usage.slice(0, key.usageCount).flatMap(exportRecord),
     })
   }

@@ -311,6 +311,7 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
       rateLimit: key.rateLimit,
       label: key.label,
       creatorUserId: key.creatorUserId,
+      externalUser: key.externalUser,
     } as CreateKeyOptions
     let state: { -readonly [F in keyof KeyState]: KeyState[F] }
     try {
