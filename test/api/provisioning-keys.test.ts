@@ -418,7 +418,7 @@ describe('GET /credits and sim.credits', () => {
       [{ userId: sim.world.userId, amount: Number.POSITIVE_INFINITY }, 'amount'],
       [{ userId: sim.world.userId, amount: '5' }, 'amount'],
       [{ userId: sim.world.userId, amount: 1e-12 }, 'amount'],
-      [{ userId: sim.world.userId, amount: 1e9 }, 'amount'],
+      [{ userId: sim.world.userId, amount: Number.NaN }, 'amount'],
       [{ userId: 'user_nobody', amount: 5 }, 'userId'],
       [{ userId: sim.world.userId, amount: 5, currency: 'EUR' }, 'currency'],
     ]
@@ -433,6 +433,18 @@ describe('GET /credits and sim.credits', () => {
     }
     expect(() => sim.credits.get('user_nobody')).toThrow(/unknown user/)
     expect(sim.credits.get(sim.world.userId)).toEqual(before)
+  })
+
+  it('keeps whole dollars exactly past the 900,719 USD a safe integer of 10^-10 USD holds, and sums past it', () => {
+    const sim = createSimulator({ world: 'empty' })
+    const org = sim.users.create({ name: 'Enterprise', credits: { total: 5_000_000 } })
+    expect(sim.credits.add({ userId: org.id, amount: 2_000_000 }).total_credits).toBe(7_000_000)
+    expect(sim.credits.add({ userId: org.id, amount: 0.25 }).total_credits).toBe(7_000_000.25)
+    // Twelve keys of 900,000 USD each: 10.8 million, summed past the safe integers without a unit lost.
+    for (let i = 0; i < 12; i++) sim.usage.record({ keyHash: sim.keys.create({ userId: org.id }).record.hash, cost: 900_000.0000000001 })
+    expect(sim.credits.get(org.id).total_usage).toBe(10_800_000.0000000012)
+    const copy = createSimulator({ world: sim.exportWorld() })
+    expect(copy.credits.get(org.id)).toEqual(sim.credits.get(org.id))
   })
 
   it('gives the default world some credits per organisation, more than it has spent', () => {

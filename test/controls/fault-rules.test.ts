@@ -7,7 +7,8 @@ import { simulatorErrorOf } from '../support/server.js'
 
 type Sim = ReturnType<typeof createSimulator>
 
-const OPERATIONS = 'listKeys, getKey, listEndpoints, getFileContent, getWorkspace, listVideoModels'
+const OPERATIONS = 'listKeys, getKey, listEndpoints, getFileContent, getWorkspace, listVideoModels' +
+  ', createKey, updateKey, deleteKey, getCurrentKey, getCredits'
 const RESPOND = '"respond" must be { status: 400..599, message?, metadata?, headers? }, "network-error" or "never"'
 
 function listKeys(sim: Sim): SimResponse {
@@ -136,9 +137,9 @@ describe('sim.faults.add refuses a bad rule with an error naming the argument, a
     },
     {
       name: 'an unknown operation among known ones',
-      rule: { operation: ['listKeys', 'createKey'], respond: { status: 500 } },
+      rule: { operation: ['listKeys', 'createKeys'], respond: { status: 500 } },
       argument: 'operation',
-      message: `Failed to add a fault: "operation" must be one of ${OPERATIONS}, got "createKey".`,
+      message: `Failed to add a fault: "operation" must be one of ${OPERATIONS}, got "createKeys".`,
     },
     { name: 'a numeric path', rule: { path: 42, respond: { status: 500 } }, argument: 'path', message: 'Failed to add a fault: "path" must be a string pattern (with * for any characters) or a RegExp.' },
     { name: 'a numeric keyHash', rule: { keyHash: 42, respond: { status: 500 } }, argument: 'keyHash', message: 'Failed to add a fault: "keyHash" must be a key hash.' },

@@ -6,7 +6,8 @@ import { simulatorErrorOf } from '../support/server.js'
 
 type Sim = ReturnType<typeof createSimulator>
 
-const OPERATIONS = 'listKeys, getKey, listEndpoints, getFileContent, getWorkspace, listVideoModels'
+const OPERATIONS = 'listKeys, getKey, listEndpoints, getFileContent, getWorkspace, listVideoModels' +
+  ', createKey, updateKey, deleteKey, getCurrentKey, getCredits'
 const MAX_DELAY_MS = 2 ** 31 - 1
 const MS = `"ms" must be a whole number of milliseconds in [0, ${MAX_DELAY_MS}] or a [min, max] range of them`
 const RATE_LIMIT = '"rateLimit" must be { requests: a positive integer, intervalMs: milliseconds from 1 to a year (31536000000) }'

@@ -12,7 +12,8 @@ import { createSimulator, type JournalEntry, type OperationName, type SimRequest
 type Sim = ReturnType<typeof createSimulator>
 
 const SIMULATED =
-  'GET /keys, GET /keys/{hash}, GET /models/{author}/{slug}/endpoints, GET /files/{file_id}/content, GET /workspaces/{id}, GET /videos/models'
+  'GET /keys, GET /keys/{hash}, GET /models/{author}/{slug}/endpoints, GET /files/{file_id}/content, GET /workspaces/{id}, GET /videos/models' +
+  ', POST /keys, PATCH /keys/{hash}, DELETE /keys/{hash}, GET /key, GET /credits'
 
 /** sim.handle with a request no SimRequest type would allow: what plain JavaScript callers send. */
 const handleAnything = (sim: Sim, request: unknown): SimResponse => sim.handle(request as SimRequest)
@@ -336,7 +337,7 @@ describe('operationOf', () => {
   })
 
   it('gives null for another method, a path not simulated, and a request too malformed to route, never throwing', () => {
-    expect(operationOf({ method: 'POST', path: '/keys' })).toBeNull()
+    expect(operationOf({ method: 'PUT', path: '/keys' })).toBeNull()
     expect(operationOf({ method: 'HEAD', path: '/videos/models' })).toBeNull()
     expect(operationOf({ method: 'GET', path: '/chat/completions' })).toBeNull()
     expect(operationOf({ method: 'GET', path: '/videos/models/extra' })).toBeNull()

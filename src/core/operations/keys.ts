@@ -8,13 +8,12 @@ import { pageOf } from '../pagination.js'
 import { booleanParam, offsetParam, uuidParam } from '../params.js'
 import { UUID } from '../store/check.js'
 import { type StoreContext, atomically, windowsNow } from '../store/context.js'
-import { creditsOf } from '../store/credits.js'
 import { type KeyChanges, buildKey, copyKeyWire, deleteKeyState, insertKey, keyToWire, wireKey, writeKeyUpdate } from '../store/keys.js'
-import type { KeyState } from '../store/state.js'
+import type { KeyState, UserState } from '../store/state.js'
 import { defaultWorkspaceId } from '../store/workspaces.js'
 import { formatTimestamp, parseInstant } from '../time.js'
 import type { CreatedKeyResponse, CurrentKey, CurrentKeyRateLimit, DeletedKeyResponse, LimitReset } from '../types.js'
-import { figuresAt, limitRemaining, toUsd } from '../usage.js'
+import { bigUnitsToUsd, figuresAt, limitRemaining, toUsd } from '../usage.js'
 import { type Operation, jsonAnswer, payloadResponse } from './operation.js'
 
 const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
@@ -62,8 +61,9 @@ export function freeModelDailyLimit(totalCredits: number): number {
 /** The calling key's figures, as `GET /key` shows them (decisions/0021 says where each value comes from). */
 function currentKey(ctx: StoreContext, key: KeyState, defaultRateLimit: RateLimit | null): CurrentKey {
   const f = figuresAt(key.usage, key.usageCount, windowsNow(ctx))
-  const credits = creditsOf(ctx, key.userId)
-  const freeLimit = freeModelDailyLimit(credits.total_credits)
+  // Only what was bought: the organisation's usage (a sum over all its keys) is not needed here.
+  const totalCredits = bigUnitsToUsd((ctx.data.users.get(key.userId) as UserState).creditUnits)
+  const freeLimit = freeModelDailyLimit(totalCredits)
   return {
     label: key.label,
     limit: key.limit,
@@ -78,7 +78,7 @@ function currentKey(ctx: StoreContext, key: KeyState, defaultRateLimit: RateLimi
     byok_usage_daily: toUsd(f.byokDaily),
     byok_usage_weekly: toUsd(f.byokWeekly),
     byok_usage_monthly: toUsd(f.byokMonthly),
-    is_free_tier: credits.total_credits === 0,
+    is_free_tier: totalCredits === 0,
     is_management_key: key.management,
     is_provisioning_key: key.management,
     rate_limit: rateLimitOf(key.rateLimit ?? defaultRateLimit),

@@ -2,11 +2,12 @@
 // (decisions/0021). Both are kept in 10^-10 USD (core/usage.ts), so the sums are exact; the store
 // holds them on the organisation's row, so snapshots, restore and reset cover them.
 import type { Credits } from '../types.js'
-import { MAX_EXACT_USD, type UsageWindows, figuresAt, toUnits, toUsd } from '../usage.js'
+import { type UsageWindows, bigUnitsToUsd, figuresAt } from '../usage.js'
 import { ArgumentChecker, describe, fieldsOf } from './check.js'
 import { type StoreContext, windowsNow } from './context.js'
 import type { UserState } from './state.js'
 import { put } from './versions.js'
+import { creditFigure } from './users.js'
 import { requireUser } from './workspaces.js'
 
 export interface AddCreditsOptions {
@@ -47,21 +48,29 @@ export interface CreditCollection {
 const ADD_FIELDS = fieldsOf<AddCreditsOptions>({ userId: true, amount: true })
 
 /**
- * What an organisation's keys spent as of `windows.nowMs`, in 10^-10 USD: the `usage` of each of
+ * What an organisation's keys spent as of `windows.nowMs`, in 10^-10 USD (a BigInt: a large
+ * organisation's sum runs past the safe integers): the `usage` of each of
  * its keys, plus what its deleted keys had spent when they were deleted.
  */
-export function organisationUsageUnits(ctx: StoreContext, user: UserState, windows: UsageWindows): number {
-  let units = user.retiredUnits
+export function organisationUsageUnits(ctx: StoreContext, user: UserState, windows: UsageWindows): bigint {
+  // Summed as numbers while they stay safe integers (each key's total is one), as a BigInt after.
+  let units = 0
+  let big = user.retiredUnits
   for (const key of ctx.data.keys.values()) {
-    if (key.userId === user.id) units += figuresAt(key.usage, key.usageCount, windows).total
+    if (key.userId !== user.id) continue
+    units += figuresAt(key.usage, key.usageCount, windows).total
+    if (units > Number.MAX_SAFE_INTEGER / 2) {
+      big += BigInt(units)
+      units = 0
+    }
   }
-  return units
+  return big + BigInt(units)
 }
 
 /** The wire's credits of an organisation, as of the clock's now. */
 export function creditsOf(ctx: StoreContext, userId: string): Credits {
   const user = ctx.data.users.get(userId) as UserState
-  return { total_credits: toUsd(user.creditUnits), total_usage: toUsd(organisationUsageUnits(ctx, user, windowsNow(ctx))) }
+  return { total_credits: bigUnitsToUsd(user.creditUnits), total_usage: bigUnitsToUsd(organisationUsageUnits(ctx, user, windowsNow(ctx))) }
 }
 
 export function createCreditCollection(ctx: StoreContext): CreditCollection {
@@ -75,12 +84,10 @@ export function createCreditCollection(ctx: StoreContext): CreditCollection {
       if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
         check.fail('amount', `must be a positive finite number of USD, got ${describe(amount)}`)
       }
-      const units = toUnits(amount)
-      if (units < 1) check.fail('amount', `must be at least 0.0000000001 USD, the least kept, got ${amount}`)
+      const units = creditFigure(check, amount, 'amount')
+      if (units < 1n) check.fail('amount', `must be at least 0.0000000001 USD, the least kept, got ${amount}`)
       const user = ctx.data.users.get(userId) as UserState
-      const total = user.creditUnits + units
-      if (!Number.isSafeInteger(total)) check.fail('amount', `would take the credits past ${MAX_EXACT_USD} USD, the most kept exactly (to 10^-10 USD); got ${amount}`)
-      put(ctx, 'users', userId, { ...user, creditUnits: total })
+      put(ctx, 'users', userId, { ...user, creditUnits: user.creditUnits + units })
       return creditsOf(ctx, userId)
     },
     get(userId) {

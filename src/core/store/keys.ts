@@ -95,7 +95,7 @@ export function writeKeyUpdate(ctx: StoreContext, key: KeyState, changes: KeyCha
 export function deleteKeyState(ctx: StoreContext, key: KeyState): void {
   const spent = figuresAt(key.usage, key.usageCount, windowsNow(ctx)).total
   const user = ctx.data.users.get(key.userId)
-  if (user !== undefined && spent > 0) put(ctx, 'users', user.id, { ...user, retiredUnits: user.retiredUnits + spent })
+  if (user !== undefined && spent > 0) put(ctx, 'users', user.id, { ...user, retiredUnits: user.retiredUnits + BigInt(spent) })
   remove(ctx, 'keys', key.hash)
 }
 

@@ -9,13 +9,13 @@ export interface UserState {
   name: string
   defaultWorkspaceId: string
   createdAt: number
-  /** Credits bought, in 10^-10 USD (core/usage.ts): `total_credits` of `GET /credits`. */
-  creditUnits: number
+  /** Credits bought, in 10^-10 USD (core/usage.ts), a BigInt: `total_credits` of `GET /credits`. */
+  creditUnits: bigint
   /**
    * What the organisation's deleted keys spent (their regular, not BYOK, records), in 10^-10 USD:
-   * part of `total_usage` after the keys are gone (decisions/0021).
+   * part of `total_usage` after the keys are gone (decisions/0021). A BigInt, as `creditUnits`.
    */
-  retiredUnits: number
+  retiredUnits: bigint
 }
 
 export interface WorkspaceState {

@@ -3,7 +3,7 @@ import { type InstantInput, toEpochMs } from '../time.js'
 import { ArgumentChecker, fieldsOf, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
-import { MAX_EXACT_USD, toUnits } from '../usage.js'
+import { toBigUnits } from '../usage.js'
 import { DEFAULT_WORKSPACE } from './defaults.js'
 import type { UserState } from './state.js'
 import { buildWorkspace, DEFAULT_WORKSPACE_FIELDS, type DefaultWorkspaceOptions, insertWorkspace } from './workspaces.js'
@@ -66,13 +66,10 @@ const USER_FIELDS = fieldsOf<CreateUserOptions>({
 })
 const CREDIT_FIELDS = fieldsOf<UserCreditsOptions>({ total: true, retiredUsage: true })
 
-/** One figure of `credits`, in 10^-10 USD; throws naming it when it is negative, not finite or past the exact range. */
-function creditFigure(check: ArgumentChecker, value: unknown, argument: string): number {
-  if (value === undefined) return 0
-  const usd = check.nonNegative(value, argument)
-  const units = toUnits(usd)
-  if (!Number.isSafeInteger(units)) check.fail(argument, `must be at most ${MAX_EXACT_USD} USD, the most kept exactly (to 10^-10 USD), got ${usd}`)
-  return units
+/** One figure of `credits`, in 10^-10 USD (any size); throws naming it when it is negative or not finite. */
+export function creditFigure(check: ArgumentChecker, value: unknown, argument: string): bigint {
+  if (value === undefined) return 0n
+  return toBigUnits(check.nonNegative(value, argument))
 }
 
 const USER_ID = /^user_[A-Za-z0-9]{1,64}$/
@@ -91,8 +88,8 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
         if (options.defaultWorkspace !== undefined) {
           check.knownFields(check.object(options.defaultWorkspace, 'defaultWorkspace'), DEFAULT_WORKSPACE_FIELDS, 'defaultWorkspace', 'a default workspace')
         }
-        let creditUnits = 0
-        let retiredUnits = 0
+        let creditUnits = 0n
+        let retiredUnits = 0n
         if (options.credits !== undefined) {
           const credits = check.object(options.credits, 'credits')
           check.knownFields(credits, CREDIT_FIELDS, 'credits', 'credits')

@@ -7,7 +7,7 @@ import { maskSecret } from '../store/keys.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
 import type { StoreData } from '../store/state.js'
-import { UNITS_PER_USD, type UsageRecord, toUsd } from '../usage.js'
+import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd } from '../usage.js'
 import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
@@ -70,7 +70,7 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
       createdAt: iso(user.createdAt),
       defaultWorkspaceId: user.defaultWorkspaceId,
       ...(workspace && { defaultWorkspaceGuardrailId: workspace.record.default_guardrail_id }),
-      credits: { total: toUsd(user.creditUnits), ...(user.retiredUnits > 0 && { retiredUsage: toUsd(user.retiredUnits) }) },
+      credits: { total: bigUnitsToUsd(user.creditUnits), ...(user.retiredUnits > 0n && { retiredUsage: bigUnitsToUsd(user.retiredUnits) }) },
     })
     const own = workspace && defaultWorkspaceOf(workspace.record, user.id, user.createdAt)
     if (own) (users.at(-1) as WorldUser).defaultWorkspace = own
