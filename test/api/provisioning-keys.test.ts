@@ -396,6 +396,31 @@ describe('GET /credits and sim.credits', () => {
     expect(sim.credits.get(org.id).total_usage).toBe(8)
   })
 
+  it('answers again at once without going stale: after a charge, a deletion, a purchase, a clock move or a restore', () => {
+    const sim = createSimulator({ world: 'empty' })
+    const org = sim.users.create({ name: 'Asker' })
+    const { record } = sim.keys.create({ userId: org.id })
+    const usage = () => sim.credits.get(org.id).total_usage
+    const saved = sim.snapshot()
+    expect(usage()).toBe(0)
+    sim.usage.record({ keyHash: record.hash, cost: 1 })
+    expect(usage()).toBe(1)
+    sim.usage.record({ keyHash: record.hash, cost: 2, at: '2026-03-02T11:00:00Z' })
+    expect(usage()).toBe(1)
+    sim.clock.set('2026-03-02T11:00:00Z')
+    expect(usage()).toBe(3)
+    sim.clock.set('2026-03-02T10:30:00Z')
+    expect(usage()).toBe(1)
+    const other = sim.keys.create({ userId: org.id })
+    sim.usage.record({ keyHash: other.record.hash, cost: 4 })
+    expect(usage()).toBe(5)
+    sim.keys.delete(other.record.hash)
+    expect(usage()).toBe(5)
+    sim.restore(saved)
+    expect(usage()).toBe(0)
+    expect(sim.credits.add({ userId: org.id, amount: 3 })).toEqual({ total_credits: 3, total_usage: 0 })
+  })
+
   it("keeps a deleted key's spending as of its deletion in total_usage", () => {
     const sim = createSimulator({ world: 'empty' })
     const org = sim.users.create({ name: 'Deleter' })

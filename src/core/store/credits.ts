@@ -5,7 +5,7 @@ import type { Credits } from '../types.js'
 import { type UsageWindows, bigUnitsToUsd, figuresAt } from '../usage.js'
 import { ArgumentChecker, describe, fieldsOf } from './check.js'
 import { type StoreContext, windowsNow } from './context.js'
-import type { UserState } from './state.js'
+import type { StoreIndices, UserState } from './state.js'
 import { put } from './versions.js'
 import { creditFigure } from './users.js'
 import { requireUser } from './workspaces.js'
@@ -53,6 +53,28 @@ const ADD_FIELDS = fieldsOf<AddCreditsOptions>({ userId: true, amount: true })
  * its keys, plus what its deleted keys had spent when they were deleted.
  */
 export function organisationUsageUnits(ctx: StoreContext, user: UserState, windows: UsageWindows): bigint {
+  // The last sum per organisation, kept on the indices (one simulator's, swapped whole by a restore
+  // from another): it holds while no key changed (every put and remove of a key counts; a deletion,
+  // the one change of the retired usage, is one) and the clock reads the same. A sum visits every key of the store: in
+  // a 100,000-key world, tens of milliseconds that a test asking twice need not pay again.
+  const indices = ctx.indices as StoreIndices & { [SUMS]?: Map<string, KeptSum> }
+  const sums = (indices[SUMS] ??= new Map())
+  const kept = sums.get(user.id)
+  if (kept !== undefined && kept.epoch === indices.keysEpoch && kept.nowMs === windows.nowMs) return kept.units
+  const units = sumUsage(ctx, user, windows)
+  sums.set(user.id, { epoch: indices.keysEpoch, nowMs: windows.nowMs, units })
+  return units
+}
+
+const SUMS = Symbol('organisation usage sums')
+
+interface KeptSum {
+  epoch: number
+  nowMs: number
+  units: bigint
+}
+
+function sumUsage(ctx: StoreContext, user: UserState, windows: UsageWindows): bigint {
   // Summed as numbers while they stay safe integers (each key's total is one), as a BigInt after.
   let units = 0
   let big = user.retiredUnits
