@@ -419,6 +419,15 @@ describe('GET /credits and sim.credits', () => {
     sim.restore(saved)
     expect(usage()).toBe(0)
     expect(sim.credits.add({ userId: org.id, amount: 3 })).toEqual({ total_credits: 3, total_usage: 0 })
+
+    // A key made, charged and deleted since a snapshot: restoring it changes no key, only the organisation's row.
+    const before = sim.snapshot()
+    const brief = sim.keys.create({ userId: org.id })
+    sim.usage.record({ keyHash: brief.record.hash, cost: 7 })
+    sim.keys.delete(brief.record.hash)
+    expect(usage()).toBe(7)
+    sim.restore(before)
+    expect(usage()).toBe(0)
   })
 
   it("keeps a deleted key's spending as of its deletion in total_usage", () => {

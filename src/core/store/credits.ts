@@ -54,15 +54,16 @@ const ADD_FIELDS = fieldsOf<AddCreditsOptions>({ userId: true, amount: true })
  */
 export function organisationUsageUnits(ctx: StoreContext, user: UserState, windows: UsageWindows): bigint {
   // The last sum per organisation, kept on the indices (one simulator's, swapped whole by a restore
-  // from another): it holds while no key changed (every put and remove of a key counts; a deletion,
-  // the one change of the retired usage, is one) and the clock reads the same. A sum visits every key of the store: in
+  // from another): it holds while no key changed (every put and remove of a key counts), the clock
+  // reads the same and the organisation's row is the same object. The row matters on its own: a
+  // restore to before a key was made and deleted changes no key, only the retired usage. A sum visits every key of the store: in
   // a 100,000-key world, tens of milliseconds that a test asking twice need not pay again.
   const indices = ctx.indices as StoreIndices & { [SUMS]?: Map<string, KeptSum> }
   const sums = (indices[SUMS] ??= new Map())
   const kept = sums.get(user.id)
-  if (kept !== undefined && kept.epoch === indices.keysEpoch && kept.nowMs === windows.nowMs) return kept.units
+  if (kept !== undefined && kept.epoch === indices.keysEpoch && kept.nowMs === windows.nowMs && kept.user === user) return kept.units
   const units = sumUsage(ctx, user, windows)
-  sums.set(user.id, { epoch: indices.keysEpoch, nowMs: windows.nowMs, units })
+  sums.set(user.id, { epoch: indices.keysEpoch, nowMs: windows.nowMs, user, units })
   return units
 }
 
@@ -71,6 +72,7 @@ const SUMS = Symbol('organisation usage sums')
 interface KeptSum {
   epoch: number
   nowMs: number
+  user: UserState
   units: bigint
 }
 
