@@ -8,6 +8,7 @@ export { maskSecret } from './core/store/keys.js'
 export { WORLD_FORMAT } from './core/worlds/spec.js'
 export { compilePricing, estimateCost, explainPricing, PricingError, pricingFromSdk, resolvePricing, validatePricing } from './pricing/index.js'
 export {
+  DATA_REGIONS,
   ENDPOINT_STATUSES,
   INPUT_MODALITIES,
   INSTRUCT_TYPES,
@@ -36,10 +37,11 @@ export type { Fault, FaultControls, FaultMatch, FaultResponse, FaultRule, FaultT
 export type { Journal, JournalEntry, JournalFilter } from './core/journal.js'
 export type { Principal } from './core/auth.js'
 export type { RecordUsageOptions, UsageCollection } from './core/store/usage.js'
+export type { AddCreditsOptions, CreditCollection } from './core/store/credits.js'
 export type { InstantInput } from './core/time.js'
 export type { FileOrigin, FileProvider } from './core/store/state.js'
 export type { SimulatorSnapshot } from './core/snapshot.js'
-export type { CreateUserOptions, User, UserCollection } from './core/store/users.js'
+export type { CreateUserOptions, User, UserCollection, UserCreditsOptions } from './core/store/users.js'
 export type { CreateWorkspaceOptions, DeleteWorkspaceOptions, UpdateWorkspaceOptions, WorkspaceCollection, WorkspaceRef } from './core/store/workspaces.js'
 export type { CreateKeyOptions, CreatedKey, KeyCollection, KeyUsageInput, UpdateKeyOptions } from './core/store/keys.js'
 export type { LoadKeyOptions, SdkKeyRecord } from './core/store/key-records.js'

@@ -26,6 +26,11 @@ import { ListWorkspacesResponse$inboundSchema } from '@openrouter/sdk/models/lis
 import { UpdateWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/updateworkspaceresponse.js'
 import { ChatResult$inboundSchema } from '@openrouter/sdk/models/chatresult.js'
 import { GenerationResponse$inboundSchema } from '@openrouter/sdk/models/generationresponse.js'
+import { CreateKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/createkeys.js'
+import { DeleteKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/deletekeys.js'
+import { GetCreditsResponse$inboundSchema } from '@openrouter/sdk/models/operations/getcredits.js'
+import { GetCurrentKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/getcurrentkey.js'
+import { UpdateKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/updatekeys.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -68,6 +73,11 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   deleteWorkspace: DeleteWorkspaceResponse$inboundSchema,
   createChatCompletion: ChatResult$inboundSchema,
   getGeneration: GenerationResponse$inboundSchema,
+  createKey: CreateKeysResponse$inboundSchema,
+  updateKey: UpdateKeysResponse$inboundSchema,
+  deleteKey: DeleteKeysResponse$inboundSchema,
+  getCurrentKey: GetCurrentKeyResponse$inboundSchema,
+  getCredits: GetCreditsResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -388,6 +388,11 @@ const DECLARED: Record<OperationName, readonly DeclaredStatus[]> = {
   deleteWorkspace: [400, 401, 403, 404, 500],
   createChatCompletion: [400, 401, 403, 404, 429, 500, 502, 503],
   getGeneration: [401, 404, 429, 500, 502],
+  createKey: [400, 401, 403, 429, 500],
+  updateKey: [400, 401, 404, 429, 500],
+  deleteKey: [401, 404, 429, 500],
+  getCurrentKey: [401, 500],
+  getCredits: [401, 403, 500],
 }
 
 const SDK_METHOD: Record<OperationName, string> = {
@@ -408,6 +413,11 @@ const SDK_METHOD: Record<OperationName, string> = {
   deleteWorkspace: 'sdk.workspaces.delete',
   createChatCompletion: 'sdk.chat.send',
   getGeneration: 'sdk.generations.getGeneration',
+  createKey: 'sdk.apiKeys.create',
+  updateKey: 'sdk.apiKeys.update',
+  deleteKey: 'sdk.apiKeys.delete',
+  getCurrentKey: 'sdk.apiKeys.getCurrentKeyMetadata',
+  getCredits: 'sdk.credits.getCredits',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -429,6 +439,11 @@ const ROUTE: Record<OperationName, string> = {
   deleteWorkspace: `${DEFAULT_BASE_URL}/workspaces/:id`,
   createChatCompletion: `${DEFAULT_BASE_URL}/chat/completions`,
   getGeneration: `${DEFAULT_BASE_URL}/generation`,
+  createKey: `${DEFAULT_BASE_URL}/keys`,
+  updateKey: `${DEFAULT_BASE_URL}/keys/:hash`,
+  deleteKey: `${DEFAULT_BASE_URL}/keys/:hash`,
+  getCurrentKey: `${DEFAULT_BASE_URL}/key`,
+  getCredits: `${DEFAULT_BASE_URL}/credits`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -450,6 +465,11 @@ const VALID_CALL: Record<OperationName, (sdk: Sdk) => Promise<unknown>> = {
   deleteWorkspace: (sdk) => sdk.workspaces.delete({ id: 'empty-workspace' }),
   createChatCompletion: (sdk) => sdk.chat.send({ chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] } }),
   getGeneration: (sdk) => sdk.generations.getGeneration({ id: 'gen-0-none' }),
+  createKey: (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Conformance' } }),
+  updateKey: (sdk) => sdk.apiKeys.update({ hash: world.apiKeyHash, requestBody: { name: 'Renamed' } }),
+  deleteKey: (sdk) => sdk.apiKeys.delete({ hash: world.apiKeyHash }),
+  getCurrentKey: (sdk) => sdk.apiKeys.getCurrentKeyMetadata(),
+  getCredits: (sdk) => sdk.credits.getCredits(),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -739,6 +759,48 @@ const ERROR_CASES: ErrorCase[] = [
   overridden('deleteWorkspace', 500),
   // POST /chat/completions and GET /generation: every declared status by the simulator's own rules.
   ...INFERENCE_ERROR_CASES(),
+  // POST /keys
+  produced('createKey', 400, 'the limit is negative', asManagement, (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Negative', limit: -1 } }), {
+    metadata: { parameter: 'limit', reason: 'must be at least 0', value: '-1' },
+  }),
+  produced('createKey', 400, "workspaceId is another organisation's workspace", asManagement, (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Elsewhere', workspaceId: world.otherTenant.workspaceId } }), {
+    metadata: { parameter: 'workspace_id', reason: 'is not a workspace of the caller', value: JSON.stringify(world.otherTenant.workspaceId) },
+  }),
+  ...unauthorized('createKey', (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Anyone' } })),
+  produced('createKey', 403, 'the key is a regular key', asRegular, (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Escalation' } })),
+  overridden('createKey', 429),
+  overridden('createKey', 500),
+
+  // PATCH /keys/{hash}
+  produced('updateKey', 400, 'limitReset is not daily, weekly or monthly', asManagement, (sdk) => sdk.apiKeys.update({ hash: world.apiKeyHash, requestBody: { limitReset: unrecognized('yearly') } }), {
+    metadata: { parameter: 'limit_reset', reason: 'must be one of daily, weekly, monthly', value: '"yearly"' },
+  }),
+  ...unauthorized('updateKey', (sdk) => sdk.apiKeys.update({ hash: world.apiKeyHash, requestBody: { disabled: true } })),
+  produced('updateKey', 404, 'no key has the hash', asManagement, (sdk) => sdk.apiKeys.update({ hash: 'f'.repeat(64), requestBody: { disabled: true } }), { metadata: { resource: 'key' } }),
+  produced('updateKey', 404, "the hash is another organisation's key", asManagement, (sdk) => sdk.apiKeys.update({ hash: GLOBEX_KEY?.hash ?? '', requestBody: { disabled: true } }), {
+    metadata: { resource: 'key' },
+  }),
+  overridden('updateKey', 429),
+  overridden('updateKey', 500),
+
+  // DELETE /keys/{hash}
+  ...unauthorized('deleteKey', (sdk) => sdk.apiKeys.delete({ hash: world.apiKeyHash })),
+  produced('deleteKey', 404, 'no key has the hash', asManagement, (sdk) => sdk.apiKeys.delete({ hash: 'f'.repeat(64) }), { metadata: { resource: 'key' } }),
+  produced('deleteKey', 404, "the hash is another organisation's key", asManagement, (sdk) => sdk.apiKeys.delete({ hash: GLOBEX_KEY?.hash ?? '' }), { metadata: { resource: 'key' } }),
+  overridden('deleteKey', 429),
+  overridden('deleteKey', 500),
+
+  // GET /key
+  ...unauthorized('getCurrentKey', (sdk) => sdk.apiKeys.getCurrentKeyMetadata()),
+  produced('getCurrentKey', 401, 'the key is disabled', withDisabledKey, (sdk) => sdk.apiKeys.getCurrentKeyMetadata(), {
+    message: AUTH_MESSAGES.disabled, metadata: { reason: 'disabled' }, ...notCaller,
+  }),
+  overridden('getCurrentKey', 500),
+
+  // GET /credits
+  ...unauthorized('getCredits', (sdk) => sdk.credits.getCredits()),
+  produced('getCredits', 403, 'the key is a regular key', asRegular, (sdk) => sdk.credits.getCredits()),
+  overridden('getCredits', 500),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

@@ -184,6 +184,7 @@ function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, me
       query,
       principal: allowed,
       request,
+      defaultRateLimit: router.controls.defaultRateLimit,
       json: () => (body ??= readJsonObject(request.body, contentTypeOf(request))),
       inference: router.inference,
     }

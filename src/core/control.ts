@@ -481,6 +481,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         return NO_CONTENT
       },
     },
+    { method: 'POST', path: '/credits', run: ({ body }) => jsonResponse(200, sim.credits.add(options(body))) },
   ]
 }
 

@@ -18,6 +18,7 @@ import { type InferenceControls, Responders } from './inference/responders.js'
 import { WindowsMemo } from './usage.js'
 import { ListTexts } from './json-text.js'
 import { type UsageCollection, createUsageCollection } from './store/usage.js'
+import { type CreditCollection, createCreditCollection } from './store/credits.js'
 import { type UserCollection, createUserCollection } from './store/users.js'
 import { type VideoModelCollection, createVideoModelCollection } from './store/video-models.js'
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
@@ -100,6 +101,8 @@ export interface Simulator<World = DefaultWorld> {
   readonly videoModels: VideoModelCollection
   /** Usage accrual: `sim.usage.record({ keyHash, cost, byok?, at? })`. */
   readonly usage: UsageCollection
+  /** An organisation's credits: `sim.credits.add({ userId, amount })`, `sim.credits.get(userId)`. */
+  readonly credits: CreditCollection
   /** Fault rules: errors, network errors or silence for the requests they match. */
   readonly faults: FaultControls
   /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
@@ -144,6 +147,7 @@ function createStore(seed: number, clock: StoreClock) {
     models: createModelCollection(ctx),
     videoModels: createVideoModelCollection(ctx),
     usage: createUsageCollection(ctx),
+    credits: createCreditCollection(ctx),
   }
   return { ctx, collections }
 }

@@ -31,7 +31,79 @@ export interface ApiKey {
   expires_at: string | null
   creator_user_id: string | null
   workspace_id: string
-  external_user: null
+  /** The partner-defined user the key was made for (`external.user` of `POST /keys`), or null. */
+  external_user: string | null
+}
+
+/** The answer of `POST /keys`: the new key's record and its bearer secret, shown only here. */
+export interface CreatedKeyResponse {
+  data: ApiKey
+  key: string
+}
+
+/** The legacy rate limit `GET /key` reports (`interval` such as `10s`; `requests` -1 when none applies). */
+export interface CurrentKeyRateLimit {
+  interval: string
+  note: string
+  requests: number
+}
+
+/** How many free-model requests the organisation may still make today (UTC). */
+export interface FreeModelDailyRequests {
+  limit: number
+  remaining: number
+  used: number
+}
+
+/**
+ * Data regions a key may route requests to (`allowed_data_regions` of `GET /key`).
+ *
+ * @example
+ * import { DATA_REGIONS } from 'model-access-sim'
+ * console.log(DATA_REGIONS)
+ * //=> ["global","europe","us"]
+ */
+export const DATA_REGIONS = ['global', 'europe', 'us'] as const
+export type DataRegion = (typeof DATA_REGIONS)[number]
+
+/** The calling key's figures, as `GET /key` returns them (any valid key, management or not). */
+export interface CurrentKey {
+  label: string
+  limit: number | null
+  limit_remaining: number | null
+  limit_reset: LimitReset | null
+  include_byok_in_limit: boolean
+  usage: number
+  usage_daily: number
+  usage_weekly: number
+  usage_monthly: number
+  byok_usage: number
+  byok_usage_daily: number
+  byok_usage_weekly: number
+  byok_usage_monthly: number
+  is_free_tier: boolean
+  is_management_key: boolean
+  is_provisioning_key: boolean
+  rate_limit: CurrentKeyRateLimit
+  free_model_daily_requests: FreeModelDailyRequests
+  allowed_data_regions: DataRegion[]
+  expires_at: string | null
+  creator_user_id: string | null
+  /** The key's workspace. The SDK admits null; every key of the simulator belongs to a workspace. */
+  workspace_id: string
+  /** Null: the simulator's organisations are accounts of their own, named by `user_id` (decisions/0021). */
+  organization_id: null
+}
+
+/** An organisation's credits, as `GET /credits` returns them: USD bought, and USD spent by all its keys, deleted ones included. */
+export interface Credits {
+  total_credits: number
+  total_usage: number
+}
+
+/** The answer of `DELETE /keys/{hash}`. */
+export interface DeletedKeyResponse {
+  deleted: true
 }
 
 /** A workspace as `GET /workspaces/{id}` returns it. */

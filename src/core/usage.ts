@@ -188,6 +188,30 @@ export function appendUsage(log: UsageRecord[], count: number, record: UsageReco
 }
 
 export const toUsd = (units: number): number => units / UNITS_PER_USD
+
+const UNITS_BIG = 10_000_000_000n
+
+/**
+ * An organisation's sums (credits bought, what all its keys spent) in 10^-10 USD as a BigInt: a
+ * large organisation's run past the 900,719 USD a safe integer of units holds. USD to units: as
+ * {@link toUnits} reads it within that range; past it, the whole dollars exactly and the fraction
+ * as the double carries it (a double that large holds no finer than about 10^-9 USD).
+ */
+export function toBigUnits(usd: number): bigint {
+  if (Number.isInteger(usd)) return BigInt(usd) * UNITS_BIG
+  const units = toUnits(usd)
+  if (Number.isSafeInteger(units)) return BigInt(units)
+  const whole = Math.trunc(usd)
+  return BigInt(whole) * UNITS_BIG + BigInt(toUnits(usd - whole))
+}
+
+/** {@link toBigUnits}' units as USD: exactly {@link toUsd} in the safe range, the nearest double beyond. */
+export function bigUnitsToUsd(units: bigint): number {
+  if (units <= BigInt(Number.MAX_SAFE_INTEGER)) return toUsd(Number(units))
+  const whole = units / UNITS_BIG
+  const fraction = units % UNITS_BIG
+  return fraction === 0n ? Number(whole) : Number(whole) + Number(fraction) / UNITS_PER_USD
+}
 /**
  * USD to units. Near 2^53 units the product can be a unit off, so the neighbours are tried:
  * the unit count whose {@link toUsd} is `usd` exactly wins, which makes `toUnits(toUsd(units))`

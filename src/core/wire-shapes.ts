@@ -19,6 +19,12 @@ import {
   type DefaultParameters,
   type Provider,
   type TopProvider,
+  type Credits,
+  type CurrentKey,
+  type CurrentKeyRateLimit,
+  type DeletedKeyResponse,
+  type FreeModelDailyRequests,
+  DATA_REGIONS,
   type Endpoint,
   type ErrorEnvelope,
   type ModelWithEndpoints,
@@ -66,7 +72,7 @@ export type PlainShape =
 export type ObjectShape = Extract<PlainShape, { kind: 'object' }>
 /** `T | null`: the field is present and may be null. */
 export type NullableShape = { readonly kind: 'nullable'; readonly of: PlainShape }
-/** Exactly `null` (a field such as `external_user`, always null on the wire). */
+/** Exactly `null` (a field the wire always sends as null). */
 export type NullShape = { readonly kind: 'null' }
 export type Shape = PlainShape | NullableShape | NullShape
 /** A field marked `?`: it may be absent; when present, it is `of` (null only if `of` allows it). */
@@ -142,8 +148,38 @@ export const API_KEY = object<ApiKey>('ApiKey', {
   expires_at: nullable(timestamp),
   creator_user_id: nullable(string),
   workspace_id: string,
-  external_user: literalNull,
+  external_user: nullable(string),
 })
+
+/** `CurrentKey`: the `data` of `GET /key`. */
+export const CURRENT_KEY = object<CurrentKey>('CurrentKey', {
+  label: string,
+  limit: nullable(number),
+  limit_remaining: nullable(number),
+  limit_reset: nullable(enumOf('LimitReset', LIMIT_RESETS)),
+  include_byok_in_limit: boolean,
+  usage: number,
+  usage_daily: number,
+  usage_weekly: number,
+  usage_monthly: number,
+  byok_usage: number,
+  byok_usage_daily: number,
+  byok_usage_weekly: number,
+  byok_usage_monthly: number,
+  is_free_tier: boolean,
+  is_management_key: boolean,
+  is_provisioning_key: boolean,
+  rate_limit: object<CurrentKeyRateLimit>('RateLimit', { interval: string, note: string, requests: integer }),
+  free_model_daily_requests: object<FreeModelDailyRequests>('FreeModelDailyRequests', { limit: integer, remaining: integer, used: integer }),
+  allowed_data_regions: arrayOf(enumOf('DATA_REGIONS', DATA_REGIONS)),
+  expires_at: nullable(timestamp),
+  creator_user_id: nullable(string),
+  workspace_id: string,
+  organization_id: literalNull,
+})
+
+/** `Credits`: the `data` of `GET /credits`. */
+export const CREDITS = object<Credits>('Credits', { total_credits: number, total_usage: number })
 
 /** `Workspace`: `GET /workspaces/{id}`. */
 export const WORKSPACE = object<Workspace>('Workspace', {
@@ -481,6 +517,11 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   deleteWorkspace: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
   createChatCompletion: CHAT_COMPLETION as ObjectShape,
   getGeneration: dataOf('Generation', GENERATION),
+  createKey: { kind: 'object', name: '{ data: ApiKey, key: string }', fields: { data: API_KEY, key: string } },
+  updateKey: dataOf('ApiKey', API_KEY),
+  deleteKey: object<DeletedKeyResponse>('{ deleted: true }', { deleted: boolean }) as ObjectShape,
+  getCurrentKey: dataOf('CurrentKey', CURRENT_KEY),
+  getCredits: dataOf('Credits', CREDITS),
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

@@ -110,6 +110,8 @@ function probes(sim: AnySim, spec: WorldSpec<object>): SimRequest[] {
     }
     for (const model of models) requests.push(get(endpointsPath(model.id), secret))
     requests.push(get('/videos/models', secret))
+    requests.push(get('/key', secret))
+    requests.push(get('/credits', secret))
   }
   return requests
 }
@@ -137,6 +139,7 @@ function expectSameCollections(original: AnySim, copy: AnySim): void {
   expect(copy.files.list()).toStrictEqual(original.files.list())
   expect(copy.models.list()).toStrictEqual(original.models.list())
   expect(copy.videoModels.list()).toStrictEqual(original.videoModels.list())
+  for (const user of original.users.list()) expect(copy.credits.get(user.id), user.id).toStrictEqual(original.credits.get(user.id))
 }
 
 /**
@@ -635,6 +638,8 @@ const command = fc.oneof(
     videoModel().map((model) => ({ kind: 'video' as const, model: { ...model, created: model.created * 1000 } })),
     fc.record({ id: modelId, created: instant }, { requiredKeys: ['id'] }).map((model) => ({ kind: 'partialVideo' as const, model })),
   ),
+  fc.record({ kind: fc.constant('credits' as const), user: fc.nat(), units: fc.oneof(fc.constantFrom(1, 10 ** 10), fc.integer({ min: 1, max: 10 ** 14 })) }),
+  fc.record({ kind: fc.constant('deleteKey' as const), key: fc.nat() }),
   fc.record({ kind: fc.constant('advance' as const), ms: fc.oneof(fc.constantFrom(1, HOUR, DAY, DAY + 1, 7 * DAY), fc.integer({ min: 0, max: 40 * DAY })) }),
   fc.record({ kind: fc.constant('edge' as const), to: fc.constantFrom<Anchor>('nextDay', 'nextWeek', 'nextMonth'), by: fc.constantFrom(-1, 0, 1) }),
   fc.record({
@@ -766,6 +771,16 @@ function run(sim: AnySim, c: Command): void {
     case 'partialVideo':
       sim.videoModels.create({ id: c.model.id, ...present({ created: when(c.model.created) }) })
       return
+    case 'credits': {
+      const user = pick(users, c.user)
+      if (user) sim.credits.add({ userId: user.id, amount: c.units / UNITS_PER_USD })
+      return
+    }
+    case 'deleteKey': {
+      const key = pick(sim.keys.list(), c.key)
+      if (key) sim.keys.delete(key.hash)
+      return
+    }
     case 'advance':
       sim.clock.advance(c.ms)
       return

@@ -7,7 +7,7 @@ import { simulatorErrorOf } from '../support/server.js'
 
 // The known fields as each message lists them, written out: a field added to an options type must
 // show up here too.
-const USER = 'name, id, createdAt, defaultWorkspaceId, defaultWorkspaceGuardrailId, defaultWorkspace'
+const USER = 'name, id, createdAt, defaultWorkspaceId, defaultWorkspaceGuardrailId, defaultWorkspace, credits'
 const WORKSPACE_TAIL =
   'description, defaultTextModel, defaultImageModel, defaultProviderSort, defaultGuardrailId, createdAt, updatedAt, createdBy, ' +
   'includeByokInBudgets, ioLoggingApiKeyIds, ioLoggingSamplingRate, isDataDiscountLoggingEnabled, isObservabilityBroadcastEnabled, isObservabilityIoLoggingEnabled'
@@ -16,7 +16,7 @@ const DEFAULT_WORKSPACE =
   'name, slug, description, defaultTextModel, defaultImageModel, defaultProviderSort, createdAt, updatedAt, createdBy, ' +
   'includeByokInBudgets, ioLoggingApiKeyIds, ioLoggingSamplingRate, isDataDiscountLoggingEnabled, isObservabilityBroadcastEnabled, isObservabilityIoLoggingEnabled'
 const KEY_HEAD = 'userId, management, name, workspaceId, disabled, limit, limitReset, expiresAt, includeByokInLimit, createdAt, updatedAt, usage'
-const KEY_TAIL = 'secret, hash, rateLimit, label, creatorUserId'
+const KEY_TAIL = 'secret, hash, rateLimit, label, creatorUserId, externalUser'
 const KEY = `${KEY_HEAD}, byokUsage, ${KEY_TAIL}`
 const WORLD_KEY = `${KEY_HEAD}, ${KEY_TAIL}`
 const KEY_UPDATE = 'name, disabled, limit, limitReset, includeByokInLimit, expiresAt, rateLimit'

@@ -136,9 +136,9 @@ describe('sim.faults.add refuses a bad rule with an error naming the argument, a
     },
     {
       name: 'an unknown operation among known ones',
-      rule: { operation: ['listKeys', 'createKey'], respond: { status: 500 } },
+      rule: { operation: ['listKeys', 'createKeys'], respond: { status: 500 } },
       argument: 'operation',
-      message: `Failed to add a fault: "operation" must be one of ${OPERATIONS}, got "createKey".`,
+      message: `Failed to add a fault: "operation" must be one of ${OPERATIONS}, got "createKeys".`,
     },
     { name: 'a numeric path', rule: { path: 42, respond: { status: 500 } }, argument: 'path', message: 'Failed to add a fault: "path" must be a string pattern (with * for any characters) or a RegExp.' },
     { name: 'a numeric keyHash', rule: { keyHash: 42, respond: { status: 500 } }, argument: 'keyHash', message: 'Failed to add a fault: "keyHash" must be a key hash.' },

@@ -530,7 +530,7 @@ describe('bad rules', () => {
     { name: 'an unknown response word', rule: { respond: 'timeout' }, argument: 'respond' },
     { name: 'no response at all', rule: {}, argument: 'respond' },
     { name: 'an unknown operation name', rule: { operation: 'listUsers', respond: { status: 500 } }, argument: 'operation' },
-    { name: 'an unknown operation among known ones', rule: { operation: ['listKeys', 'createKey'], respond: { status: 500 } }, argument: 'operation' },
+    { name: 'an unknown operation among known ones', rule: { operation: ['listKeys', 'createKeys'], respond: { status: 500 } }, argument: 'operation' },
     { name: 'probability 2', rule: { probability: 2, respond: { status: 500 } }, argument: 'probability' },
     { name: 'a negative probability', rule: { probability: -0.1, respond: { status: 500 } }, argument: 'probability' },
     { name: 'probability NaN', rule: { probability: Number.NaN, respond: { status: 500 } }, argument: 'probability' },

@@ -13,6 +13,7 @@ type Sim = ReturnType<typeof createSimulator>
 
 const SIMULATED =
   'GET /keys, GET /keys/{hash}, GET /models/{author}/{slug}/endpoints, GET /files/{file_id}/content, GET /workspaces/{id}, GET /videos/models, ' +
+  'POST /keys, PATCH /keys/{hash}, DELETE /keys/{hash}, GET /key, GET /credits, ' +
   'GET /workspaces, POST /workspaces, PATCH /workspaces/{id}, DELETE /workspaces/{id}, ' +
   'GET /models, GET /models/count, GET /model/{author}/{slug}, GET /providers, GET /embeddings/models, POST /chat/completions, GET /generation'
 
@@ -338,7 +339,7 @@ describe('operationOf', () => {
   })
 
   it('gives null for another method, a path not simulated, and a request too malformed to route, never throwing', () => {
-    expect(operationOf({ method: 'POST', path: '/keys' })).toBeNull()
+    expect(operationOf({ method: 'PUT', path: '/keys' })).toBeNull()
     expect(operationOf({ method: 'HEAD', path: '/videos/models' })).toBeNull()
     expect(operationOf({ method: 'GET', path: '/chat/completions' })).toBeNull()
     expect(operationOf({ method: 'GET', path: '/videos/models/extra' })).toBeNull()

@@ -640,6 +640,11 @@ export type OperationName =
   | 'getFileContent'
   | 'getWorkspace'
   | 'listVideoModels'
+  | 'createKey'
+  | 'updateKey'
+  | 'deleteKey'
+  | 'getCurrentKey'
+  | 'getCredits'
   | 'listModels'
   | 'countModels'
   | 'getModel'
@@ -657,6 +662,12 @@ const TEMPLATES: readonly [OperationName, readonly string[], method?: string][] 
   ['getFileContent', ['files', '{file_id}', 'content']],
   ['getWorkspace', ['workspaces', '{id}']],
   ['listVideoModels', ['videos', 'models']],
+  // Keys and credits: the writes take their own methods.
+  ['createKey', ['keys'], 'POST'],
+  ['updateKey', ['keys', '{hash}'], 'PATCH'],
+  ['deleteKey', ['keys', '{hash}'], 'DELETE'],
+  ['getCurrentKey', ['key']],
+  ['getCredits', ['credits']],
   ['listModels', ['models']],
   ['countModels', ['models', 'count']],
   ['getModel', ['model', '{author}', '{slug}']],
@@ -667,16 +678,31 @@ const TEMPLATES: readonly [OperationName, readonly string[], method?: string][] 
   ['updateWorkspace', ['workspaces', '{id}'], 'PATCH'],
   ['deleteWorkspace', ['workspaces', '{id}'], 'DELETE'],
 ]
-const MANAGEMENT: ReadonlySet<OperationName> = new Set(['listKeys', 'getKey', 'getFileContent', 'getWorkspace', 'listWorkspaces', 'createWorkspace', 'updateWorkspace', 'deleteWorkspace'])
-/** The operations that change the world when they succeed (decisions/0022). */
-export const WRITES: ReadonlySet<OperationName> = new Set(['createWorkspace', 'updateWorkspace', 'deleteWorkspace'])
+const MANAGEMENT: ReadonlySet<OperationName> = new Set([
+  'listKeys',
+  'getKey',
+  'getFileContent',
+  'getWorkspace',
+  'createKey',
+  'updateKey',
+  'deleteKey',
+  'getCredits',
+  'listWorkspaces',
+  'createWorkspace',
+  'updateWorkspace',
+  'deleteWorkspace',
+])
+/** Operations any valid key may call, and nobody without one. */
+const ANY_KEY: ReadonlySet<OperationName> = new Set(['getCurrentKey'])
+/** The operations that change the world when they succeed (decisions/0021, decisions/0022). */
+export const WRITES: ReadonlySet<OperationName> = new Set(['createKey', 'updateKey', 'deleteKey', 'createWorkspace', 'updateWorkspace', 'deleteWorkspace'])
 
 /** The operation a request names (README "Wire behaviour": templates whose `{name}` is one segment), and its raw params. */
 export function operationOf(method: string, path: string): { name: OperationName; params: Record<string, string> } | null {
-  const upper = method.toUpperCase()
+  const wanted = method.toUpperCase()
   const segments = (path.startsWith('/') ? path : `/${path}`).split('/').slice(1)
-  for (const [name, template, wanted = 'GET'] of TEMPLATES) {
-    if (template.length !== segments.length || upper !== wanted) continue
+  for (const [name, template, templateMethod = 'GET'] of TEMPLATES) {
+    if (templateMethod !== wanted || template.length !== segments.length) continue
     const params: Record<string, string> = {}
     if (template.every((part, i) => (part.startsWith('{') ? ((params[part.slice(1, -1)] = segments[i] as string), true) : part === segments[i]))) return { name, params }
   }
@@ -770,12 +796,13 @@ export function checkResponse(ctx: CheckContext, sent: SentRequest, observed: Ob
   }
   if (status === 429 && retryAfter === undefined && !ctx.faultStatuses?.has(429)) v.push('429 without Retry-After')
 
-  if (status === 201 && operation?.name !== 'createWorkspace') v.push(`201 for another operation than createWorkspace: ${sent.method.slice(0, 40)} ${JSON.stringify(sent.path.slice(0, 120))}`)
+  if (status === 201 && operation?.name !== 'createWorkspace' && operation?.name !== 'createKey') v.push(`201 for another operation than createWorkspace or createKey: ${sent.method.slice(0, 40)} ${JSON.stringify(sent.path.slice(0, 120))}`)
   if (status === 200 || status === 201) {
     if (operation === null && sent.method.toUpperCase() !== 'GET') v.push(`${status} for a method no operation of the path takes: ${JSON.stringify(sent.method.slice(0, 40))}`)
     else if (operation === null) v.push(`200 for a path that names no operation: ${JSON.stringify(sent.path.slice(0, 120))}`)
     if (operation !== null) {
-      if (MANAGEMENT.has(operation.name)) {
+      if (ANY_KEY.has(operation.name) && !usable(caller, ctx.nowMs)) v.push(`200 for ${operation.name} without a usable key in Authorization`)
+      else if (MANAGEMENT.has(operation.name)) {
         if (!usable(caller, ctx.nowMs) || !caller.management) v.push(`200 for ${operation.name} without a usable management key in Authorization`)
       } else if (!anonymous && !usable(caller, ctx.nowMs)) {
         v.push(`200 for ${operation.name} with a bad credential (malformed, unknown, disabled or expired), which is 401 on every operation`)
@@ -858,6 +885,13 @@ function checkEnvelope(v: string[], ctx: CheckContext, status: number, json: unk
 function checkSuccess(v: string[], ctx: CheckContext, operation: { name: OperationName; params: Record<string, string> }, json: unknown, caller: KeyInfo | undefined): void {
   if (operation.name === 'deleteWorkspace') {
     if (!isPlainObject(json) || json['deleted'] !== true || Object.keys(json).length !== 1) v.push(`deleteWorkspace answers other than { deleted: true }: ${JSON.stringify(json)?.slice(0, 200)}`)
+    return
+  }
+  if (operation.name === 'deleteKey') {
+    if (JSON.stringify(json) !== '{"deleted":true}') v.push(`deleteKey answered ${JSON.stringify(json)?.slice(0, 200)}, not {"deleted":true}`)
+    const key = ctx.view.keyByHash.get(decodeLoosely(operation.params['hash'] ?? ''))
+    if (key === undefined) v.push(`deleteKey deleted a key the world does not have: ${JSON.stringify(operation.params['hash']?.slice(0, 80))}`)
+    else if (key.userId !== caller?.userId) v.push(`tenancy: deleteKey deleted a key of another organisation (${key.hash})`)
     return
   }
   if (!isPlainObject(json) || !('data' in json)) {
@@ -943,6 +977,15 @@ function checkSuccess(v: string[], ctx: CheckContext, operation: { name: Operati
     }
     case 'listProviders':
       if (!Array.isArray(data) || !data.every((p) => isPlainObject(p) && typeof p['name'] === 'string' && typeof p['slug'] === 'string')) v.push('listProviders data not a list of providers')
+      return
+    case 'getCurrentKey':
+      if (!isPlainObject(data) || data['is_management_key'] !== caller?.management) v.push(`getCurrentKey does not describe the calling key: ${JSON.stringify(data)?.slice(0, 200)}`)
+      return
+    case 'getCredits':
+      if (!isPlainObject(data) || typeof data['total_credits'] !== 'number' || typeof data['total_usage'] !== 'number') v.push(`getCredits data not { total_credits, total_usage }: ${JSON.stringify(data)?.slice(0, 200)}`)
+      return
+    case 'createKey':
+    case 'updateKey':
       return
     case 'getFileContent':
       v.push('a download answered with JSON')

@@ -27,7 +27,7 @@ describe('generations', () => {
     })
     expect(data.latency).toBeGreaterThan(0)
     expect(data.generation_time).toBeGreaterThan(0)
-    const otherOrg = sim.users.create({ name: 'Globex' })
+    const otherOrg = sim.users.create({ name: 'Globex', credits: { total: 10_000 } })
     const stranger = sim.keys.create({ userId: otherOrg.id }).key
     expect(generation(sim, stranger, answer.body.id).body.error).toEqual({ code: 404, message: 'Resource not found', metadata: { resource: 'generation' } })
     expect(generation(sim, key, '').body.error.metadata).toMatchObject({ parameter: 'id' })

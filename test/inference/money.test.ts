@@ -49,7 +49,7 @@ function streamedUsage(frames: readonly { data: string }[]): { cost: number; pro
 
 function world(seed: number, start: number, pricings: Pricing[][], limit?: number) {
   const sim = createSimulator({ world: 'empty', seed, now: start })
-  const org = sim.users.create({ name: 'Acme' })
+  const org = sim.users.create({ name: 'Acme', credits: { total: 10_000 } })
   const { key, record } = sim.keys.create({ userId: org.id, ...(limit !== undefined && { limit }) })
   pricings.forEach((endpoints, m) => {
     sim.models.create({ id: `acme/model-${m}`, endpoints: endpoints.map((p, e) => ({ provider_name: `Provider ${m}${e}`, pricing: p, context_length: 100_000, max_completion_tokens: 4096 })) })

@@ -5,7 +5,7 @@ import { createSimulator } from '../../src/index.js'
 const fast = { p50: 20, p75: 20, p90: 20, p99: 20 }
 export function streamingWorld() {
   const sim = createSimulator({ world: 'empty', seed: 3 })
-  const org = sim.users.create({ name: 'Acme' })
+  const org = sim.users.create({ name: 'Acme', credits: { total: 10_000 } })
   const { key } = sim.keys.create({ userId: org.id })
   sim.models.create({ id: 'acme/fast', endpoints: [{ provider_name: 'Swift', latency_last_30m: fast, throughput_last_30m: { p50: 400, p75: 400, p90: 400, p99: 400 } }] })
   sim.inference.respond({ reply: { content: 'One two three four five six seven eight nine ten eleven twelve.' } })

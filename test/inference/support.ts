@@ -40,7 +40,7 @@ export const MODEL = 'acme/chat-1'
 /** An empty world with Acme, one regular key and {@link MODEL} served by Alpha, Beta and Gamma. */
 export function chatWorld(options: { seed?: number; now?: string; limit?: number; limitReset?: 'daily' | 'weekly' | 'monthly' } = {}) {
   const sim = createSimulator({ world: 'empty', seed: options.seed ?? 7, now: options.now ?? '2026-03-02T10:00:00Z' })
-  const org = sim.users.create({ name: 'Acme' })
+  const org = sim.users.create({ name: 'Acme', credits: { total: 10_000 } })
   const { key, record } = sim.keys.create({
     userId: org.id,
     ...(options.limit !== undefined && { limit: options.limit }),

@@ -9,6 +9,8 @@ export const OPERATIONS: [OperationName, RegExp][] = [
   ['getWorkspace', /^\/workspaces\/[^/]+$/],
   ['listVideoModels', /^\/videos\/models$/],
   ['listWorkspaces', /^\/workspaces$/],
+  ['getCurrentKey', /^\/key$/],
+  ['getCredits', /^\/credits$/],
 ]
 
 export const operationOf = (path: string): OperationName | null => OPERATIONS.find(([, pattern]) => pattern.test(path))?.[0] ?? null

@@ -19,13 +19,13 @@ async function expectUnhandled(request: () => Promise<unknown>, url: string): Pr
 describe('anything else under the base URL', () => {
   it.each([
     ['POST', '/audio/speech'],
-    ['GET', '/credits'],
+    ['GET', '/analytics/meta'],
     ['GET', ''],
     ['GET', '/'],
     ['GET', '/models/anthropic/claude-sonnet-4.5'],
-    ['POST', '/keys'],
-    ['DELETE', '/keys/abc'],
-    // A method the path does not take (decisions/0022: PATCH and DELETE now are simulated there).
+    // A method the path does not take.
+    ['PUT', '/keys'],
+    ['POST', '/keys/abc'],
     ['PUT', '/workspaces/default'],
     ['POST', '/workspaces/default'],
   ])('answers %s %j with a 404 envelope naming what is not simulated', async (method, path) => {

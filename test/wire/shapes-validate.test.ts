@@ -68,11 +68,11 @@ describe('validateShape', () => {
     const keys = body('keys/list.json')
     keys.data[1].created_at = 'yesterday'
     keys.data[1].updated_at = '2026-02-30T00:00:00Z'
-    keys.data[1].external_user = 'user_1'
+    keys.data[1].external_user = 7
     expect(validateShape(RESPONSE_SHAPES.listKeys, keys)).toEqual([
       'data[1].created_at: expected an ISO 8601 timestamp string, got "yesterday"',
       'data[1].updated_at: expected an ISO 8601 timestamp string or null, got "2026-02-30T00:00:00Z"',
-      'data[1].external_user: expected null, got "user_1"',
+      'data[1].external_user: expected string or null, got 7',
     ])
   })
 

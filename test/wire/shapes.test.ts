@@ -179,7 +179,7 @@ function handBuiltWorldProblems(): string[] {
   const sim = createSimulator({ world: 'empty' })
   const org = sim.users.create({ name: 'Edge Co' })
   const admin = sim.keys.create({ userId: org.id, management: true })
-  const regular = sim.keys.create({ userId: org.id, name: 'nobody made me', creatorUserId: null })
+  const regular = sim.keys.create({ userId: org.id, name: 'nobody made me', creatorUserId: null, externalUser: 'partner-user-1', expiresAt: '2027-01-01T00:00:00Z' })
   const workspace = sim.workspaces.create({ userId: org.id, name: 'Edges', slug: 'edges', createdBy: null, ioLoggingApiKeyIds: [1, 2], updatedAt: '2026-03-01T00:00:00Z' })
   sim.models.create({
     id: 'acme/edge-1',
@@ -210,6 +210,7 @@ function handBuiltWorldProblems(): string[] {
     [`/workspaces/${workspace.id}`, management],
     ['/models/acme/edge-1/endpoints', `Bearer ${regular.key}`],
     ['/videos/models', null],
+    ['/key', `Bearer ${regular.key}`],
   ] as const) {
     const { response, problems } = handled(sim, { method: 'GET', path, authorization })
     if (response.status !== 200) failures.push(`${path}: status ${response.status}`)

@@ -1,19 +1,24 @@
-// The seam between the money path and organisation credits (decisions/0024). Credits are being
-// built apart (`sim.credits`, `GET /credits`); until they are connected here, the money path
-// charges keys only and makes no credit check. Every touch of credits goes through these two
-// functions, so connecting them is the whole of the work.
+// The money path's view of an organisation's credits (decisions/0021, decisions/0024). What an
+// organisation spent is the sum of its keys' usage (deleted keys' included, store/credits.ts), so
+// charging the key's usage record charges the credits too, in the same write: `total_usage` and
+// the keys' added usage can never disagree. What is left is what it bought minus that sum.
+import { windowsNow } from '../store/context.js'
 import type { StoreContext } from '../store/context.js'
+import { organisationUsageUnits } from '../store/credits.js'
 
 /**
- * What the organisation can still spend, in 10^-10 USD (the unit of usage records), or null when
- * credits are not tracked: then no request is refused for want of credits (no 402).
+ * What the organisation can still spend, in 10^-10 USD (the unit of usage records): its credits
+ * less what its keys spent, never below 0; null for an organisation the store does not hold.
  */
-export function creditsAvailable(_ctx: StoreContext, _userId: string): number | null {
-  return null
+export function creditsAvailable(ctx: StoreContext, userId: string): number | null {
+  const user = ctx.data.users.get(userId)
+  if (user === undefined) return null
+  const left = user.creditUnits - organisationUsageUnits(ctx, user, windowsNow(ctx))
+  return left <= 0n ? 0 : Number(left)
 }
 
 /**
- * Charges a request's cost, in 10^-10 USD, to the organisation's credits; called in the same
- * write as the key's usage record. Does nothing while credits are not tracked.
+ * Charges a request's cost to the organisation's credits. Nothing to write: the key's usage record,
+ * written in the same step, is what `total_usage` sums, so the charge is already there.
  */
 export function chargeCredits(_ctx: StoreContext, _userId: string, _units: number): void {}

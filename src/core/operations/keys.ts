@@ -1,12 +1,100 @@
 // API keys on the wire: the management operations on an organisation's keys.
+import type { Principal } from '../auth.js'
+import { BodyReader } from '../body.js'
+import type { RateLimit } from '../controls.js'
 import { ApiError } from '../errors.js'
 import { dataPayload, listPayload } from '../json-text.js'
 import { pageOf } from '../pagination.js'
 import { booleanParam, offsetParam, uuidParam } from '../params.js'
-import { windowsNow } from '../store/context.js'
-import { copyKeyWire, wireKey } from '../store/keys.js'
+import { UUID } from '../store/check.js'
+import { type StoreContext, atomically, windowsNow } from '../store/context.js'
+import { type KeyChanges, buildKey, copyKeyWire, deleteKeyState, insertKey, keyToWire, wireKey, writeKeyUpdate } from '../store/keys.js'
+import type { KeyState, UserState } from '../store/state.js'
 import { defaultWorkspaceParam } from '../store/workspaces.js'
-import { type Operation, payloadResponse } from './operation.js'
+import { formatTimestamp, parseInstant } from '../time.js'
+import type { CreatedKeyResponse, CurrentKey, CurrentKeyRateLimit, DeletedKeyResponse, LimitReset } from '../types.js'
+import { bigUnitsToUsd, figuresAt, limitRemaining, toUsd } from '../usage.js'
+import { type Operation, jsonAnswer, payloadResponse } from './operation.js'
+
+const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
+
+/** The body fields of `POST /keys`: the SDK's create-key request, every one of them (decisions/0020). */
+const CREATE_FIELDS: ReadonlySet<string> = new Set(['name', 'limit', 'limit_reset', 'include_byok_in_limit', 'expires_at', 'workspace_id', 'creator_user_id', 'external'])
+/** The body fields of `PATCH /keys/{hash}`: the SDK's update-key request. */
+const UPDATE_FIELDS: ReadonlySet<string> = new Set(['name', 'disabled', 'limit', 'limit_reset', 'include_byok_in_limit'])
+const EXTERNAL_FIELDS: ReadonlySet<string> = new Set(['user', 'api_key'])
+
+/** A key name: what the dashboard accepts, one to 256 characters. */
+const NAME_RULE = { minLength: 1, maxLength: 256 } as const
+/** A spending limit in USD: zero or more (a limit of 0 stops every paid request). */
+const LIMIT_RULE = { min: 0, nullable: true } as const
+
+/** One of the caller's keys by the path's hash; another organisation's key is as absent as one never made (decisions/0002). */
+function callersKey(ctx: StoreContext, hash: string, principal: Principal): KeyState {
+  const key = ctx.data.keys.get(hash)
+  if (!key || key.userId !== principal.userId) throw ApiError.notFound({ resource: 'key' })
+  return key
+}
+
+/** `10s`, `1m`, `1h`, `500ms`: a rate-limit interval as the service writes it. */
+export function formatInterval(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`
+  if (ms % 1000 === 0) return `${ms / 1000}s`
+  return `${ms}ms`
+}
+
+/** The service's note on the legacy `rate_limit` field. */
+export const RATE_LIMIT_NOTE = 'This field is deprecated and safe to ignore.'
+
+/** `rate_limit` of `GET /key`: the key's own, else the simulator's default, else none (`requests: -1`). */
+function rateLimitOf(limit: RateLimit | null): CurrentKeyRateLimit {
+  if (limit === null) return { interval: '10s', note: RATE_LIMIT_NOTE, requests: -1 }
+  return { interval: formatInterval(limit.intervalMs), note: RATE_LIMIT_NOTE, requests: limit.requests }
+}
+
+/** Free-model requests a day: 50, or 1,000 once the organisation has bought at least 10 USD of credits. */
+export function freeModelDailyLimit(totalCredits: number): number {
+  return totalCredits >= 10 ? 1000 : 50
+}
+
+/** The calling key's figures, as `GET /key` shows them (decisions/0021 says where each value comes from). */
+function currentKey(ctx: StoreContext, key: KeyState, defaultRateLimit: RateLimit | null): CurrentKey {
+  const f = figuresAt(key.usage, key.usageCount, windowsNow(ctx))
+  // Only what was bought: the organisation's usage (a sum over all its keys) is not needed here.
+  const totalCredits = bigUnitsToUsd((ctx.data.users.get(key.userId) as UserState).creditUnits)
+  const freeLimit = freeModelDailyLimit(totalCredits)
+  return {
+    label: key.label,
+    limit: key.limit,
+    limit_remaining: limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, f),
+    limit_reset: key.limitReset,
+    include_byok_in_limit: key.includeByokInLimit,
+    usage: toUsd(f.total),
+    usage_daily: toUsd(f.daily),
+    usage_weekly: toUsd(f.weekly),
+    usage_monthly: toUsd(f.monthly),
+    byok_usage: toUsd(f.byokTotal),
+    byok_usage_daily: toUsd(f.byokDaily),
+    byok_usage_weekly: toUsd(f.byokWeekly),
+    byok_usage_monthly: toUsd(f.byokMonthly),
+    is_free_tier: totalCredits === 0,
+    is_management_key: key.management,
+    is_provisioning_key: key.management,
+    rate_limit: rateLimitOf(key.rateLimit ?? defaultRateLimit),
+    free_model_daily_requests: { limit: freeLimit, remaining: freeLimit, used: 0 },
+    allowed_data_regions: ['global'],
+    expires_at: key.expiresAt === null ? null : formatTimestamp(key.expiresAt),
+    creator_user_id: key.creatorUserId,
+    workspace_id: key.workspaceId,
+    organization_id: null,
+  }
+}
+
+/** `limit_reset` of a body: one of daily, weekly, monthly, or null. */
+function limitResetOf(body: BodyReader): LimitReset | null | undefined {
+  return body.optionalEnum('limit_reset', LIMIT_RESETS, true)
+}
 
 export const KEY_OPERATIONS: readonly Operation[] = [
   {
@@ -49,6 +137,111 @@ export const KEY_OPERATIONS: readonly Operation[] = [
       // Another organisation's key is as absent as a key that never existed.
       if (!key || key.userId !== principal.userId) throw ApiError.notFound({ resource: 'key' })
       return payloadResponse(dataPayload(wireKey(key, windowsNow(ctx)), copyKeyWire))
+    },
+  },
+  {
+    name: 'createKey',
+    method: 'POST',
+    template: '/keys',
+    auth: 'management',
+    run({ ctx, principal, json }) {
+      // The whole body is read before anything is drawn or written: a refusal changes nothing.
+      const body: BodyReader = new BodyReader(json()).known(CREATE_FIELDS)
+      const name = body.string('name', NAME_RULE)
+      const limit = body.optionalNumber('limit', LIMIT_RULE)
+      const limitReset = limitResetOf(body)
+      const includeByokInLimit = body.optionalBoolean('include_byok_in_limit')
+      const expiresText = body.optionalString('expires_at', { nullable: true, expected: 'an ISO 8601 instant with a time and an offset, such as 2026-12-31T23:59:59Z' })
+      let expiresAt: number | null = null
+      if (typeof expiresText === 'string') {
+        const ms = parseInstant(expiresText)
+        if (ms === undefined) body.fail('expires_at', 'must be an ISO 8601 instant with a time and an offset, such as 2026-12-31T23:59:59Z', expiresText)
+        // A key born expired could never be used: a caller's mistake (a date in seconds, a past year), refused.
+        if (ms <= ctx.clock.nowMs()) body.fail('expires_at', `must be later than now (${formatTimestamp(ctx.clock.nowMs())})`, expiresText)
+        expiresAt = ms
+      }
+      const workspaceText = body.optionalString('workspace_id', { pattern: UUID, expected: 'a UUID' })
+      let workspaceId: string | undefined
+      if (workspaceText !== undefined) {
+        workspaceId = workspaceText.toLowerCase()
+        // Another organisation's workspace gets the answer an unknown one gets, as for GET /keys (decisions/0002).
+        if (ctx.data.workspaces.get(workspaceId)?.userId !== principal.userId) body.fail('workspace_id', 'is not a workspace of the caller', workspaceText)
+      } else {
+        // Without one, the default workspace; an organisation that deleted its default must name one (decisions/0022).
+        workspaceId = defaultWorkspaceParam(ctx, principal.userId)
+      }
+      const creatorUserId = body.optionalString('creator_user_id', { minLength: 1, maxLength: 256, nullable: true })
+      const external = body.optionalObject('external')
+      let externalUser: string | undefined
+      if (external) {
+        external.known(EXTERNAL_FIELDS)
+        externalUser = external.string('user', { minLength: 1, maxLength: 256 })
+        // The partner's lookup key is checked and not kept: nothing the simulator answers shows it.
+        external.optionalString('api_key', { minLength: 1, maxLength: 256 })
+      }
+      const key = atomically(ctx, () =>
+        insertKey(
+          ctx,
+          buildKey(ctx, {
+            userId: principal.userId,
+            name,
+            ...(workspaceId !== undefined && { workspaceId }),
+            ...(limit !== undefined && { limit }),
+            ...(limitReset !== undefined && { limitReset }),
+            ...(includeByokInLimit !== undefined && { includeByokInLimit }),
+            expiresAt,
+            ...(creatorUserId !== undefined && { creatorUserId }),
+            ...(externalUser !== undefined && { externalUser }),
+          }),
+        ),
+      )
+      const answer: CreatedKeyResponse = { data: keyToWire(key, windowsNow(ctx)), key: key.secret }
+      return jsonAnswer(201, answer)
+    },
+  },
+  {
+    name: 'updateKey',
+    method: 'PATCH',
+    template: '/keys/{hash}',
+    auth: 'management',
+    run({ ctx, params, principal, json }) {
+      const key = callersKey(ctx, params['hash'] as string, principal)
+      const body = new BodyReader(json()).known(UPDATE_FIELDS)
+      const changes: KeyChanges = {}
+      const name = body.optionalString('name', NAME_RULE)
+      if (name !== undefined) changes.name = name
+      const disabled = body.optionalBoolean('disabled')
+      if (disabled !== undefined) changes.disabled = disabled
+      const limit = body.optionalNumber('limit', LIMIT_RULE)
+      if (limit !== undefined) changes.limit = limit
+      const limitReset = limitResetOf(body)
+      if (limitReset !== undefined) changes.limitReset = limitReset
+      const includeByokInLimit = body.optionalBoolean('include_byok_in_limit')
+      if (includeByokInLimit !== undefined) changes.includeByokInLimit = includeByokInLimit
+      // An empty body changes nothing, updated_at included: the key as it is (decisions/0021).
+      const updated = Object.keys(changes).length === 0 ? key : writeKeyUpdate(ctx, key, changes)
+      return jsonAnswer(200, { data: keyToWire(updated, windowsNow(ctx)) })
+    },
+  },
+  {
+    name: 'deleteKey',
+    method: 'DELETE',
+    template: '/keys/{hash}',
+    auth: 'management',
+    run({ ctx, params, principal }) {
+      deleteKeyState(ctx, callersKey(ctx, params['hash'] as string, principal))
+      const answer: DeletedKeyResponse = { deleted: true }
+      return jsonAnswer(200, answer)
+    },
+  },
+  {
+    name: 'getCurrentKey',
+    method: 'GET',
+    template: '/key',
+    auth: 'key',
+    run({ ctx, principal, defaultRateLimit }) {
+      const key = ctx.data.keys.get(principal.keyHash) as KeyState
+      return jsonAnswer(200, { data: currentKey(ctx, key, defaultRateLimit) })
     },
   },
 ]

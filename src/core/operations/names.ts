@@ -19,6 +19,11 @@ export const OPERATION_NAMES = [
   'getWorkspace',
   'listVideoModels',
   // Keys and credits (operations/keys.ts, operations/credits.ts).
+  'createKey',
+  'updateKey',
+  'deleteKey',
+  'getCurrentKey',
+  'getCredits',
   // Workspaces (operations/workspaces.ts).
   'listWorkspaces',
   'createWorkspace',

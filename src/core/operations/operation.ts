@@ -3,6 +3,7 @@
 // everything around them (routing, authentication, faults, rate limits, latency, the journal).
 import type { Principal } from '../auth.js'
 import type { SimRequest, SimResponse } from '../api.js'
+import type { RateLimit } from '../controls.js'
 import type { JsonPayload } from '../json-text.js'
 import type { StoreContext } from '../store/context.js'
 import type { InferenceRuntime } from '../inference/chat.js'
@@ -16,6 +17,8 @@ export interface Call<Caller> {
   query: URLSearchParams
   principal: Caller
   request: SimRequest
+  /** The simulator's `rateLimit` option: what a key without a rate limit of its own is held to (null: none). */
+  defaultRateLimit: RateLimit | null
   /**
    * The request body as a JSON object: read (and refused with 400/413 naming `body`) on first call,
    * then the same object. Only operations that take a body call it.

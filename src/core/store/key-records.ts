@@ -74,7 +74,7 @@ const FIELDS: readonly { wire: keyof ApiKey; sdk: keyof SdkKeyRecord; option?: s
   { wire: 'expires_at', sdk: 'expiresAt', option: 'expiresAt' },
   { wire: 'creator_user_id', sdk: 'creatorUserId', option: 'creatorUserId' },
   { wire: 'workspace_id', sdk: 'workspaceId', option: 'workspaceId' },
-  { wire: 'external_user', sdk: 'externalUser' },
+  { wire: 'external_user', sdk: 'externalUser', option: 'externalUser' },
 ]
 const BY_WIRE = new Map(FIELDS.map((f) => [f.wire, f]))
 /** Fields a record may lack: the SDK leaves out `expiresAt` when the wire's is null. */
@@ -105,7 +105,7 @@ export function keyFromRecord(record: unknown, options: unknown, operation: stri
     if (fields[own(field)] === undefined && !OPTIONAL.has(field.wire)) check.fail(`record.${own(field)}`, 'is missing: a key record has every field GET /keys returns')
   }
   const external = read('external_user')
-  if (external !== undefined && external !== null) check.fail(nameOf('external_user'), `must be null: the simulator has no external users, got ${describe(external)}`)
+  const externalUser = external === undefined || external === null ? null : check.string(external, nameOf('external_user'))
   const label = check.string(read('label'), nameOf('label'))
   const creator = read('creator_user_id')
   const creatorUserId = creator === null ? null : check.string(creator, nameOf('creator_user_id'))
@@ -132,6 +132,7 @@ export function keyFromRecord(record: unknown, options: unknown, operation: stri
     byokUsage: usage('byok_usage'),
     label,
     creatorUserId,
+    externalUser,
   }
   if (given['secret'] !== undefined) createOptions.secret = given['secret'] as string
   if (given['management'] !== undefined) createOptions.management = given['management'] as boolean

@@ -10,7 +10,7 @@ import { keyFromRecord, type LoadKeyOptions, renamed, type SdkKeyRecord } from '
 import { type StoreContext, atomically, windowsNow } from './context.js'
 import { KEY_NAMES } from './defaults.js'
 import type { KeyState, StoreIndices } from './state.js'
-import { put } from './versions.js'
+import { put, remove } from './versions.js'
 import { requireUser, resolveWorkspaceId } from './workspaces.js'
 
 /** Usage of a key in USD: all time and in the current UTC day, ISO week and calendar month. */
@@ -51,6 +51,8 @@ export interface CreateKeyOptions {
   label?: string
   /** The member of the organisation who made the key (`creator_user_id`); default: `userId`. */
   creatorUserId?: string | null
+  /** The partner-defined user the key is for (`external_user`, `external.user` of `POST /keys`); default null. */
+  externalUser?: string | null
 }
 
 /** What `sim.keys.create` returns: the bearer secret (shown only here) and the wire record. */
@@ -69,6 +71,32 @@ export interface UpdateKeyOptions {
   expiresAt?: InstantInput | null
   /** This key's own rate limit; null: back to the simulator's default. */
   rateLimit?: RateLimit | null
+}
+
+/** What an update of a key may change: every other field of a key stays as it was made. */
+export type KeyChanges = Partial<Pick<KeyState, 'name' | 'disabled' | 'limit' | 'limitReset' | 'includeByokInLimit' | 'expiresAt' | 'rateLimit'>>
+
+/**
+ * Stores a key with `changes` applied (already validated) and returns it. `updated_at` becomes the
+ * clock's now, or stays where it is when a usage record dated later already moved it there: it is
+ * the latest instant anything happened to the key, records included (decisions/0009).
+ */
+export function writeKeyUpdate(ctx: StoreContext, key: KeyState, changes: KeyChanges): KeyState {
+  const updated: KeyState = { ...key, ...changes, updatedAt: Math.max(key.updatedAt ?? Number.NEGATIVE_INFINITY, ctx.clock.nowMs()) }
+  put(ctx, 'keys', key.hash, updated)
+  return updated
+}
+
+/**
+ * Deletes a key: its secret and hash are unknown from now on. What it had spent as of the clock's
+ * now (its `usage`, regular records only) moves to its organisation's retired usage, which
+ * `GET /credits` keeps counting in `total_usage` (decisions/0021).
+ */
+export function deleteKeyState(ctx: StoreContext, key: KeyState): void {
+  const spent = figuresAt(key.usage, key.usageCount, windowsNow(ctx)).total
+  const user = ctx.data.users.get(key.userId)
+  if (user !== undefined && spent > 0) put(ctx, 'users', user.id, { ...user, retiredUnits: user.retiredUnits + BigInt(spent) })
+  remove(ctx, 'keys', key.hash)
 }
 
 /** Stores a key built by {@link buildKey} (which indexes it). */
@@ -98,6 +126,12 @@ export interface KeyCollection {
    * and changes nothing.
    */
   update(hash: string, changes: UpdateKeyOptions): ApiKey
+  /**
+   * Deletes a key, as `DELETE /keys/{hash}` does: its secret gets 401 and its hash 404 from now on,
+   * while what it spent stays in its organisation's `total_usage` (`sim.credits.get`). An unknown
+   * hash throws an UNKNOWN_KEY SimulatorError.
+   */
+  delete(hash: string): void
   /** Every key, management keys included, as the wire shows them. */
   list(): ApiKey[]
   /** One key by hash, or undefined. */
@@ -136,6 +170,7 @@ export const KEY_FIELDS = fieldsOf<CreateKeyOptions>({
   rateLimit: true,
   label: true,
   creatorUserId: true,
+  externalUser: true,
 })
 const USAGE_FIELDS = fieldsOf<KeyUsageInput>({ total: true, daily: true, weekly: true, monthly: true })
 
@@ -319,7 +354,7 @@ export function wireKey(key: KeyState, windows: UsageWindows): WireCache {
     expires_at: key.expiresAt === null ? null : formatTimestamp(key.expiresAt),
     creator_user_id: key.creatorUserId,
     workspace_id: key.workspaceId,
-    external_user: null,
+    external_user: key.externalUser,
   }
   const json = JSON.stringify(value)
   const entry: WireCache = { figures: { ...f }, value, json, bytes: utf8Length(json) }
@@ -417,6 +452,7 @@ export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState
     updatedAt,
     expiresAt,
     creatorUserId: options.creatorUserId === undefined ? userId : options.creatorUserId === null ? null : check.string(options.creatorUserId, 'creatorUserId'),
+    externalUser: options.externalUser === undefined || options.externalUser === null ? null : check.string(options.externalUser, 'externalUser'),
   }
 }
 
@@ -465,10 +501,10 @@ export function createKeyCollection(ctx: StoreContext): KeyCollection {
         rateLimit:
           changes.rateLimit === undefined ? key.rateLimit : changes.rateLimit === null ? null : checkRateLimit(changes.rateLimit, operation, 'rateLimit'),
       }
-      // updated_at is the latest instant anything happened to the key, records included (decisions/0009).
-      const updated: KeyState = { ...key, ...next, updatedAt: Math.max(key.updatedAt ?? Number.NEGATIVE_INFINITY, ctx.clock.nowMs()) }
-      put(ctx, 'keys', key.hash, updated)
-      return keyToWire(updated, windowsNow(ctx))
+      return keyToWire(writeKeyUpdate(ctx, key, next), windowsNow(ctx))
+    },
+    delete: (hash) => {
+      deleteKeyState(ctx, requireKey(ctx, hash, 'delete API key'))
     },
     list: () => {
       const windows = windowsNow(ctx)

@@ -12,6 +12,13 @@ export interface UserState {
   /** Null once the default workspace has been deleted (decisions/0022). */
   defaultWorkspaceId: string | null
   createdAt: number
+  /** Credits bought, in 10^-10 USD (core/usage.ts), a BigInt: `total_credits` of `GET /credits`. */
+  creditUnits: bigint
+  /**
+   * What the organisation's deleted keys spent (their regular, not BYOK, records), in 10^-10 USD:
+   * part of `total_usage` after the keys are gone (decisions/0021). A BigInt, as `creditUnits`.
+   */
+  retiredUnits: bigint
 }
 
 export interface WorkspaceState {
@@ -48,6 +55,8 @@ export interface KeyState {
   updatedAt: number | null
   expiresAt: number | null
   creatorUserId: string | null
+  /** The partner-defined user the key was made for (`external_user`), or null. */
+  externalUser: string | null
 }
 
 export type FileProvider = 'openai' | 'anthropic'

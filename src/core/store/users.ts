@@ -3,6 +3,7 @@ import { type InstantInput, toEpochMs } from '../time.js'
 import { ArgumentChecker, fieldsOf, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
+import { toBigUnits } from '../usage.js'
 import { DEFAULT_WORKSPACE } from './defaults.js'
 import type { UserState } from './state.js'
 import { buildWorkspace, DEFAULT_WORKSPACE_FIELDS, type DefaultWorkspaceOptions, insertWorkspace } from './workspaces.js'
@@ -23,6 +24,19 @@ export interface CreateUserOptions {
   defaultWorkspaceGuardrailId?: string
   /** The default workspace's other fields; default: "Default Workspace", slug `default`, made with the user. */
   defaultWorkspace?: DefaultWorkspaceOptions
+  /**
+   * The organisation's credits: `total` USD bought (default 0, as a new account has), and
+   * `retiredUsage`, USD spent by keys since deleted, which `GET /credits` still counts in `total_usage`.
+   */
+  credits?: UserCreditsOptions
+}
+
+/** An organisation's credits as `sim.users.create` and world specs take them, in USD (kept exactly to 10^-10 USD). */
+export interface UserCreditsOptions {
+  /** USD bought; default 0. */
+  total?: number
+  /** USD spent by keys that have since been deleted; default 0. */
+  retiredUsage?: number
 }
 
 /** An organisation (tenant): it owns workspaces, keys and files. */
@@ -55,7 +69,15 @@ const USER_FIELDS = fieldsOf<CreateUserOptions>({
   defaultWorkspaceId: true,
   defaultWorkspaceGuardrailId: true,
   defaultWorkspace: true,
+  credits: true,
 })
+const CREDIT_FIELDS = fieldsOf<UserCreditsOptions>({ total: true, retiredUsage: true })
+
+/** One figure of `credits`, in 10^-10 USD (any size); throws naming it when it is negative or not finite. */
+export function creditFigure(check: ArgumentChecker, value: unknown, argument: string): bigint {
+  if (value === undefined) return 0n
+  return toBigUnits(check.nonNegative(value, argument))
+}
 
 const USER_ID = /^user_[A-Za-z0-9]{1,64}$/
 
@@ -72,6 +94,14 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
         check.knownFields(options, USER_FIELDS, '', 'a user')
         if (options.defaultWorkspace !== undefined) {
           check.knownFields(check.object(options.defaultWorkspace, 'defaultWorkspace'), DEFAULT_WORKSPACE_FIELDS, 'defaultWorkspace', 'a default workspace')
+        }
+        let creditUnits = 0n
+        let retiredUnits = 0n
+        if (options.credits !== undefined) {
+          const credits = check.object(options.credits, 'credits')
+          check.knownFields(credits, CREDIT_FIELDS, 'credits', 'credits')
+          creditUnits = creditFigure(check, credits['total'], 'credits.total')
+          retiredUnits = creditFigure(check, credits['retiredUsage'], 'credits.retiredUsage')
         }
         const name = options.name === undefined ? 'Acme Inc.' : check.string(options.name, 'name')
         const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, 'create user', 'createdAt')
@@ -90,7 +120,7 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
           for (const field of ['defaultWorkspace', 'defaultWorkspaceGuardrailId'] as const) {
             if (options[field] !== undefined) check.fail(field, 'must be absent when "defaultWorkspaceId" is null (a user without a default workspace)')
           }
-          const state: UserState = { id, name, defaultWorkspaceId: null, createdAt }
+          const state: UserState = { id, name, defaultWorkspaceId: null, createdAt, creditUnits, retiredUnits }
           put(ctx, 'users', id, state)
           return toUser(state)
         }
@@ -116,7 +146,7 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
           },
           'create user',
         )
-        const state: UserState = { id, name, defaultWorkspaceId: workspace.record.id, createdAt }
+        const state: UserState = { id, name, defaultWorkspaceId: workspace.record.id, createdAt, creditUnits, retiredUnits }
         put(ctx, 'users', id, state)
         insertWorkspace(ctx, workspace)
         return toUser(state)

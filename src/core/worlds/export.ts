@@ -8,7 +8,7 @@ import { maskSecret } from '../store/keys.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
 import type { FileState, KeyState, StoreData, UserState } from '../store/state.js'
-import { UNITS_PER_USD, type UsageRecord } from '../usage.js'
+import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd } from '../usage.js'
 import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
@@ -70,6 +70,7 @@ export function worldUser(data: StoreData, user: UserState): WorldUser {
     createdAt: iso(user.createdAt),
     defaultWorkspaceId: user.defaultWorkspaceId,
     ...(workspace && { defaultWorkspaceGuardrailId: workspace.record.default_guardrail_id }),
+    credits: { total: bigUnitsToUsd(user.creditUnits), ...(user.retiredUnits > 0n && { retiredUsage: bigUnitsToUsd(user.retiredUnits) }) },
   }
   const own = workspace && defaultWorkspaceOf(workspace.record, user.id, user.createdAt)
   if (own) entry.defaultWorkspace = own
@@ -112,6 +113,7 @@ export function worldKey(key: KeyState): WorldKey {
     ...(key.rateLimit && { rateLimit: { ...key.rateLimit } }),
     ...(key.label !== maskSecret(key.secret) && { label: key.label }),
     ...(key.creatorUserId !== key.userId && { creatorUserId: key.creatorUserId }),
+    ...(key.externalUser !== null && { externalUser: key.externalUser }),
     usage: key.usage.slice(0, key.usageCount).flatMap(exportRecord),
   }
 }

@@ -6,7 +6,7 @@ import type { CreateFileOptions, FileCollection } from '../store/files.js'
 import { type CreateKeyOptions, KEY_FIELDS, buildKey } from '../store/keys.js'
 import type { KeyState } from '../store/state.js'
 import { type CreateModelOptions, type ModelCollection, insertModel } from '../store/models.js'
-import type { CreateUserOptions, UserCollection } from '../store/users.js'
+import type { CreateUserOptions, UserCollection, UserCreditsOptions } from '../store/users.js'
 import type { CreateVideoModelOptions, VideoModelCollection } from '../store/video-models.js'
 import type { CreateWorkspaceOptions, DefaultWorkspaceOptions, WorkspaceCollection } from '../store/workspaces.js'
 import { MAX_EXACT_USD, type UsageRecord, toUnits } from '../usage.js'
@@ -21,13 +21,15 @@ import { ArgumentChecker, describe, fieldsOf, unknownField, withoutFields } from
  * const sim = createSimulator({
  *   world: {
  *     format: WORLD_FORMAT,
- *     users: [{ id: 'user_acme', name: 'Acme' }],
+ *     users: [{ id: 'user_acme', name: 'Acme', credits: { total: 50 } }],
  *     keys: [{ userId: 'user_acme', management: true, secret: 'sk-or-v1-admin' }],
  *     handles: { admin: 'sk-or-v1-admin' },
  *   },
  * })
  * console.log(WORLD_FORMAT, sim.handle({ method: 'GET', path: '/keys', authorization: `Bearer ${sim.world.admin}` }).status)
+ * console.log(sim.handle({ method: 'GET', path: '/credits', authorization: `Bearer ${sim.world.admin}` }).body)
  * //=> model-access-sim/world@1 200
+ * //=> {"data":{"total_credits":50,"total_usage":0}}
  */
 export const WORLD_FORMAT = 'model-access-sim/world@1'
 
@@ -45,6 +47,11 @@ export interface WorldUser {
   defaultWorkspaceGuardrailId?: string
   /** The default workspace's other fields, as `sim.users.create` takes them. */
   defaultWorkspace?: Omit<DefaultWorkspaceOptions, 'createdAt' | 'updatedAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant | null }
+  /**
+   * The organisation's credits in USD: `total` bought (`total_credits` of `GET /credits`; default
+   * 0), and `retiredUsage`, what its deleted keys spent, still counted in `total_usage`.
+   */
+  credits?: UserCreditsOptions
 }
 
 export type WorldWorkspace = Omit<CreateWorkspaceOptions, 'createdAt' | 'updatedAt'> & { id: string; createdAt?: WorldInstant; updatedAt?: WorldInstant | null }
@@ -306,6 +313,7 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
       rateLimit: key.rateLimit,
       label: key.label,
       creatorUserId: key.creatorUserId,
+      externalUser: key.externalUser,
     } as CreateKeyOptions
     let state: { -readonly [F in keyof KeyState]: KeyState[F] }
     try {
