@@ -35,7 +35,7 @@ export interface ImportWorldOptions {
 
 /** One step of an import, for progress output. */
 export interface ImportProgress {
-  kind: 'keys' | 'workspace' | 'model' | 'video-models' | 'file' | 'wait'
+  kind: 'keys' | 'workspace' | 'credits' | 'model' | 'video-models' | 'file' | 'wait'
   /** What was read (never a secret): `GET /keys?offset=100 (workspace 0f1e...): 100 keys`. */
   message: string
 }
@@ -68,6 +68,9 @@ const OPERATION = 'import a world'
 class ImportFailure extends Error {
   override readonly name = 'ImportError'
 }
+
+/** Workspaces asked for per page of `GET /workspaces`. */
+const WORKSPACE_PAGE = 100
 
 const freshSecret = (): string => `sk-or-v1-${randomBytes(32).toString('hex')}`
 
@@ -114,10 +117,10 @@ function checkOptions(options: unknown): asserts options is ImportWorldOptions {
 
 /**
  * Reads an account from a live service, with GETs only, into a world spec that
- * `createSimulator({ world })` and `model-access-sim serve --world` load: every key of the default
- * workspace, of the workspaces given and of those the keys name (all pages, disabled keys too);
- * those workspaces; the endpoints of the models given; every video model; the bytes of the files
- * given. Keys keep their hashes, names, labels, limits, dates and usage figures, the figures as
+ * `createSimulator({ world })` and `model-access-sim serve --world` load: every workspace of the
+ * account (`GET /workspaces`, all pages) and every key of each (all pages, disabled keys too); the
+ * organisation's credits (`GET /credits`); the endpoints of the models given; every video model;
+ * the bytes of the files given. Keys keep their hashes, names, labels, limits, dates and usage figures, the figures as
  * usage records that reproduce them at the import instant (the spec's `now`). Real secrets cannot
  * be read, so every key gets a fresh secret and the organisation a fresh management key: the
  * spec's handles and `secrets` name them. The management key given is sent only as the bearer
@@ -218,6 +221,16 @@ export async function importWorld(options: ImportWorldOptions): Promise<Imported
   }
   const defaultId = defaultKeys[0]?.workspace_id
   const defaultWorkspace = defaultId !== undefined ? await readWorkspace(defaultId) : await readWorkspace('default')
+  // Every workspace of the account, page by page, until a page is empty or the total is reached.
+  for (let offset = 0; ; ) {
+    const query = new URLSearchParams({ offset: String(offset), limit: String(WORKSPACE_PAGE) })
+    const page = await json<{ data?: Workspace[]; total_count?: number }>(`/workspaces?${query}`)
+    if (!Array.isArray(page.data)) throw new ImportFailure(`GET /workspaces?${query} answered without a data array`)
+    progress('workspace', `GET /workspaces?${query}: ${page.data.length} workspaces`)
+    for (const workspace of page.data) if (!workspaces.has(workspace.id)) workspaces.set(workspace.id, workspace)
+    offset += page.data.length
+    if (page.data.length === 0 || (typeof page.total_count === 'number' && offset >= page.total_count)) break
+  }
   // 2. The workspaces given and those the keys name, each with its keys.
   for (const wanted of options.workspaces ?? []) {
     const known = [...workspaces.values()].some((w) => w.id === wanted.toLowerCase() || w.slug === wanted)
@@ -266,8 +279,20 @@ export async function importWorld(options: ImportWorldOptions): Promise<Imported
   const creators = new Map<string, number>()
   for (const key of keys.values()) if (key.creator_user_id !== null) creators.set(key.creator_user_id, (creators.get(key.creator_user_id) ?? 0) + 1)
   const owner = [...creators.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? defaultWorkspace.created_by ?? undefined
+  // What the organisation bought, and what its deleted keys spent: its total usage less what the
+  // keys still there spent (each to 10^-10 USD, so float noise does not make a retired figure).
+  const credits = await json<{ data?: { total_credits?: unknown; total_usage?: unknown } }>('/credits')
+  const totalCredits = credits.data?.total_credits
+  const totalUsage = credits.data?.total_usage
+  if (typeof totalCredits !== 'number' || typeof totalUsage !== 'number' || !(totalCredits >= 0) || !(totalUsage >= 0)) {
+    throw new ImportFailure('GET /credits answered without numbers total_credits and total_usage')
+  }
+  progress('credits', `GET /credits: ${totalCredits} USD bought, ${totalUsage} USD used`)
+  const tenths = (usd: number): number => Math.round(usd * 1e10)
+  const retiredTenths = tenths(totalUsage) - [...keys.values()].reduce((sum, key) => sum + tenths(key.usage), 0)
   const user = sim.users.create({
     ...(owner !== undefined && /^user_[A-Za-z0-9]{1,64}$/.test(owner) && { id: owner }),
+    credits: { total: totalCredits, ...(retiredTenths > 0 && { retiredUsage: retiredTenths / 1e10 }) },
     name: 'Imported organisation',
     createdAt: Date.parse(defaultWorkspace.created_at),
     defaultWorkspaceId: defaultWorkspace.id,

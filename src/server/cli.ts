@@ -77,8 +77,8 @@ Options:
   import: `Usage: ${NAME} import --base-url URL --key MANAGEMENT_KEY [options]
 
 Reads an account from a live service, with GETs only, into a world spec that serve --world loads:
-every key of the default workspace, of the workspaces given and of those the keys name; those
-workspaces; the endpoints of the models given; every video model; the files given. Keys keep their
+every workspace and every key of each; the credits; the endpoints of the models given; every video
+model; the files given. Keys keep their
 hashes, names, limits, dates and usage figures. Secrets cannot be read: each key gets a fresh one,
 printed on stderr as HASH NAME SECRET lines. The key you give is never written or printed.
 
@@ -87,25 +87,28 @@ Options:
   --key KEY                 a management key of the account (or the environment variable
                             MODEL_ACCESS_SIM_KEY, which keeps it out of the shell history)
   --models A/S,...          models whose endpoints and prices to bring
-  --workspaces ID,...       workspaces (UUID or slug) besides the default one
+  --workspaces ID,...       workspaces (UUID or slug) to read even if the account's list omits them
   --files ID,...            files whose bytes to bring
   --out PATH                file to write (default: standard output); written only when all succeeded
   -h, --help                show this help`,
   liveCheck: `Usage: ${NAME} check --base-url URL --key MANAGEMENT_KEY [options]
 
-Runs the simulator's rules against a live service, with GETs only, and reports drift: the shape of
-each operation's answers (every field, type, null and enumeration the simulator declares), the
-statuses of errors (401, 403, 404, 400) and their envelope, key order, what an anonymous caller sees.
-Prints a table of rule, simulator, live and verdict; exits 1 on any drift. Keys are never printed.
+Runs the simulator's rules against a live service, with GETs only unless --allow-writes, and reports
+drift: the shape of each operation's answers (every field, type, null and enumeration the simulator
+declares), the statuses of errors (401, 403, 404, 400) and their envelope, key order, what an
+anonymous caller sees. Prints a table of rule, simulator, live and verdict; exits 1 on any drift.
+Keys are never printed.
 
 Options:
   --base-url URL            the service, such as https://openrouter.ai/api/v1
   --key KEY                 a management key (or the environment variable MODEL_ACCESS_SIM_KEY)
   --regular-key KEY         a regular key of the same account, for the 403 rule
                             (or MODEL_ACCESS_SIM_REGULAR_KEY)
-  --models A/S,...          models whose endpoints to check (no operation lists them)
+  --models A/S,...          models whose endpoints to check
   --files ID,...            server-created files to download and check
   --allow-extra-fields      a field the simulator does not declare is not drift
+  --allow-writes            also create, update and delete a throwaway key named
+                            "model-access-sim check" with a zero limit, checking each answer
   --timeout MS              per request (default 30000)
   --json                    the report as JSON instead of a table
   -h, --help                show this help`,
@@ -524,6 +527,7 @@ async function liveCheck(args: string[]): Promise<number> {
         models: { type: 'string' },
         files: { type: 'string' },
         'allow-extra-fields': { type: 'boolean' },
+        'allow-writes': { type: 'boolean' },
         timeout: { type: 'string' },
         json: { type: 'boolean' },
       },
@@ -543,6 +547,7 @@ async function liveCheck(args: string[]): Promise<number> {
       models: list(values.models),
       files: list(values.files),
       allowExtraFields: values['allow-extra-fields'] ?? false,
+      allowWrites: values['allow-writes'] ?? false,
       timeoutMs: integer(values.timeout, 'timeout', 1, 600_000, 30_000),
     })
   } catch (error) {

@@ -29,6 +29,7 @@ const full = (baseUrl: string, extra: Partial<CheckServiceOptions> = {}): CheckS
   models: MODELS,
   files: [world.files.report],
   timeoutMs: 10_000,
+  allowWrites: true,
   ...extra,
 })
 
@@ -59,6 +60,14 @@ describe('checkService against the simulator itself', () => {
       'shape GET /workspaces/{id}',
       'shape GET /workspaces',
       'shape GET /videos/models',
+      'shape GET /key',
+      'shape GET /credits',
+      'shape GET /models',
+      'shape GET /providers',
+      'shape POST /keys (throwaway key)',
+      'shape PATCH /keys/{hash} (throwaway key)',
+      'shape DELETE /keys/{hash} (throwaway key)',
+      '404 GET /keys/{hash} after DELETE',
       '401 no Authorization on GET /keys',
       '403 regular key on GET /keys',
       '404 unknown key hash',
@@ -67,6 +76,10 @@ describe('checkService against the simulator itself', () => {
       '404 unknown file',
       '400 offset=-1 on GET /keys',
       '400 offset=abc on GET /keys',
+      '401 no Authorization on GET /key',
+      '401 no Authorization on GET /credits',
+      '403 regular key on GET /credits',
+      '404 unknown model on GET /model/{author}/{slug}',
       'error envelope, code = status',
       'order of GET /keys: newest first',
       ...MODELS.map((id) => `anonymous hides performance: ${id}`),
@@ -84,9 +97,14 @@ describe('checkService against the simulator itself', () => {
     const report = await checkService({ baseUrl: server.url, managementKey: world.managementKey })
     expect(report.drift).toBe(0)
     expect(report.results.filter((r) => r.verdict === 'skipped').map((r) => [r.rule, r.live])).toEqual([
-      ['shape GET /models/{author}/{slug}/endpoints', 'skipped: no model given (--models): there is no list-models operation to pick one from'],
+      ['shape GET /models/{author}/{slug}/endpoints', 'skipped: no model given (--models)'],
       ['shape GET /files/{id}/content', 'skipped: no file given (--files): there is no list-files operation to pick one from'],
+      ['shape POST /keys (throwaway key)', 'skipped: writes not allowed (--allow-writes)'],
+      ['shape PATCH /keys/{hash} (throwaway key)', 'skipped: writes not allowed (--allow-writes)'],
+      ['shape DELETE /keys/{hash} (throwaway key)', 'skipped: writes not allowed (--allow-writes)'],
+      ['404 GET /keys/{hash} after DELETE', 'skipped: writes not allowed (--allow-writes)'],
       ['403 regular key on GET /keys', 'skipped: no regular key given (--regular-key)'],
+      ['403 regular key on GET /credits', 'skipped: no regular key given (--regular-key)'],
       ['anonymous hides performance: {author}/{slug}', 'skipped: no model given (--models)'],
     ])
     expect(formatReport(report)).toMatch(/^403 regular key on GET \/keys +- +skipped: no regular key given \(--regular-key\) +skipped$/m)
@@ -99,8 +117,14 @@ describe('checkService against the simulator itself', () => {
       sent.push({ method: init?.method ?? 'GET', url: String(input), authorization: headers.get('authorization'), redirect: init?.redirect })
       return fetch(input, init)
     }
-    const report = await checkService(full(server.url, { fetch: recording }))
+    const report = await checkService(full(server.url, { fetch: recording, allowWrites: false }))
     expect(report.drift).toBe(0)
+    expect(report.results.filter((r) => r.verdict === 'skipped').map((r) => r.rule)).toEqual([
+      'shape POST /keys (throwaway key)',
+      'shape PATCH /keys/{hash} (throwaway key)',
+      'shape DELETE /keys/{hash} (throwaway key)',
+      '404 GET /keys/{hash} after DELETE',
+    ])
     expect(sent.length).toBe(report.requests.length)
     // Rules that read the same request share one answer.
     expect(new Set(sent.map((s) => `${s.url} ${s.authorization}`)).size).toBe(sent.length)
@@ -166,6 +190,7 @@ interface Answer {
 }
 /** The request as the proxy saw it: the path below the base (`/keys/abc`), its query, whether it had a key. */
 interface Seen {
+  method: string
   path: string
   query: URLSearchParams
   authorization: string | undefined
@@ -187,12 +212,15 @@ async function startProxy(target: string, alter: Alteration): Promise<{ url: str
   const proxy: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', origin)
-      const upstream = await fetch(url, { headers: pick(req.headers) })
+      const chunks: Buffer[] = []
+      for await (const chunk of req) chunks.push(chunk as Buffer)
+      const method = req.method ?? 'GET'
+      const upstream = await fetch(url, { method, headers: pick(req.headers), ...(chunks.length > 0 && { body: Buffer.concat(chunks) }) })
       const headers: Record<string, string> = {}
       upstream.headers.forEach((value, name) => {
         if (name !== 'transfer-encoding' && name !== 'connection' && name !== 'keep-alive') headers[name] = value
       })
-      const seen: Seen = { path: url.pathname.replace(/^\/api\/v1/, ''), query: url.searchParams, authorization: req.headers.authorization }
+      const seen: Seen = { method, path: url.pathname.replace(/^\/api\/v1/, ''), query: url.searchParams, authorization: req.headers.authorization }
       const answer = alter(seen, { status: upstream.status, headers, body: Buffer.from(await upstream.arrayBuffer()) })
       res.writeHead(answer.status, answer.headers)
       res.end(answer.body)
@@ -214,14 +242,17 @@ async function startProxy(target: string, alter: Alteration): Promise<{ url: str
 }
 
 function pick(headers: IncomingHttpHeaders): Record<string, string> {
-  return headers.authorization === undefined ? {} : { authorization: headers.authorization }
+  const picked: Record<string, string> = {}
+  if (headers.authorization !== undefined) picked['authorization'] = headers.authorization
+  if (headers['content-type'] !== undefined) picked['content-type'] = headers['content-type']
+  return picked
 }
 
 /** Applies `change` to each key object of a 200 from GET /keys or GET /keys/{hash}. */
 const eachKey =
   (change: (key: Record<string, unknown>) => void): Alteration =>
   (seen, answer) => {
-    if (!/^\/keys(\/[^/]+)?$/.test(seen.path) || answer.status !== 200) return answer
+    if (seen.method !== 'GET' || !/^\/keys(\/[^/]+)?$/.test(seen.path) || answer.status !== 200) return answer
     return editJson(answer, (body) => {
       for (const key of Array.isArray(body.data) ? body.data : [body.data]) change(key)
     })
@@ -250,7 +281,8 @@ const ALTERATIONS: [string, Alteration, string[]][] = [
             body.error.message = 'Forbidden'
           })
         : answer,
-    ['404 unknown key hash'],
+    // The throwaway key, read after its DELETE, is an unknown hash too.
+    ['404 unknown key hash', '404 GET /keys/{hash} after DELETE'],
   ],
   [
     'sends usage as a string ("1.5")',
