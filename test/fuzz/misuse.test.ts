@@ -584,6 +584,27 @@ const ENTRIES: readonly Entry[] = [
   sim('sim.models.get', [arg('id', H.models.paid)], (s, [id]) => s.models.get(id as never), { readOnly: true }),
   sim('sim.videoModels.create', [arg('options', { ...structuredClone(VIDEO), id: 'fuzz/video-1' })], (s, [o]) => s.videoModels.create(o as never)),
   sim('sim.usage.record', [arg('options', { keyHash: H.apiKeyHash, cost: 1.25, byok: false, at: '2026-03-01T12:00:00Z' })], (s, [o]) => s.usage.record(o as never)),
+  sim('sim.keys.delete', [arg('hash', H.apiKeyHash)], (s, [hash]) => s.keys.delete(hash as never)),
+  sim('sim.credits.add', [arg('options', { userId: H.userId, amount: 12.5 })], (s, [o]) => s.credits.add(o as never)),
+  sim('sim.credits.get', [arg('userId', H.userId)], (s, [id]) => s.credits.get(id as never), { readOnly: true }),
+  sim(
+    'sim.workspaces.update',
+    [arg('workspace', H.workspaces.staging), arg('changes', { name: 'Staging 2', slug: 'staging-2', description: 'fuzzed', ioLoggingSamplingRate: 0.5 })],
+    (s, [w, changes]) => s.workspaces.update(w as never, changes as never),
+    {
+      // A spoiled workspace is named `workspace`; spoiled changes are never blamed on it (unless they hold a field called workspace).
+      names: (argument, { which, args }) =>
+        which === 0 ? argument === 'workspace' || argument.startsWith('workspace.') : argument !== 'workspace' || (typeof args[1] === 'object' && args[1] !== null && Object.hasOwn(args[1], 'workspace')),
+    },
+  ),
+  sim('sim.workspaces.delete', [arg('workspace', { userId: H.userId, slug: 'staging' }), arg('options', { confirmDefaultWorkspaceDeletion: false })], (s, [w, o]) =>
+    s.workspaces.delete(w as never, o as never),
+  ),
+  sim(
+    'sim.inference.respond',
+    [arg('rule', { match: { model: H.models.paid, lastUserMessage: 'refund', tools: false }, reply: { content: 'Fuzzed.', finishReason: 'stop', usage: { promptTokens: 3, completionTokens: 2 } }, times: 2 })],
+    (s, [rule]) => s.inference.respond(rule as never),
+  ),
 
   // --- The clock.
   sim('sim.clock.set', [arg('instant', '2026-03-05T09:00:00Z')], (s, [i]) => s.clock.set(i as never), {
