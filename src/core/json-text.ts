@@ -121,7 +121,32 @@ class ListPayload<T> implements JsonPayload {
   }
 }
 
+/** `{ "data": record, "key": secret }`: the answer to `POST /keys`, the record's cached JSON reused. */
+class CreatedPayload<T> implements JsonPayload {
+  readonly byteLength: number
+  private readonly tail: string
+
+  constructor(
+    private readonly entry: CachedJson<T>,
+    private readonly copy: (value: T) => unknown,
+    private readonly key: string,
+  ) {
+    this.tail = `,"key":${JSON.stringify(key)}}`
+    this.byteLength = DATA_OPEN.length + entry.bytes + utf8Length(this.tail)
+  }
+
+  text(): string {
+    return DATA_OPEN + this.entry.json + this.tail
+  }
+
+  value(): unknown {
+    return { data: this.copy(this.entry.value), key: this.key }
+  }
+}
+
 export const dataPayload = <T>(entry: CachedJson<T>, copy: (value: T) => unknown): JsonPayload => new DataPayload(entry, copy)
+/** `{ "data": record, "key": secret }`, as `POST /keys` answers. */
+export const createdPayload = <T>(entry: CachedJson<T>, copy: (value: T) => unknown, key: string): JsonPayload => new CreatedPayload(entry, copy, key)
 /** `memo`: where the list's last text is kept, and under what name (a page: its workspace, filter and offset). */
 export const listPayload = <T>(entries: readonly CachedJson<T>[], copy: (value: T) => unknown, memo?: { texts: ListTexts; list: string }): JsonPayload =>
   new ListPayload(entries, copy, memo)

@@ -316,7 +316,7 @@ describe('payloadOf', () => {
     expect(payloadOf(response)).toBeUndefined()
     expect(response.body).toEqual({ data: [], edited: true })
     const wire = toWire(response, 'GET')
-    expect(new TextDecoder().decode(wire.body as Uint8Array)).toBe('{"data":[],"edited":true}')
+    expect(wire.body).toBe('{"data":[],"edited":true}')
     expect(wire.headers['content-length']).toBe('25')
   })
 })

@@ -3,16 +3,16 @@ import type { Principal } from '../auth.js'
 import { BodyReader } from '../body.js'
 import type { RateLimit } from '../controls.js'
 import { ApiError } from '../errors.js'
-import { dataPayload, listPayload } from '../json-text.js'
+import { createdPayload, dataPayload, listPayload } from '../json-text.js'
 import { pageOf } from '../pagination.js'
 import { booleanParam, offsetParam, uuidParam } from '../params.js'
 import { UUID } from '../store/check.js'
 import { type StoreContext, atomically, windowsNow } from '../store/context.js'
-import { type KeyChanges, buildKey, copyKeyWire, deleteKeyState, insertKey, keyToWire, wireKey, writeKeyUpdate } from '../store/keys.js'
+import { type KeyChanges, buildKey, copyKeyWire, deleteKeyState, insertKey, wireKey, writeKeyUpdate } from '../store/keys.js'
 import type { KeyState, UserState } from '../store/state.js'
 import { defaultWorkspaceParam } from '../store/workspaces.js'
 import { formatTimestamp, parseInstant } from '../time.js'
-import type { CreatedKeyResponse, CurrentKey, CurrentKeyRateLimit, DeletedKeyResponse, LimitReset } from '../types.js'
+import type { CurrentKey, CurrentKeyRateLimit, DeletedKeyResponse, LimitReset } from '../types.js'
 import { bigUnitsToUsd, figuresAt, limitRemaining, toUsd } from '../usage.js'
 import { type Operation, jsonAnswer, payloadResponse } from './operation.js'
 
@@ -195,8 +195,8 @@ export const KEY_OPERATIONS: readonly Operation[] = [
           }),
         ),
       )
-      const answer: CreatedKeyResponse = { data: keyToWire(key, windowsNow(ctx)), key: key.secret }
-      return jsonAnswer(201, answer)
+      // `{ data, key }` from the record's cached JSON: the answer is not serialised twice.
+      return payloadResponse(createdPayload(wireKey(key, windowsNow(ctx)), copyKeyWire, key.secret), 201)
     },
   },
   {
@@ -220,7 +220,7 @@ export const KEY_OPERATIONS: readonly Operation[] = [
       if (includeByokInLimit !== undefined) changes.includeByokInLimit = includeByokInLimit
       // An empty body changes nothing, updated_at included: the key as it is (decisions/0021).
       const updated = Object.keys(changes).length === 0 ? key : writeKeyUpdate(ctx, key, changes)
-      return jsonAnswer(200, { data: keyToWire(updated, windowsNow(ctx)) })
+      return payloadResponse(dataPayload(wireKey(updated, windowsNow(ctx)), copyKeyWire))
     },
   },
   {
