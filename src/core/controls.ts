@@ -30,7 +30,7 @@ export type FaultResponse =
 
 /** Which requests a fault rule is about. Every given criterion must hold; none given matches all. */
 export interface FaultMatch {
-  /** One operation or several. Requests outside the six operations match only rules without one. */
+  /** One operation or several. Requests outside the simulated operations match only rules without one. */
   operation?: OperationName | readonly OperationName[]
   /** The request path below the base URL, as sent (percent-encoded): a RegExp, or a string where `*` stands for any characters. */
   path?: string | RegExp

@@ -1,5 +1,5 @@
 // The wire types of types.ts as a runtime schema: one structural description of every JSON body the
-// six operations answer with, and a validator that lists what a body breaks, each problem with its
+// simulated operations answer with, and a validator that lists what a body breaks, each problem with its
 // JSON path. The simulator's own responses are tested against it (test/wire/shapes.test.ts), and
 // `checkService` (model-access-sim/live) holds a live service to it, so both sides meet the same
 // description. Pure: no node:, msw, faker or fast-check.

@@ -65,7 +65,7 @@ function streamResponse(response: Extract<SimResponse, { type: 'stream' }>): Res
 }
 
 /**
- * MSW handlers that serve every request under `baseUrl` from the simulator: the six operations,
+ * MSW handlers that serve every request under `baseUrl` from the simulator: every simulated operation,
  * and an error envelope (404 naming it) for anything else, so nothing leaks to the real network.
  *
  * @example

@@ -279,7 +279,7 @@ const TOO_LARGE = jsonResponse(
 )
 
 /**
- * Serves a simulator over HTTP: the six operations under `basePath`, the control API under `/__sim`
+ * Serves a simulator over HTTP: the simulated operations under `basePath`, the control API under `/__sim`
  * (unless `control: false`), and a 404 envelope anywhere else. Node only. Resolves once it listens;
  * rejects when it cannot (the port is in use), leaving nothing listening.
  *
