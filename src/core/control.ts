@@ -481,7 +481,16 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         return NO_CONTENT
       },
     },
-    { method: 'POST', path: '/credits', run: ({ body }) => jsonResponse(200, sim.credits.add(options(body))) },
+    {
+      method: 'POST',
+      path: '/credits',
+      run: ({ body }) => {
+        const given = options<{ userId: string; amount: number }>(body)
+        const credits = sim.credits.add(given)
+        // The organisation as a world spec holds it (its `credits` included), like the other entity routes.
+        return jsonResponse(200, entries?.user(given.userId) ?? credits)
+      },
+    },
   ]
 }
 

@@ -31,8 +31,10 @@ describe('POST /__sim/credits', () => {
   it("adds credits to an organisation and answers with its credits, which GET /credits then shows", async () => {
     const before = sim.credits.get(world.userId)
     const answer = await send(`${server.controlUrl}/credits`, 'POST', { userId: world.userId, amount: 12.34 })
-    expect(answer).toEqual({ status: 200, body: { total_credits: before.total_credits + 12.34, total_usage: before.total_usage } })
-    expect((await send(`${server.url}/credits`, 'GET', undefined, admin)).body).toEqual({ data: answer.body })
+    // The organisation as a world spec holds it, as POST /__sim/users answers: camelCase, credits in USD.
+    expect(answer.status).toBe(200)
+    expect(answer.body).toMatchObject({ id: world.userId, credits: { total: before.total_credits + 12.34 } })
+    expect((await send(`${server.url}/credits`, 'GET', undefined, admin)).body).toEqual({ data: { total_credits: before.total_credits + 12.34, total_usage: before.total_usage } })
   })
 
   it('refuses a bad amount, an unknown user and a misspelt field with the 400 naming it, and adds nothing', async () => {
