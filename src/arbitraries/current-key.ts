@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { fieldsOf } from '../core/store/check.js'
-import { maskSecret } from '../core/store/keys.js'
+import { keyFiguresOf, maskSecret } from '../core/store/keys.js'
 import { formatTimestamp } from '../core/time.js'
 import { type ApiKey, type CreatedKeyResponse, type CurrentKey, DATA_REGIONS } from '../core/types.js'
 import { apiKey } from './api-key.js'
@@ -103,19 +103,7 @@ export function currentKey(constraints: CurrentKeyConstraints = {}): fc.Arbitrar
       const allowance = freeTier ? 50 : 1000
       const used = Math.floor(usedShare * allowance)
       return {
-        label: record.label,
-        limit: record.limit,
-        limit_remaining: record.limit_remaining,
-        limit_reset: record.limit_reset,
-        include_byok_in_limit: record.include_byok_in_limit,
-        usage: record.usage,
-        usage_daily: record.usage_daily,
-        usage_weekly: record.usage_weekly,
-        usage_monthly: record.usage_monthly,
-        byok_usage: record.byok_usage,
-        byok_usage_daily: record.byok_usage_daily,
-        byok_usage_weekly: record.byok_usage_weekly,
-        byok_usage_monthly: record.byok_usage_monthly,
+        ...keyFiguresOf(record),
         is_free_tier: freeTier,
         is_management_key: management,
         is_provisioning_key: management,

@@ -8,12 +8,12 @@ import { pageOf } from '../pagination.js'
 import { booleanParam, offsetParam, uuidParam } from '../params.js'
 import { UUID } from '../store/check.js'
 import { type StoreContext, atomically, windowsNow } from '../store/context.js'
-import { type KeyChanges, buildKey, copyKeyWire, deleteKeyState, insertKey, wireKey, writeKeyUpdate } from '../store/keys.js'
+import { type KeyChanges, buildKey, copyKeyWire, keyFiguresOf, deleteKeyState, insertKey, wireKey, writeKeyUpdate } from '../store/keys.js'
 import type { KeyState, UserState } from '../store/state.js'
 import { defaultWorkspaceParam } from '../store/workspaces.js'
 import { formatTimestamp, parseInstant } from '../time.js'
 import type { CurrentKey, CurrentKeyRateLimit, DeletedKeyResponse, LimitReset } from '../types.js'
-import { bigUnitsToUsd, figuresAt, limitRemaining, toUsd } from '../usage.js'
+import { bigUnitsToUsd } from '../usage.js'
 import { type Operation, jsonAnswer, payloadResponse } from './operation.js'
 
 const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
@@ -60,24 +60,11 @@ export function freeModelDailyLimit(totalCredits: number): number {
 
 /** The calling key's figures, as `GET /key` shows them (decisions/0021 says where each value comes from). */
 function currentKey(ctx: StoreContext, key: KeyState, defaultRateLimit: RateLimit | null): CurrentKey {
-  const f = figuresAt(key.usage, key.usageCount, windowsNow(ctx))
   // Only what was bought: the organisation's usage (a sum over all its keys) is not needed here.
   const totalCredits = bigUnitsToUsd((ctx.data.users.get(key.userId) as UserState).creditUnits)
   const freeLimit = freeModelDailyLimit(totalCredits)
   return {
-    label: key.label,
-    limit: key.limit,
-    limit_remaining: limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, f),
-    limit_reset: key.limitReset,
-    include_byok_in_limit: key.includeByokInLimit,
-    usage: toUsd(f.total),
-    usage_daily: toUsd(f.daily),
-    usage_weekly: toUsd(f.weekly),
-    usage_monthly: toUsd(f.monthly),
-    byok_usage: toUsd(f.byokTotal),
-    byok_usage_daily: toUsd(f.byokDaily),
-    byok_usage_weekly: toUsd(f.byokWeekly),
-    byok_usage_monthly: toUsd(f.byokMonthly),
+    ...keyFiguresOf(wireKey(key, windowsNow(ctx)).value),
     is_free_tier: totalCredits === 0,
     is_management_key: key.management,
     is_provisioning_key: key.management,

@@ -362,6 +362,33 @@ export function wireKey(key: KeyState, windows: UsageWindows): WireCache {
   return entry
 }
 
+/** The fields `GET /key` shares with a key's wire record: its label, limit and usage figures. */
+export type KeyFigures = Pick<
+  ApiKey,
+  | 'label' | 'limit' | 'limit_remaining' | 'limit_reset' | 'include_byok_in_limit'
+  | 'usage' | 'usage_daily' | 'usage_weekly' | 'usage_monthly'
+  | 'byok_usage' | 'byok_usage_daily' | 'byok_usage_weekly' | 'byok_usage_monthly'
+>
+
+/** What `GET /key` shows of a key's wire record (the fixtures and arbitraries of `CurrentKey` read it too). */
+export function keyFiguresOf(record: ApiKey): KeyFigures {
+  return {
+    label: record.label,
+    limit: record.limit,
+    limit_remaining: record.limit_remaining,
+    limit_reset: record.limit_reset,
+    include_byok_in_limit: record.include_byok_in_limit,
+    usage: record.usage,
+    usage_daily: record.usage_daily,
+    usage_weekly: record.usage_weekly,
+    usage_monthly: record.usage_monthly,
+    byok_usage: record.byok_usage,
+    byok_usage_daily: record.byok_usage_daily,
+    byok_usage_weekly: record.byok_usage_weekly,
+    byok_usage_monthly: record.byok_usage_monthly,
+  }
+}
+
 /** A key's wire record is flat: a spread is a whole copy. */
 export const copyKeyWire = (wire: ApiKey): ApiKey => ({ ...wire })
 
