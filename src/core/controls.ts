@@ -340,6 +340,22 @@ export class Controls {
     }
   }
 
+  /**
+   * The rest of a rule's match (its path, its key) for a request its operation or provider matched;
+   * a request it matches is counted. Whether the rule answers it: not when another rule already
+   * does (`taken`), past its `times`, before its `fromCall`, or when its probability says no.
+   */
+  private fires(state: FaultState, facts: { path: string; keyHash: string | null }, taken: boolean): boolean {
+    const { rule } = state
+    if (state.pathPattern && !state.pathPattern.test(facts.path)) return false
+    if (rule.keyHash !== undefined && rule.keyHash !== facts.keyHash) return false
+    state.matched++
+    if (taken || state.fired >= state.limit || state.matched < (rule.fromCall ?? 1)) return false
+    if (rule.probability !== undefined && !(this.random.float() < rule.probability)) return false
+    state.fired++
+    return true
+  }
+
   /** The fault that answers this request, if any; counts the request against every matching rule. */
   pickFault(facts: RequestFacts): { name: string; respond: FaultResponse } | null {
     let answer: { name: string; respond: FaultResponse } | null = null
@@ -348,13 +364,7 @@ export class Controls {
       // A provider's fault is for that provider's attempts (pickProviderFault), not for the request.
       if (rule.provider !== undefined) continue
       if (state.operations && (facts.operation === null || !state.operations.has(facts.operation))) continue
-      if (state.pathPattern && !state.pathPattern.test(facts.path)) continue
-      if (rule.keyHash !== undefined && rule.keyHash !== facts.keyHash) continue
-      state.matched++
-      if (answer !== null || state.fired >= state.limit || state.matched < (rule.fromCall ?? 1)) continue
-      if (rule.probability !== undefined && !(this.random.float() < rule.probability)) continue
-      state.fired++
-      answer = { name: state.name, respond: rule.respond }
+      if (this.fires(state, facts, answer !== null)) answer = { name: state.name, respond: rule.respond }
     }
     return answer
   }
@@ -369,13 +379,7 @@ export class Controls {
       const { rule } = state
       if (rule.provider === undefined || rule.provider.toLowerCase() !== facts.provider.toLowerCase()) continue
       if (state.operations && !state.operations.has('createChatCompletion')) continue
-      if (state.pathPattern && !state.pathPattern.test(facts.path)) continue
-      if (rule.keyHash !== undefined && rule.keyHash !== facts.keyHash) continue
-      state.matched++
-      if (answer !== null || state.fired >= state.limit || state.matched < (rule.fromCall ?? 1)) continue
-      if (rule.probability !== undefined && !(this.random.float() < rule.probability)) continue
-      state.fired++
-      answer = { name: state.name, respond: rule.respond }
+      if (this.fires(state, facts, answer !== null)) answer = { name: state.name, respond: rule.respond }
     }
     return answer
   }
