@@ -4,13 +4,14 @@
 //
 // Replaying a failure: fast-check prints `{ seed, path, endOnFailure: true }`; add them to the
 // options of fc.assert below (FUZZ_SEED=<seed> replays the whole run).
-import { OpenRouter } from '@openrouter/sdk'
+import type { OpenRouter } from '@openrouter/sdk'
 import { BadRequestResponseError, NotFoundResponseError } from '@openrouter/sdk/models/errors'
 import fc from 'fast-check'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createSimulator, type EmptyWorld, type Simulator } from '../src/index.js'
 import { createHandlers } from '../src/msw/index.js'
+import { sdkClient } from './support/server.js'
 
 const BASE = 'http://sdk-model.test/api/v1'
 const seed = Number(process.env['FUZZ_SEED'] ?? 20_261_125)
@@ -58,7 +59,7 @@ type Command = fc.AsyncCommand<Model, Real>
 /** The commands that ran, by name: the run must reach every kind of them. */
 const ran: string[] = []
 
-const sdkFor = (secret: string): OpenRouter => new OpenRouter({ serverURL: BASE, apiKey: secret, retryConfig: { strategy: 'none' } })
+const sdkFor = (secret: string): OpenRouter => sdkClient(secret, BASE)
 
 /** The SDK error a call fails with, or undefined when it succeeds. */
 async function failure(call: () => Promise<unknown>): Promise<unknown> {

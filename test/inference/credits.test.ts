@@ -1,11 +1,11 @@
 // The money path against real organisation credits (no ledger mock): what the organisation bought
 // less what its keys spent decides the 402, and every charge shows in GET /credits at once, exactly.
-import { OpenRouter } from '@openrouter/sdk'
 import { PaymentRequiredResponseError } from '@openrouter/sdk/models/errors'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createSimulator } from '../../src/index.js'
 import { createHandlers } from '../../src/msw/index.js'
+import { sdkClient } from '../support/server.js'
 import { ALPHA, BETA, GAMMA, MODEL, chat } from './support.js'
 
 /** An organisation with `credits` USD, a management key and a regular key, and the test model. */
@@ -82,7 +82,7 @@ describe('credits on the money path', () => {
     })
 
     it('reaches the caller as PaymentRequiredResponseError', async () => {
-      const sdk = new OpenRouter({ serverURL: 'http://credits.test/api/v1', apiKey: world.key, retryConfig: { strategy: 'none' } })
+      const sdk = sdkClient(world.key, 'http://credits.test/api/v1')
       const error = await sdk.chat.send({ chatRequest: { model: MODEL, messages: [{ role: 'user', content: 'hi' }], maxTokens: 100 } }).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(PaymentRequiredResponseError)
     })

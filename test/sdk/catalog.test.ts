@@ -4,13 +4,11 @@ import { OpenRouter } from '@openrouter/sdk'
 import { OpenRouterDefaultError } from '@openrouter/sdk/models/errors'
 import { describe, expect, it } from 'vitest'
 import { type CatalogModelList, type Provider, createSimulator } from '../../src/index.js'
-import { BASE, failureOf, useSimulatorServer } from '../support/server.js'
+import { BASE, failureOf, sdkClient, useSimulatorServer } from '../support/server.js'
 
 const server = useSimulatorServer()
 
-function client(apiKey?: string): OpenRouter {
-  return new OpenRouter({ serverURL: BASE, retryConfig: { strategy: 'none' }, ...(apiKey === undefined ? {} : { apiKey }) })
-}
+const client = (apiKey?: string): OpenRouter => sdkClient(apiKey)
 
 /** The default world plus two embedding models, so every operation has something to list. */
 function catalogSim() {

@@ -5,14 +5,14 @@ import { BadRequestResponseError, ForbiddenResponseError, NotFoundResponseError,
 import type { ChatResult, ChatStreamChunk } from '@openrouter/sdk/models'
 import { describe, expect, it } from 'vitest'
 import { createSimulator, estimateCost } from '../../src/index.js'
-import { BASE, failureOf, useSimulatorServer } from '../support/server.js'
+import { BASE, failureOf, sdkClient, useSimulatorServer } from '../support/server.js'
 
 const { serve } = useSimulatorServer()
 
 function setup() {
   const sim = createSimulator()
   serve(sim)
-  const sdk = new OpenRouter({ apiKey: sim.world.apiKey, serverURL: BASE, retryConfig: { strategy: 'none' } })
+  const sdk = sdkClient(sim.world.apiKey)
   return { sim, sdk }
 }
 

@@ -4,30 +4,20 @@
 import { OpenRouter } from '@openrouter/sdk'
 import { BadRequestResponseError, ForbiddenResponseError, NotFoundResponseError, UnauthorizedResponseError } from '@openrouter/sdk/models/errors'
 import { unrecognized } from '@openrouter/sdk/types'
-import { setupServer } from 'msw/node'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { createSimulator, maskSecret } from '../../src/index.js'
-import { DEFAULT_BASE_URL, createHandlers } from '../../src/msw/index.js'
-import { failureOf } from '../support/server.js'
+import { failureOf, sdkClient, useSimulatorServer } from '../support/server.js'
 
 const sim = createSimulator()
-const server = setupServer(...createHandlers(sim))
+const server = useSimulatorServer()
 const world = sim.world
 
-beforeAll(() => {
-  vi.stubEnv('OPENROUTER_API_KEY', undefined)
-  vi.stubEnv('OPENROUTER_BASE_URL', undefined)
-  server.listen({ onUnhandledRequest: 'error' })
-})
-beforeEach(() => sim.reset())
-afterAll(() => {
-  server.close()
-  vi.unstubAllEnvs()
+beforeEach(() => {
+  sim.reset()
+  server.serve(sim)
 })
 
-function client(secret: string): OpenRouter {
-  return new OpenRouter({ serverURL: DEFAULT_BASE_URL, retryConfig: { strategy: 'none' }, apiKey: secret })
-}
+const client = (secret: string): OpenRouter => sdkClient(secret)
 
 const management = (): OpenRouter => client(world.managementKey)
 const GLOBEX_KEY = sim.keys.list().find((key) => key.creator_user_id === world.otherTenant.userId && key.name !== 'Globex admin')

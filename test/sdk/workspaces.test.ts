@@ -2,28 +2,20 @@
 // the state transitions of decisions/0022, every answer parsed by the SDK's own schemas.
 import { OpenRouter } from '@openrouter/sdk'
 import { BadRequestResponseError, NotFoundResponseError } from '@openrouter/sdk/models/errors'
-import { setupServer } from 'msw/node'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { type Workspace, createSimulator } from '../../src/index.js'
-import { DEFAULT_BASE_URL, createHandlers } from '../../src/msw/index.js'
-import { failureOf } from '../support/server.js'
+import { failureOf, sdkClient, useSimulatorServer } from '../support/server.js'
 
 const sim = createSimulator()
-const server = setupServer(...createHandlers(sim))
+const server = useSimulatorServer()
 const world = sim.world
 
-beforeAll(() => {
-  vi.stubEnv('OPENROUTER_API_KEY', undefined)
-  vi.stubEnv('OPENROUTER_BASE_URL', undefined)
-  server.listen({ onUnhandledRequest: 'error' })
-})
-beforeEach(() => sim.reset())
-afterAll(() => {
-  server.close()
-  vi.unstubAllEnvs()
+beforeEach(() => {
+  sim.reset()
+  server.serve(sim)
 })
 
-const sdkFor = (secret: string): OpenRouter => new OpenRouter({ serverURL: DEFAULT_BASE_URL, retryConfig: { strategy: 'none' }, apiKey: secret })
+const sdkFor = (secret: string): OpenRouter => sdkClient(secret)
 const management = (): OpenRouter => sdkFor(world.managementKey)
 
 /** The wire record as the SDK hands it back: camelCase keys. */

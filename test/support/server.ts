@@ -1,9 +1,15 @@
+import { OpenRouter } from '@openrouter/sdk'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, vi } from 'vitest'
 import { SimulatorError, type Simulator } from '../../src/index.js'
 import { createHandlers } from '../../src/msw/index.js'
 
 export const BASE = 'https://openrouter.ai/api/v1'
+
+/** The official SDK against the simulator: no retries, and no key at all when none is given (anonymous). */
+export function sdkClient(apiKey?: string, serverURL: string = BASE): OpenRouter {
+  return new OpenRouter({ serverURL, retryConfig: { strategy: 'none' }, ...(apiKey === undefined ? {} : { apiKey }) })
+}
 
 /**
  * One MSW server per test file, serving whichever simulator the test points it at. Unhandled
