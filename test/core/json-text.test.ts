@@ -36,7 +36,7 @@ describe('list payloads', () => {
   })
 
   it('count a lone surrogate as the three bytes of U+FFFD, as TextEncoder writes it', () => {
-    for (const text of ['\ud800', 'a\udc00b', '\ud83d\ude00', 'é', '€']) expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length)
+    for (const text of ['', 'plain ascii', '\x7f', '\x80', 'a\x7f\x80', '\ud800', 'a\udc00b', '\ud83d\ude00', 'é', '€']) expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length)
   })
 })
 
