@@ -21,7 +21,7 @@ import { type ChatInput, readChatRequest } from './request.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import { type StreamFrame, streamFrames } from './stream.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
-import type { ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation, ProviderResponse } from './wire.js'
+import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation, ProviderResponse } from './wire.js'
 
 /** What the money path needs of its simulator besides the store. */
 export interface InferenceRuntime {
@@ -34,6 +34,33 @@ export interface InferenceRuntime {
 
 /** What a successful completion produced: the JSON answer, or the frames of a stream. */
 export type ChatOutcome = { type: 'json'; body: ChatCompletion } | { type: 'stream'; frames: StreamFrame[] }
+
+/**
+ * A completion that has been priced, charged and recorded: what an operation's answer is made of.
+ * `POST /chat/completions` makes a ChatCompletion or chunks of it; `POST /responses` a Responses
+ * result or its events.
+ */
+export interface Completed {
+  /** The generation's id (`gen-...`). */
+  id: string
+  /** The 20 random characters of the id, for ids derived from it. */
+  suffix: string
+  provider: string
+  /** The model's id as the store holds it (without a variant). */
+  model: string
+  /** Unix seconds. */
+  created: number
+  message: ChatAssistantMessage
+  finishReason: FinishReason
+  usage: ChatUsage
+  /** Time to first token and tokens per second of the endpoint, for a stream's offsets. */
+  latency: number
+  throughput: number
+  stream: boolean
+}
+
+/** How an operation turns a completed request into its answer. */
+export type Answer<T> = (done: Completed) => T
 
 /** The message of a key limit's 403, naming the period as the service does. */
 export function keyLimitMessage(limitReset: KeyState['limitReset']): string {
@@ -130,13 +157,25 @@ function attemptError(status: number, message: string | undefined, metadata: Rec
   })
 }
 
-/** Runs one chat completion for an authenticated caller. Throws the ApiError to answer with. */
-export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): ChatOutcome {
-  // A management key administers; it does not spend (decisions/0024).
+/** A management key administers; it does not spend (decisions/0024): 403 before its body is read. */
+export function refuseManagementKey(principal: Principal): void {
   if (principal.management) {
     throw new ApiError(403, { message: 'Management keys cannot be used for inference requests; use a regular API key', metadata: { reason: 'management_key' } })
   }
-  const input = readChatRequest(body)
+}
+
+/** Runs one chat completion for an authenticated caller. Throws the ApiError to answer with. */
+export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): ChatOutcome {
+  refuseManagementKey(principal)
+  return runInference(ctx, runtime, principal, readChatRequest(body), path, chatAnswer)
+}
+
+/**
+ * Steps 2 to 9 of the money path for a request already read into a ChatInput (by the chat or the
+ * Responses reader): resolve, admit, route, reply, count, price, charge, record; `answer` shapes
+ * the result. Throws the ApiError to answer with.
+ */
+export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, input: ChatInput, path: string, answer: Answer<T>): T {
   const models = resolveModels(ctx, input)
   const key = ctx.data.keys.get(principal.keyHash) as KeyState
   const now = ctx.clock.nowMs()
@@ -183,7 +222,7 @@ export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, pri
           continue
         }
         attempts.push(attempt(200))
-        return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency })
+        return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency }, answer)
       }
     }
     throw failure ?? new ApiError(502)
@@ -221,7 +260,7 @@ interface Completion {
 }
 
 /** Steps 5 to 9 on the endpoint that answered: reply, count, price, charge, record. */
-function complete(ctx: StoreContext, runtime: InferenceRuntime, c: Completion): ChatOutcome {
+function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion, answer: Answer<T>): T {
   const { key, model, endpoint, input, now } = c
   const suffix = ctx.random.alphanumeric(20)
   const id = `gen-${Math.floor(now / 1000)}-${suffix}`
@@ -317,30 +356,33 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, c: Completion): 
   }
   recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
 
-  const message = {
+  const message: ChatAssistantMessage = {
     role: 'assistant' as const,
     content: reply.content,
     refusal: null,
     ...(reply.reasoning !== null && { reasoning: reply.reasoning }),
     ...(reply.toolCalls.length > 0 && { tool_calls: reply.toolCalls }),
   }
-  if (input.stream) {
-    return {
-      type: 'stream',
-      frames: streamFrames({ id, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, latency: c.latency, throughput }),
-    }
+  return answer({ id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, latency: c.latency, throughput, stream: input.stream })
+}
+
+/** `POST /chat/completions`' answer: a ChatCompletion, or its chunks as stream frames. */
+function chatAnswer(done: Completed): ChatOutcome {
+  const { id, provider, model, created, message, finishReason, usage } = done
+  if (done.stream) {
+    return { type: 'stream', frames: streamFrames({ id, provider, model, created, message, finishReason, usage, latency: done.latency, throughput: done.throughput }) }
   }
   return {
     type: 'json',
     body: {
       id,
-      provider: endpoint.provider_name,
-      model: model.model.id,
+      provider,
+      model,
       object: 'chat.completion',
       created,
-      choices: [{ index: 0, logprobs: null, finish_reason: reply.finishReason, native_finish_reason: reply.finishReason, message }],
+      choices: [{ index: 0, logprobs: null, finish_reason: finishReason, native_finish_reason: finishReason, message }],
       system_fingerprint: null,
-      usage: chatUsage,
+      usage,
     },
   }
 }

@@ -173,7 +173,7 @@ function readMessages(body: BodyReader): InputMessage[] {
   })
 }
 
-function readNames(reader: BodyReader, name: string): string[] | null {
+export function readNames(reader: BodyReader, name: string): string[] | null {
   const list = reader.optionalArray(name, { nullable: true })
   if (list === undefined || list === null) return null
   return list.map((item, i) => {
@@ -182,7 +182,7 @@ function readNames(reader: BodyReader, name: string): string[] | null {
   })
 }
 
-function readProvider(body: BodyReader): ProviderPreferences {
+export function readProvider(body: BodyReader): ProviderPreferences {
   const preferences: ProviderPreferences = {
     allowFallbacks: true,
     only: null,
@@ -248,7 +248,7 @@ function readProvider(body: BodyReader): ProviderPreferences {
 }
 
 /** A boolean field that may be null (null: as absent). */
-function nullableBoolean(reader: BodyReader, name: string): boolean | undefined {
+export function nullableBoolean(reader: BodyReader, name: string): boolean | undefined {
   if (reader.raw(name) === null) return undefined
   return reader.optionalBoolean(name)
 }

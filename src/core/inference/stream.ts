@@ -28,6 +28,13 @@ export interface StreamSource {
 /** Characters per content chunk: 4 tokens of the estimator. */
 const CHUNK_CHARS = 16
 
+/** A text in the pieces a stream sends it in: 16 characters each (4 tokens of the estimator). */
+export function pieces(text: string): string[] {
+  const out: string[] = []
+  for (let i = 0; i < text.length; i += CHUNK_CHARS) out.push(text.slice(i, i + CHUNK_CHARS))
+  return out
+}
+
 const event = (chunk: ChatChunk): string => `data: ${JSON.stringify(chunk)}\n\n`
 
 /**
@@ -54,11 +61,6 @@ export function streamFrames(source: StreamSource): StreamFrame[] {
     frames.push({ atMs: Math.round(at), data: event(chunk(sent === 0 ? { role: 'assistant', ...delta } : delta, null)) })
     sent++
     at += chars * perChar
-  }
-  const pieces = (text: string): string[] => {
-    const out: string[] = []
-    for (let i = 0; i < text.length; i += CHUNK_CHARS) out.push(text.slice(i, i + CHUNK_CHARS))
-    return out
   }
   for (const piece of pieces(message.reasoning ?? '')) push({ content: '', reasoning: piece }, piece.length)
   for (const piece of pieces(message.content ?? '')) push({ content: piece }, piece.length)
