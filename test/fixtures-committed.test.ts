@@ -26,6 +26,7 @@ import { ListWorkspacesResponse$inboundSchema } from '@openrouter/sdk/models/lis
 import { UpdateWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/updateworkspaceresponse.js'
 import { ChatResult$inboundSchema } from '@openrouter/sdk/models/chatresult.js'
 import { GenerationResponse$inboundSchema } from '@openrouter/sdk/models/generationresponse.js'
+import { OpenResponsesResult$inboundSchema } from '@openrouter/sdk/models/openresponsesresult.js'
 import { CreateKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/createkeys.js'
 import { DeleteKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/deletekeys.js'
 import { GetCreditsResponse$inboundSchema } from '@openrouter/sdk/models/operations/getcredits.js'
@@ -73,6 +74,7 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   deleteWorkspace: DeleteWorkspaceResponse$inboundSchema,
   createChatCompletion: ChatResult$inboundSchema,
   getGeneration: GenerationResponse$inboundSchema,
+  createResponses: OpenResponsesResult$inboundSchema,
   createKey: CreateKeysResponse$inboundSchema,
   updateKey: UpdateKeysResponse$inboundSchema,
   deleteKey: DeleteKeysResponse$inboundSchema,

@@ -388,6 +388,7 @@ const DECLARED: Record<OperationName, readonly DeclaredStatus[]> = {
   deleteWorkspace: [400, 401, 403, 404, 500],
   createChatCompletion: [400, 401, 403, 404, 429, 500, 502, 503],
   getGeneration: [401, 404, 429, 500, 502],
+  createResponses: [400, 401, 403, 404, 429, 500, 502, 503],
   createKey: [400, 401, 403, 429, 500],
   updateKey: [400, 401, 404, 429, 500],
   deleteKey: [401, 404, 429, 500],
@@ -413,6 +414,7 @@ const SDK_METHOD: Record<OperationName, string> = {
   deleteWorkspace: 'sdk.workspaces.delete',
   createChatCompletion: 'sdk.chat.send',
   getGeneration: 'sdk.generations.getGeneration',
+  createResponses: 'sdk.responses.send',
   createKey: 'sdk.apiKeys.create',
   updateKey: 'sdk.apiKeys.update',
   deleteKey: 'sdk.apiKeys.delete',
@@ -439,6 +441,7 @@ const ROUTE: Record<OperationName, string> = {
   deleteWorkspace: `${DEFAULT_BASE_URL}/workspaces/:id`,
   createChatCompletion: `${DEFAULT_BASE_URL}/chat/completions`,
   getGeneration: `${DEFAULT_BASE_URL}/generation`,
+  createResponses: `${DEFAULT_BASE_URL}/responses`,
   createKey: `${DEFAULT_BASE_URL}/keys`,
   updateKey: `${DEFAULT_BASE_URL}/keys/:hash`,
   deleteKey: `${DEFAULT_BASE_URL}/keys/:hash`,
@@ -465,6 +468,7 @@ const VALID_CALL: Record<OperationName, (sdk: Sdk) => Promise<unknown>> = {
   deleteWorkspace: (sdk) => sdk.workspaces.delete({ id: 'empty-workspace' }),
   createChatCompletion: (sdk) => sdk.chat.send({ chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] } }),
   getGeneration: (sdk) => sdk.generations.getGeneration({ id: 'gen-0-none' }),
+  createResponses: (sdk) => sdk.responses.send({ responsesRequest: { model: 'openai/gpt-4.1-mini', input: 'Hello' } }),
   createKey: (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Conformance' } }),
   updateKey: (sdk) => sdk.apiKeys.update({ hash: world.apiKeyHash, requestBody: { name: 'Renamed' } }),
   deleteKey: (sdk) => sdk.apiKeys.delete({ hash: world.apiKeyHash }),
@@ -546,6 +550,8 @@ function INFERENCE_ERROR_CASES(): ErrorCase[] {
   const chat = (request: Record<string, unknown> = {}) => (sdk: Sdk) =>
     sdk.chat.send({ chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }], ...request } })
   const generation = (id: string) => (sdk: Sdk) => sdk.generations.getGeneration({ id })
+  const respond = (request: Record<string, unknown> = {}) => (sdk: Sdk) =>
+    sdk.responses.send({ responsesRequest: { model: 'openai/gpt-4.1-mini', input: 'Hello', ...request } } as Parameters<Sdk['responses']['send']>[0])
   const withFault = (operation: OperationName, respond: { status: number; headers?: Record<string, string> }) => (): string => {
     sim.faults.add({ operation, respond })
     return world.apiKey
@@ -584,6 +590,24 @@ function INFERENCE_ERROR_CASES(): ErrorCase[] {
     produced('createChatCompletion', 500, 'a fault answers 500', withFault('createChatCompletion', { status: 500 }), chat()),
     produced('createChatCompletion', 502, 'every provider fails', failingProviders, chat()),
     produced('createChatCompletion', 503, 'a fault answers 503', withFault('createChatCompletion', { status: 503 }), chat()),
+    produced('createResponses', 400, 'it continues a stored response, and responses are not stored', asRegular, respond({ previousResponseId: 'resp_123' }), {
+      metadata: { parameter: 'previous_response_id', reason: 'is not supported: responses are not stored; send the whole conversation as `input`', value: '"resp_123"' },
+    }),
+    ...unauthorized('createResponses', respond()),
+    produced('createResponses', 403, "the key's limit is used up", spentKey, respond(), {
+      message: 'Key limit exceeded (total limit). Manage it using https://openrouter.ai/settings/keys',
+    }),
+    produced('createResponses', 403, 'the key is a management key', asManagement, respond(), {
+      message: 'Management keys cannot be used for inference requests; use a regular API key',
+      metadata: { reason: 'management_key' },
+    }),
+    produced('createResponses', 404, 'no endpoint is left by provider.ignore', asRegular, respond({ provider: { ignore: ['OpenAI', 'Azure', 'openai', 'azure'] } }), {
+      message: 'No endpoints found matching your provider preferences',
+    }),
+    produced('createResponses', 429, 'a fault answers 429', withFault('createResponses', { status: 429, headers: { 'retry-after': '7' } }), respond()),
+    produced('createResponses', 500, 'a fault answers 500', withFault('createResponses', { status: 500 }), respond()),
+    produced('createResponses', 502, 'every provider fails', failingProviders, respond()),
+    produced('createResponses', 503, 'a fault answers 503', withFault('createResponses', { status: 503 }), respond()),
     ...unauthorized('getGeneration', generation('gen-0-none')),
     produced('getGeneration', 404, 'no generation has the id', asRegular, generation('gen-0-none'), { metadata: { resource: 'generation' } }),
     produced('getGeneration', 404, "the id is another organisation's generation", asRegular, (sdk) => generation(globexGeneration())(sdk), { metadata: { resource: 'generation' } }),

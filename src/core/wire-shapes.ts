@@ -9,6 +9,7 @@
 // be `nullable(...)` (or `literalNull`), and a field whose type does not admit null must not be.
 import type { OperationName } from './api.js'
 import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, Generation, ProviderResponse } from './inference/wire.js'
+import type { ResponsesResult, ResponsesUsage } from './inference/responses.js'
 import { parseInstant } from './time.js'
 import {
   type ApiKey,
@@ -425,6 +426,57 @@ export const CHAT_COMPLETION = object<ChatCompletion>('ChatCompletion', {
   usage: CHAT_USAGE,
 })
 
+/** `ResponsesUsage`: token counts and the exact cost of a response. */
+const RESPONSES_USAGE = object<ResponsesUsage>('ResponsesUsage', {
+  input_tokens: integer,
+  input_tokens_details: object<ResponsesUsage['input_tokens_details']>('InputTokensDetails', { cached_tokens: integer }),
+  output_tokens: integer,
+  output_tokens_details: object<ResponsesUsage['output_tokens_details']>('OutputTokensDetails', { reasoning_tokens: integer }),
+  total_tokens: integer,
+  cost: number,
+  is_byok: boolean,
+  cost_details: object<ResponsesUsage['cost_details']>('UsageCostDetails', {
+    upstream_inference_cost: nullable(number),
+    upstream_inference_input_cost: number,
+    upstream_inference_output_cost: number,
+  }),
+})
+
+/**
+ * `ResponsesResult`: the 200 of `POST /responses` without `stream`. Output items, tools and the
+ * tool choice are unions of many kinds: their shapes are checked by the official SDK's schemas in
+ * the tests, and left open here.
+ */
+export const RESPONSES_RESULT = object<ResponsesResult>('ResponsesResult', {
+  id: string,
+  object: enumOf('ResponseObject', ['response']),
+  created_at: integer,
+  completed_at: nullable(integer),
+  model: string,
+  status: enumOf('ResponseStatus', ['completed', 'incomplete', 'failed', 'in_progress', 'cancelled', 'queued']),
+  error: nullable(object<NonNullable<ResponsesResult['error']>>('ResponsesError', { code: string, message: string })),
+  incomplete_details: nullable(object<NonNullable<ResponsesResult['incomplete_details']>>('IncompleteDetails', { reason: enumOf('IncompleteReason', ['max_output_tokens', 'content_filter']) })),
+  instructions: nullable(string),
+  metadata: nullable(recordOf(string)),
+  output: arrayOf(unknown),
+  output_text: string,
+  temperature: nullable(number),
+  top_p: nullable(number),
+  presence_penalty: nullable(number),
+  frequency_penalty: nullable(number),
+  max_output_tokens: nullable(integer),
+  max_tool_calls: nullable(integer),
+  top_logprobs: nullable(integer),
+  parallel_tool_calls: boolean,
+  tool_choice: unknown,
+  tools: arrayOf(unknown),
+  store: boolean,
+  user: nullable(string),
+  safety_identifier: nullable(string),
+  prompt_cache_key: nullable(string),
+  usage: nullable(RESPONSES_USAGE),
+})
+
 /** `Generation`: the `data` of `GET /generation?id=`. */
 export const GENERATION = object<Generation>('Generation', {
   id: string,
@@ -517,6 +569,7 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   deleteWorkspace: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
   createChatCompletion: CHAT_COMPLETION as ObjectShape,
   getGeneration: dataOf('Generation', GENERATION),
+  createResponses: RESPONSES_RESULT as ObjectShape,
   createKey: { kind: 'object', name: '{ data: ApiKey, key: string }', fields: { data: API_KEY, key: string } },
   updateKey: dataOf('ApiKey', API_KEY),
   deleteKey: object<DeletedKeyResponse>('{ deleted: true }', { deleted: boolean }) as ObjectShape,

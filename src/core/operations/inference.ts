@@ -1,9 +1,12 @@
-// Inference on the wire: chat completions (the money path, core/inference/) and the generations
-// they leave behind.
+// Inference on the wire: chat completions and Responses (the money path, core/inference/) and the
+// generations they leave behind.
 import { ApiError } from '../errors.js'
 import { chatCompletion } from '../inference/chat.js'
 import { generationOf } from '../inference/generations.js'
+import { createResponse } from '../inference/responses.js'
 import { type Operation, clone, jsonAnswer } from './operation.js'
+
+const STREAM_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }
 
 export const INFERENCE_OPERATIONS: readonly Operation[] = [
   {
@@ -14,7 +17,18 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     run({ ctx, principal, request, json, inference }) {
       const outcome = chatCompletion(ctx, inference, principal, json(), request.path)
       if (outcome.type === 'json') return jsonAnswer(200, outcome.body)
-      return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, type: 'stream', body: outcome.frames }
+      return { status: 200, headers: STREAM_HEADERS, type: 'stream', body: outcome.frames }
+    },
+  },
+  {
+    name: 'createResponses',
+    method: 'POST',
+    template: '/responses',
+    auth: 'key',
+    run({ ctx, principal, request, json, inference }) {
+      const outcome = createResponse(ctx, inference, principal, json(), request.path)
+      if (outcome.type === 'json') return jsonAnswer(200, outcome.body)
+      return { status: 200, headers: STREAM_HEADERS, type: 'stream', body: outcome.frames }
     },
   },
   {

@@ -38,6 +38,8 @@ export const OPERATION_NAMES = [
   // Inference (operations/inference.ts).
   'createChatCompletion',
   'getGeneration',
+  // The Responses API (operations/inference.ts).
+  'createResponses',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */
