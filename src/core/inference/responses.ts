@@ -161,15 +161,16 @@ function resultOf(done: Completed, echo: ResponsesEcho, final = true): Responses
 export function responseEvents(done: Completed, echo: ResponsesEcho): StreamFrame[] {
   const frames: StreamFrame[] = [{ atMs: 0, data: ': OPENROUTER PROCESSING\n\n' }]
   let sequence = 0
-  let at = done.latency
+  let at = 0
   const perChar = 1000 / (Math.max(done.throughput, 1) * 4)
   const emit = (type: string, fields: Record<string, unknown>, chars = 0): void => {
     frames.push({ atMs: Math.round(at), data: `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n` })
     at += chars * perChar
   }
   const start = resultOf(done, echo, false)
-  frames.push({ atMs: 0, data: `event: response.created\ndata: ${JSON.stringify({ type: 'response.created', sequence_number: sequence++, response: start })}\n\n` })
-  frames.push({ atMs: 0, data: `event: response.in_progress\ndata: ${JSON.stringify({ type: 'response.in_progress', sequence_number: sequence++, response: start })}\n\n` })
+  emit('response.created', { response: start })
+  emit('response.in_progress', { response: start })
+  at = done.latency
   const final = resultOf(done, echo)
   final.output.forEach((item, output_index) => {
     if (item.type === 'reasoning') {
