@@ -14,5 +14,6 @@ describe('model-access-sim/vitest documentation', () => {
     const declared = [...readme, ...tsdoc].reduce((n, e) => n + [...e.code.matchAll(/^\s*\w*[Tt]est(?:\.concurrent)?\(/gm)].length, 0)
     expect(run.tests.length, run.output).toBe(declared)
     expect(run.tests.filter((t) => t.status !== 'passed'), run.output).toEqual([])
-  })
+    // A whole vitest run in a child process: 20 s on an idle 2-core machine, more when it is shared.
+  }, 180_000)
 })
