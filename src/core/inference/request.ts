@@ -264,6 +264,22 @@ function arrayField(body: BodyReader, name: string): unknown[] | undefined {
 }
 
 /**
+ * `model`, then each of `models`, in order and without repeats, with the field each came from
+ * (`model`, `models[2]`) for the 400 that names an unknown one. One of them is required.
+ */
+export function readModels(body: BodyReader): Pick<ChatInput, 'models' | 'modelFields'> {
+  const model = body.optionalString('model', { minLength: 1 })
+  const models = readNames(body, 'models') ?? []
+  if (model === undefined && models.length === 0) body.fail('model', 'is required: give `model`, or a non-empty `models` list')
+  const sources = new Map<string, string>()
+  if (model !== undefined) sources.set(model, 'model')
+  models.forEach((id, i) => {
+    if (!sources.has(id)) sources.set(id, `models[${i}]`)
+  })
+  return { models: [...sources.keys()], modelFields: [...sources.values()] }
+}
+
+/**
  * Reads and checks a chat request body. Throws the 400 of the first field that is wrong, naming
  * its path (`messages[2].content`, `provider.order[1]`).
  */
@@ -274,9 +290,7 @@ export function readChatRequest(value: Record<string, unknown>): ChatInput {
   const uses = (name: string, parameter: SupportedParameter): void => {
     if (body.has(name) && body.raw(name) !== null) parameters.push(parameter)
   }
-  const model = body.optionalString('model', { minLength: 1 })
-  const models = readNames(body, 'models') ?? []
-  if (model === undefined && models.length === 0) body.fail('model', 'is required: give `model`, or a non-empty `models` list')
+  const { models, modelFields } = readModels(body)
   const messages = readMessages(body)
   for (const [name, rule, parameter] of NUMBER_FIELDS) {
     body.optionalNumber(name, { ...rule, nullable: true })
@@ -343,14 +357,9 @@ export function readChatRequest(value: Record<string, unknown>): ChatInput {
   const sessionId = body.optionalString('session_id', { maxLength: 256 }) ?? null
   const user = body.optionalString('user', {}) ?? null
   const provider = readProvider(body)
-  const sources = new Map<string, string>()
-  if (model !== undefined) sources.set(model, 'model')
-  models.forEach((id, i) => {
-    if (!sources.has(id)) sources.set(id, `models[${i}]`)
-  })
   return {
-    models: [...sources.keys()],
-    modelFields: [...sources.values()],
+    models,
+    modelFields,
     messages,
     toolChars: tools === undefined ? 0 : JSON.stringify(tools).length,
     hasTools: tools !== undefined && tools.length > 0,

@@ -5,7 +5,7 @@
 // echoes back (instructions, sampling figures, function tools, tool choice) is read beside it.
 import { BodyReader } from '../body.js'
 import type { SupportedParameter } from '../types.js'
-import { type ChatInput, type InputMessage, nullableBoolean, readNames, readProvider } from './request.js'
+import { type ChatInput, type InputMessage, nullableBoolean, readModels, readProvider } from './request.js'
 
 /** Every top-level field of the SDK's ResponsesRequest. */
 export const RESPONSES_REQUEST_FIELDS: ReadonlySet<string> = new Set([
@@ -234,9 +234,7 @@ export function readResponsesRequest(value: Record<string, unknown>): ResponsesI
   const uses = (name: string, parameter: SupportedParameter): void => {
     if (body.has(name) && body.raw(name) !== null) parameters.push(parameter)
   }
-  const model = body.optionalString('model', { minLength: 1 })
-  const models = readNames(body, 'models') ?? []
-  if (model === undefined && models.length === 0) body.fail('model', 'is required: give `model`, or a non-empty `models` list')
+  const { models, modelFields } = readModels(body)
   const instructions = body.optionalString('instructions', { nullable: true }) ?? null
   const messages = readInput(body)
   if (instructions !== null && instructions !== '') messages.unshift({ role: 'system', text: instructions, mediaParts: 0, toolCallChars: 0 })
@@ -282,15 +280,10 @@ export function readResponsesRequest(value: Record<string, unknown>): ResponsesI
   const user = body.optionalString('user', {}) ?? null
   const metadata = readMetadata(body)
   const provider = readProvider(body)
-  const sources = new Map<string, string>()
-  if (model !== undefined) sources.set(model, 'model')
-  models.forEach((id, i) => {
-    if (!sources.has(id)) sources.set(id, `models[${i}]`)
-  })
   return {
     chat: {
-      models: [...sources.keys()],
-      modelFields: [...sources.values()],
+      models,
+      modelFields,
       messages,
       toolChars: chars,
       hasTools: count > 0,
