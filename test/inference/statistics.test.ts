@@ -1,0 +1,347 @@
+// Endpoint statistics from simulated traffic (decisions/0025): uptime over 5 minutes, 30 minutes and
+// a day, time to first token and throughput percentiles over 30 minutes, on the simulator clock,
+// with the seeded figures standing below the threshold.
+import { describe, expect, it } from 'vitest'
+import { createSimulator, type Endpoint } from '../../src/index.js'
+import { ALPHA, BETA, GAMMA, MODEL, chat, chatWorld } from './support.js'
+
+type Sim = ReturnType<typeof chatWorld>['sim']
+
+/** `GET /models/acme/chat-1/endpoints`, with the key (or anonymously), as its endpoints by provider. */
+function endpoints(sim: Sim, key: string | null = null): Record<string, Endpoint> {
+  const response = sim.handle({ method: 'GET', path: `/models/${MODEL}/endpoints`, ...(key !== null && { authorization: `Bearer ${key}` }) })
+  expect(response.status).toBe(200)
+  const body = response.body as { data: { endpoints: Endpoint[] } }
+  return Object.fromEntries(body.data.endpoints.map((e) => [e.provider_name, e]))
+}
+
+const uptimes = (e: Endpoint | undefined) => [e?.uptime_last_5m, e?.uptime_last_30m, e?.uptime_last_1d]
+const MINUTE = 60_000
+
+/** `n` completions that try Beta first (and fall back to the others). */
+function viaBeta(sim: Sim, key: string, n: number): string[] {
+  const providers: string[] = []
+  for (let i = 0; i < n; i++) {
+    const answer = chat(sim, key, { model: MODEL, provider: { order: ['Beta'] } })
+    expect(answer.status).toBe(200)
+    providers.push(answer.body.provider)
+  }
+  return providers
+}
+
+describe('uptime from traffic', () => {
+  it('falls to 0 after injected provider errors, while the router falls back to another provider', () => {
+    const { sim, key } = chatWorld()
+    const seeded = endpoints(sim, key)
+    sim.faults.providerDown({ provider: 'Beta' })
+    const providers = viaBeta(sim, key, 10)
+    expect(providers.every((p) => p !== 'Beta')).toBe(true)
+
+    const after = endpoints(sim, key)
+    expect(uptimes(after['Beta'])).toEqual([0, 0, 0])
+    // The endpoints that answered have their own traffic; Gamma or Alpha took each request.
+    const served = (p: string) => providers.filter((x) => x === p).length
+    for (const p of ['Alpha', 'Gamma']) {
+      if (served(p) >= 10) expect(uptimes(after[p])).toEqual([100, 100, 100])
+      else expect(uptimes(after[p])).toEqual(uptimes(seeded[p]))
+    }
+  })
+
+  it('is successful / (successful + errors) x 100 to two decimals, responder error rules counting as errors', () => {
+    const { sim, key } = chatWorld()
+    // Two of every three attempts on Beta fail: 3 rules of `times: 1` answer the first three, and so on.
+    for (let i = 0; i < 12; i++) {
+      if (i % 3 !== 2) sim.inference.respond({ match: { provider: 'Beta' }, error: { status: 503 }, times: 1 })
+      chat(sim, key, { model: MODEL, provider: { order: ['Beta'] } })
+    }
+    // 4 successes, 8 errors.
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual([33.33, 33.33, 33.33])
+  })
+
+  it('leaves the seeded figure standing until a window has 10 counted attempts', () => {
+    const { sim, key } = chatWorld()
+    const seeded = endpoints(sim, key)['Beta']
+    sim.faults.providerDown({ provider: 'Beta' })
+    viaBeta(sim, key, 9)
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual(uptimes(seeded))
+    viaBeta(sim, key, 1)
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual([0, 0, 0])
+  })
+
+  it('leaves out rate-limited (429) attempts, from a provider and from the simulator’s own limiter', () => {
+    const { sim, key } = chatWorld()
+    const seeded = endpoints(sim, key)['Beta']
+    sim.inference.respond({ match: { provider: 'Beta' }, error: { status: 429 }, times: 20 })
+    viaBeta(sim, key, 20)
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual(uptimes(seeded))
+    // 10 successes and no counted errors: 100, not 33.33.
+    viaBeta(sim, key, 10)
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual([100, 100, 100])
+
+    const limited = createSimulator({ world: 'empty', rateLimit: { requests: 9, intervalMs: 60_000 } })
+    const org = limited.users.create({ name: 'Acme', credits: { total: 100 } })
+    const { key: other } = limited.keys.create({ userId: org.id })
+    limited.models.create({ id: MODEL, endpoints: [{ ...BETA, uptime_last_5m: 99.5 }] })
+    limited.faults.providerDown({ provider: 'Beta' })
+    // 9 attempts fail on Beta, 11 requests are refused by the limiter: 9 counted, below the threshold.
+    const statuses = Array.from({ length: 20 }, () => chat(limited, other, { model: MODEL }).status)
+    expect(statuses.filter((s) => s === 502)).toHaveLength(9)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(11)
+    expect(endpoints(limited)['Beta']?.uptime_last_5m).toBe(99.5)
+  })
+
+  it('follows the clock: windows of whole minutes age traffic out, and traffic after the clock is not counted', () => {
+    const { sim, key } = chatWorld({ now: '2026-03-02T10:00:30Z' })
+    const seeded = uptimes(endpoints(sim, key)['Beta'])
+    sim.faults.providerDown({ provider: 'Beta' })
+    viaBeta(sim, key, 10)
+    sim.faults.clear()
+    const at = (iso: string) => {
+      sim.clock.set(iso)
+      return uptimes(endpoints(sim, key)['Beta'])
+    }
+    // The 5-minute window is the clock's minute and the 4 before it.
+    expect(at('2026-03-02T10:04:59.999Z')).toEqual([0, 0, 0])
+    expect(at('2026-03-02T10:05:00Z')).toEqual([seeded[0], 0, 0])
+    expect(at('2026-03-02T10:29:59Z')).toEqual([seeded[0], 0, 0])
+    expect(at('2026-03-02T10:30:00Z')).toEqual([seeded[0], seeded[1], 0])
+    expect(at('2026-03-03T09:59:59Z')).toEqual([seeded[0], seeded[1], 0])
+    expect(at('2026-03-03T10:00:00Z')).toEqual(seeded)
+    // Back before the traffic: none of it is in any window; forward again, it is.
+    expect(at('2026-03-02T09:59:00Z')).toEqual(seeded)
+    expect(at('2026-03-02T10:01:00Z')).toEqual([0, 0, 0])
+  })
+
+  it('keeps a day of traffic in bounded slots: a minute a day later starts its slot again', () => {
+    const { sim, key } = chatWorld({ now: '2026-03-02T10:00:00Z' })
+    sim.faults.providerDown({ provider: 'Beta' })
+    viaBeta(sim, key, 10)
+    sim.faults.clear()
+    sim.clock.set('2026-03-03T10:00:00Z') // the same slot, a day later
+    viaBeta(sim, key, 10)
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual([100, 100, 100])
+    // Back to the first day: its minute's slot now holds the later minute, so nothing is counted.
+    sim.clock.set('2026-03-02T10:00:00Z')
+    expect(endpoints(sim, key)['Beta']?.uptime_last_1d).toBe(BETA_SEEDED(sim, key))
+  })
+})
+
+/** Beta's seeded 1-day uptime, as a fresh simulator of the same world shows it. */
+function BETA_SEEDED(_sim: Sim, _key: string): number | null {
+  const { sim, key } = chatWorld({ now: '2026-03-02T10:00:00Z' })
+  return endpoints(sim, key)['Beta']?.uptime_last_1d ?? null
+}
+
+describe('latency and throughput percentiles from traffic', () => {
+  /** `n` completions on Beta, the i-th (from 1) with time to first token `latency(i)` and throughput `tps(i)`. */
+  function timed(sim: Sim, key: string, n: number, latency: (i: number) => number, tps: (i: number) => number): void {
+    for (let i = 1; i <= n; i++) {
+      sim.inference.respond({ match: { provider: 'Beta' }, reply: { latencyMs: latency(i), tokensPerSecond: tps(i) }, times: 1 })
+      const answer = chat(sim, key, { model: MODEL, provider: { order: ['Beta'] } })
+      expect(answer.body.provider).toBe('Beta')
+    }
+  }
+
+  it('are nearest-rank percentiles of the attempts’ time to first token and tokens per second (throughput’s higher percentiles the slower tail)', () => {
+    const { sim, key } = chatWorld()
+    // Shuffled order: 100..2000 ms and 10..200 tokens per second.
+    const order = [7, 3, 19, 1, 12, 20, 5, 9, 16, 2, 14, 8, 11, 18, 4, 15, 6, 13, 10, 17]
+    timed(sim, key, 20, (i) => (order[i - 1] as number) * 100, (i) => (order[i - 1] as number) * 10)
+    const beta = endpoints(sim, key)['Beta']
+    // n = 20: ranks ceil(0.5 n) = 10, 15, 18 and 20.
+    expect(beta?.latency_last_30m).toEqual({ p50: 1000, p75: 1500, p90: 1800, p99: 2000 })
+    // Highest first: 200, 190, ...; ranks 10, 15, 18, 20.
+    expect(beta?.throughput_last_30m).toEqual({ p50: 110, p75: 60, p90: 30, p99: 10 })
+    // Anonymous callers see the uptime from traffic but no performance figures.
+    const anonymous = endpoints(sim)['Beta']
+    expect(anonymous?.uptime_last_5m).toBe(100)
+    expect(anonymous?.latency_last_30m).toBeNull()
+    expect(anonymous?.throughput_last_30m).toBeNull()
+  })
+
+  it('the responder’s timing is the generation’s latency and the stream’s first offset', () => {
+    const { sim, key } = chatWorld()
+    sim.inference.respond({ match: { provider: 'Beta' }, reply: { content: 'x'.repeat(64), latencyMs: 1234, tokensPerSecond: 8 } })
+    const answer = chat(sim, key, { model: MODEL, provider: { order: ['Beta'] }, stream: true })
+    const frames = answer.response.body as { atMs: number }[]
+    expect(frames[1]?.atMs).toBe(1234)
+    const json = chat(sim, key, { model: MODEL, provider: { order: ['Beta'] } })
+    const generation = sim.handle({ method: 'GET', path: '/generation', query: `id=${json.body.id}`, authorization: `Bearer ${key}` }).body as { data: { latency: number; generation_time: number; provider_responses: { latency: number }[] } }
+    expect(generation.data.latency).toBe(1234)
+    expect(generation.data.provider_responses.at(-1)?.latency).toBe(1234)
+    // 16 completion tokens at 8 per second.
+    expect(generation.data.generation_time).toBe(2000)
+  })
+
+  it('refuses a bad latencyMs or tokensPerSecond, naming it', () => {
+    const sim = createSimulator({ world: 'empty' })
+    expect(() => sim.inference.respond({ reply: { latencyMs: -1 } })).toThrow(/reply\.latencyMs/)
+    expect(() => sim.inference.respond({ reply: { latencyMs: 1.5 } })).toThrow(/reply\.latencyMs/)
+    expect(() => sim.inference.respond({ reply: { tokensPerSecond: 0 } })).toThrow(/reply\.tokensPerSecond/)
+    expect(() => sim.inference.respond({ reply: { tokensPerSecond: '5' as unknown as number } })).toThrow(/reply\.tokensPerSecond/)
+  })
+
+  it('need 10 successful attempts in 30 minutes; errors bring no sample', () => {
+    const { sim, key } = chatWorld()
+    timed(sim, key, 9, () => 50, () => 5)
+    sim.inference.respond({ match: { provider: 'Beta' }, error: { status: 502 }, times: 5 })
+    viaBeta(sim, key, 5)
+    expect(endpoints(sim, key)['Beta']?.latency_last_30m).toEqual(BETA.latency_last_30m)
+    timed(sim, key, 1, () => 50, () => 5)
+    expect(endpoints(sim, key)['Beta']?.latency_last_30m).toEqual({ p50: 50, p75: 50, p90: 50, p99: 50 })
+    sim.clock.advance(30 * MINUTE)
+    expect(endpoints(sim, key)['Beta']?.latency_last_30m).toEqual(BETA.latency_last_30m)
+  })
+
+  it('stay bounded past 32 attempts a minute, each kept sample standing for its minute’s share', () => {
+    const { sim, key } = chatWorld({ now: '2026-03-02T10:00:00Z' })
+    // Minute one: 100 attempts at 100 ms (32 samples kept, each standing for 100/32).
+    timed(sim, key, 100, () => 100, () => 40)
+    sim.clock.advance(MINUTE)
+    // Minute two: 10 attempts at 1000 ms.
+    timed(sim, key, 10, () => 1000, () => 20)
+    // 110 attempts: p50, p75 and p90 (cumulative 99 <= 100) fall in the first minute, p99 (108.9) in the second.
+    expect(endpoints(sim, key)['Beta']?.latency_last_30m).toEqual({ p50: 100, p75: 100, p90: 100, p99: 1000 })
+    expect(endpoints(sim, key)['Beta']?.throughput_last_30m).toEqual({ p50: 40, p75: 40, p90: 40, p99: 20 })
+  })
+
+  it('keep the same samples for the same traffic (the reservoir draws from a hash, not the seeded stream)', () => {
+    const run = () => {
+      const { sim, key } = chatWorld()
+      timed(sim, key, 300, (i) => (i * 7919) % 1000, (i) => 1 + ((i * 104_729) % 300))
+      return { beta: endpoints(sim, key)['Beta'], next: chat(sim, key, { model: MODEL }).body.id }
+    }
+    const a = run()
+    const b = run()
+    expect(a).toEqual(b)
+    // Every percentile is one of the observed values.
+    const observed = new Set(Array.from({ length: 300 }, (_, i) => ((i + 1) * 7919) % 1000))
+    for (const v of Object.values(a.beta?.latency_last_30m ?? {})) expect(observed.has(v)).toBe(true)
+  })
+})
+
+describe('cached responses', () => {
+  it('a GET after traffic shows the new figures; an unchanged GET sends the same text', () => {
+    const { sim, key } = chatWorld()
+    const text = () => {
+      const response = sim.handle({ method: 'GET', path: `/models/${MODEL}/endpoints`, authorization: `Bearer ${key}` })
+      return JSON.stringify(response.body)
+    }
+    const before = text()
+    expect(text()).toBe(before)
+    sim.faults.providerDown({ provider: 'Beta' })
+    viaBeta(sim, key, 10)
+    const after = text()
+    expect(after).not.toBe(before)
+    expect(text()).toBe(after)
+    // One more attempt: 11 errors still 0, but Alpha or Gamma took one more request.
+    viaBeta(sim, key, 1)
+    expect(JSON.parse(text()).data.endpoints.find((e: Endpoint) => e.provider_name === 'Beta').uptime_last_5m).toBe(0)
+  })
+
+  it('the catalog entry and sim.models show the world’s figures: traffic is what the endpoints listing reports', () => {
+    const { sim, key } = chatWorld()
+    sim.faults.providerDown({ provider: 'Beta' })
+    viaBeta(sim, key, 10)
+    expect(sim.models.get(MODEL)?.endpoints[1]?.uptime_last_5m).toBe(endpointsOf(BETA))
+  })
+})
+
+const endpointsOf = (e: Partial<Endpoint>) => {
+  const { sim } = chatWorld()
+  return sim.models.get(MODEL)?.endpoints.find((x) => x.provider_name === e.provider_name)?.uptime_last_5m
+}
+
+describe('snapshots, restore and reset', () => {
+  it('restore puts the statistics back as the snapshot held them; reset clears them', () => {
+    const { sim, key } = chatWorld()
+    const seeded = uptimes(endpoints(sim, key)['Beta'])
+    const clean = sim.snapshot()
+    sim.faults.providerDown({ provider: 'Beta' })
+    viaBeta(sim, key, 10)
+    sim.faults.clear()
+    const down = sim.snapshot()
+    viaBeta(sim, key, 10) // 10 successes more: 50
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual([50, 50, 50])
+    sim.restore(down)
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual([0, 0, 0])
+    viaBeta(sim, key, 30) // 10 errors, 30 successes: 75; the snapshot's row is not changed by it
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual([75, 75, 75])
+    sim.restore(down)
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual([0, 0, 0])
+    sim.restore(clean)
+    expect(uptimes(endpoints(sim, key)['Beta'])).toEqual(seeded)
+  })
+
+  it('reset clears them (a model of the world, so it outlives the reset)', () => {
+    const sim = createSimulator()
+    const model = sim.world.models.timeWindowed
+    const path = `/models/${model}/endpoints`
+    const read = () => (sim.handle({ method: 'GET', path, authorization: `Bearer ${sim.world.apiKey}` }).body as { data: { endpoints: Endpoint[] } }).data.endpoints
+    const seeded = read().map(uptimes)
+    const providers = read().map((e) => e.provider_name)
+    for (const provider of providers) sim.faults.providerDown({ provider })
+    for (let i = 0; i < 10; i++) expect(chat(sim, sim.world.apiKey, { model }).status).toBe(502)
+    expect(read().map(uptimes)).toEqual(providers.map(() => [0, 0, 0]))
+    sim.reset()
+    expect(read().map(uptimes)).toEqual(seeded)
+  })
+
+  it('a restore from another simulator copies its statistics, and later traffic in either leaves the other alone', () => {
+    const a = chatWorld()
+    const b = chatWorld()
+    a.sim.faults.providerDown({ provider: 'Beta' })
+    viaBeta(a.sim, a.key, 10)
+    b.sim.restore(a.sim.snapshot())
+    expect(uptimes(endpoints(b.sim, a.key)['Beta'])).toEqual([0, 0, 0])
+    viaBeta(b.sim, a.key, 10)
+    expect(uptimes(endpoints(b.sim, a.key)['Beta'])).toEqual([50, 50, 50])
+    expect(uptimes(endpoints(a.sim, a.key)['Beta'])).toEqual([0, 0, 0])
+  })
+})
+
+describe('routing after an outage', () => {
+  it('the unsorted draw tries an endpoint whose 5-minute traffic uptime is below 90 after the others, until the window forgets it', () => {
+    const firstTried = (sim: Sim, key: string, n: number) => {
+      const counts: Record<string, number> = {}
+      for (let i = 0; i < n; i++) {
+        const answer = chat(sim, key, { model: MODEL })
+        counts[answer.body.provider] = (counts[answer.body.provider] ?? 0) + 1
+      }
+      return counts
+    }
+    const { sim, key } = chatWorld()
+    // Beta is the cheapest: 1/price² makes it first most of the time.
+    const before = sim.snapshot()
+    expect(firstTried(sim, key, 20)['Beta'] ?? 0).toBeGreaterThan(10)
+    sim.restore(before)
+    sim.faults.providerDown({ provider: 'Beta' })
+    viaBeta(sim, key, 10)
+    sim.faults.clear()
+    // Beta is up again, but its 5-minute uptime is 0: it is drawn last, so never tried first.
+    expect(firstTried(sim, key, 20)['Beta'] ?? 0).toBe(0)
+    sim.clock.advance(5 * MINUTE)
+    expect(firstTried(sim, key, 20)['Beta'] ?? 0).toBeGreaterThan(10)
+  })
+
+  it('an endpoint with an outage is still tried when the others fail', () => {
+    const { sim, key } = chatWorld()
+    sim.faults.providerDown({ provider: 'Beta' })
+    viaBeta(sim, key, 10)
+    sim.faults.clear()
+    sim.faults.providerDown({ provider: 'Alpha' })
+    sim.faults.providerDown({ provider: 'Gamma' })
+    expect(chat(sim, key, { model: MODEL }).body.provider).toBe('Beta')
+  })
+
+  it('seeded figures alone never reorder the draw', () => {
+    const draw = (uptime: number) => {
+      const sim = createSimulator({ world: 'empty', seed: 3 })
+      const org = sim.users.create({ name: 'Acme', credits: { total: 100 } })
+      const { key } = sim.keys.create({ userId: org.id })
+      sim.models.create({ id: MODEL, endpoints: [ALPHA, { ...BETA, uptime_last_5m: uptime }, GAMMA] })
+      return Array.from({ length: 10 }, () => chat(sim, key, { model: MODEL }).body.provider)
+    }
+    expect(draw(0)).toEqual(draw(100))
+  })
+})
