@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { createSimulator, type Endpoint } from '../../src/index.js'
 import { ALPHA, BETA, GAMMA, MODEL, chat, chatWorld } from './support.js'
+import { sdkClient, useSimulatorServer } from '../support/server.js'
 
 type Sim = ReturnType<typeof chatWorld>['sim']
 
@@ -343,5 +344,34 @@ describe('routing after an outage', () => {
       return Array.from({ length: 10 }, () => chat(sim, key, { model: MODEL }).body.provider)
     }
     expect(draw(0)).toEqual(draw(100))
+  })
+})
+
+describe('the official SDK', () => {
+  const { serve } = useSimulatorServer()
+
+  it('parses sdk.endpoints.list after traffic, with the figures from traffic', async () => {
+    const { sim, key } = chatWorld()
+    serve(sim)
+    const sdk = sdkClient(key)
+    sim.faults.providerDown({ provider: 'Beta' })
+    for (let i = 0; i < 10; i++) {
+      sim.inference.respond({ match: { provider: 'Alpha' }, reply: { latencyMs: 100 * (i + 1), tokensPerSecond: 10 * (i + 1) }, times: 1 })
+      const result = (await sdk.chat.send({ chatRequest: { model: MODEL, messages: [{ role: 'user', content: 'Hi' }], provider: { order: ['Beta', 'Alpha'] } } })) as { id: string }
+      expect(result.id).toMatch(/^gen-/)
+    }
+    const { data } = await sdk.endpoints.list({ author: 'acme', slug: 'chat-1' })
+    const byProvider = Object.fromEntries(data.endpoints.map((e) => [e.providerName, e]))
+    expect([byProvider['Beta']?.uptimeLast5m, byProvider['Beta']?.uptimeLast30m, byProvider['Beta']?.uptimeLast1d]).toEqual([0, 0, 0])
+    expect(byProvider['Alpha']?.uptimeLast1d).toBe(100)
+    expect(byProvider['Alpha']?.latencyLast30m).toEqual({ p50: 500, p75: 800, p90: 900, p99: 1000 })
+    expect(byProvider['Alpha']?.throughputLast30m).toEqual({ p50: 60, p75: 30, p90: 20, p99: 10 })
+    expect(byProvider['Gamma']?.latencyLast30m).toEqual(GAMMA.latency_last_30m)
+    // Anonymous: the uptime from traffic, no performance figures.
+    const anonymous = await sdkClient().endpoints.list({ author: 'acme', slug: 'chat-1' })
+    const beta = anonymous.data.endpoints.find((e) => e.providerName === 'Beta')
+    expect(beta?.uptimeLast5m).toBe(0)
+    expect(beta?.latencyLast30m).toBeNull()
+    expect(ALPHA.provider_name).toBe('Alpha')
   })
 })

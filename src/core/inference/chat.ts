@@ -174,14 +174,14 @@ export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, pri
         if (fault !== null) {
           const respond = typeof fault.respond === 'string' ? { status: 502 } : fault.respond
           attempts.push(attempt(respond.status))
-          recordAttempt(ctx, model.model, endpoint, { kind: 'error', status: respond.status })
+          recordAttempt(ctx, model.model, endpoint, respond.status)
           failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
           continue
         }
         const rule = runtime.responders.pick({ model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
         if (rule?.error !== undefined) {
           attempts.push(attempt(rule.error.status))
-          recordAttempt(ctx, model.model, endpoint, { kind: 'error', status: rule.error.status })
+          recordAttempt(ctx, model.model, endpoint, rule.error.status)
           failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
           continue
         }
@@ -262,7 +262,7 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, c: Completion): 
   chargeCredits(ctx, key.userId, units)
 
   const throughput = c.rule?.reply?.tokensPerSecond ?? endpoint.throughput_last_30m?.p50 ?? 50
-  recordAttempt(ctx, model.model, endpoint, { kind: 'success', latencyMs: c.latency, tokensPerSecond: throughput })
+  recordAttempt(ctx, model.model, endpoint, 200, c.latency, throughput)
   const generationTime = Math.round((counts.completionTokens / Math.max(throughput, 1)) * 1000)
   const chatUsage: ChatUsage = {
     prompt_tokens: counts.promptTokens,

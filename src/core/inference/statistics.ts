@@ -29,11 +29,6 @@ export const OUTAGE_UPTIME = 90
 
 const MINUTE_MS = 60_000
 
-/** What an attempt on an endpoint came to, for its statistics. */
-export type AttemptOutcome =
-  | { kind: 'success'; /** Time to first token, ms. */ latencyMs: number; /** Tokens per second. */ tokensPerSecond: number }
-  | { kind: 'error'; status: number }
-
 interface Figures {
   minute: number
   writes: number
@@ -146,12 +141,13 @@ function mix(a: number, b: number): number {
 }
 
 /**
- * Records one attempt on `endpoint` (of `model`) at the clock's now: O(1), and no allocation unless
- * a snapshot was taken since the endpoint's last attempt. Rate-limited attempts (429) are not
- * counted, as the service's uptime leaves them out.
+ * Records one attempt on `endpoint` (of `model`) at the clock's now: `status` 200 for a success,
+ * with its time to first token (ms) and tokens per second, else the error status. O(1), and no
+ * allocation unless a snapshot was taken since the endpoint's last attempt. Rate-limited attempts
+ * (429) are not counted, as the service's uptime leaves them out.
  */
-export function recordAttempt(ctx: StoreContext, model: ModelWithEndpoints, endpoint: Endpoint, outcome: AttemptOutcome): void {
-  if (outcome.kind === 'error' && outcome.status === 429) return
+export function recordAttempt(ctx: StoreContext, model: ModelWithEndpoints, endpoint: Endpoint, status: number, latencyMs = 0, tokensPerSecond = 0): void {
+  if (status === 429) return
   const row = trafficFor(ctx, model, endpoint)
   if (row === undefined) return
   const minute = Math.floor(ctx.clock.nowMs() / MINUTE_MS)
@@ -163,7 +159,7 @@ export function recordAttempt(ctx: StoreContext, model: ModelWithEndpoints, endp
     row.errors[slot] = 0
   }
   row.writes++
-  if (outcome.kind === 'error') {
+  if (status !== 200) {
     row.errors[slot] = (row.errors[slot] as number) + 1
     return
   }
@@ -179,8 +175,8 @@ export function recordAttempt(ctx: StoreContext, model: ModelWithEndpoints, endp
   // for its draw: the same traffic keeps the same samples on every run, and the seeded stream is untouched.
   const j = n < SAMPLES_PER_MINUTE ? n : mix(minute, n) % (n + 1)
   if (j < SAMPLES_PER_MINUTE) {
-    row.latency[s * SAMPLES_PER_MINUTE + j] = outcome.latencyMs
-    row.throughput[s * SAMPLES_PER_MINUTE + j] = outcome.tokensPerSecond
+    row.latency[s * SAMPLES_PER_MINUTE + j] = latencyMs
+    row.throughput[s * SAMPLES_PER_MINUTE + j] = tokensPerSecond
   }
 }
 
@@ -304,9 +300,25 @@ export function modelWithStatistics(ctx: StoreContext, model: ModelWithEndpoints
   if (!any) return model
   if (same) return (view as ModelView).model
   const endpoints = model.endpoints.map((endpoint, i) => endpointAt(endpoint, rows[i], minute))
-  const shown = endpoints.every((e, i) => e === model.endpoints[i]) ? model : { ...model, endpoints }
+  let shown = endpoints.every((e, i) => e === model.endpoints[i]) ? model : { ...model, endpoints }
+  // Figures that came out as they were (steady traffic) keep the view, and with it its cached JSON.
+  if (view !== undefined && shown !== model && view.model !== model && endpoints.every((e, i) => sameFigures(e, view.model.endpoints[i] as Endpoint))) shown = view.model
   views.set(model, { minute, rows, writes: rows.map((row) => row?.writes ?? 0), model: shown })
   return shown
+}
+
+const samePercentiles = (a: PercentileStats | null, b: PercentileStats | null): boolean =>
+  a === b || (a !== null && b !== null && a.p50 === b.p50 && a.p75 === b.p75 && a.p90 === b.p90 && a.p99 === b.p99)
+
+/** Whether two views of one endpoint show the same figures. */
+function sameFigures(a: Endpoint, b: Endpoint): boolean {
+  return (
+    a.uptime_last_5m === b.uptime_last_5m &&
+    a.uptime_last_30m === b.uptime_last_30m &&
+    a.uptime_last_1d === b.uptime_last_1d &&
+    samePercentiles(a.latency_last_30m, b.latency_last_30m) &&
+    samePercentiles(a.throughput_last_30m, b.throughput_last_30m)
+  )
 }
 
 /**
