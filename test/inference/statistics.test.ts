@@ -1,6 +1,7 @@
 // Endpoint statistics from simulated traffic (decisions/0025): uptime over 5 minutes, 30 minutes and
 // a day, time to first token and throughput percentiles over 30 minutes, on the simulator clock,
 // with the seeded figures standing below the threshold.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createSimulator, type Endpoint } from '../../src/index.js'
 import { ALPHA, BETA, GAMMA, MODEL, chat, chatWorld } from './support.js'
@@ -373,5 +374,60 @@ describe('the official SDK', () => {
     expect(beta?.uptimeLast5m).toBe(0)
     expect(beta?.latencyLast30m).toBeNull()
     expect(ALPHA.provider_name).toBe('Alpha')
+  })
+})
+
+describe('against a model written from the definitions', () => {
+  // Attempts on Beta alone at random instants: each window's uptime and the 30-minute percentiles
+  // computed by hand from the list of attempts (whole clock minutes, 10 to count, nearest rank)
+  // equal what the endpoints listing shows. At most 30 attempts, so no minute overflows its 32 samples.
+  const attempt = fc.record({
+    // Mostly close together, so windows reach their threshold; now and then a jump past a window's edge or a day.
+    advanceMs: fc.oneof(
+      { arbitrary: fc.constant(0), weight: 4 },
+      { arbitrary: fc.integer({ min: 0, max: 20_000 }), weight: 6 },
+      { arbitrary: fc.integer({ min: 0, max: 40 * MINUTE }), weight: 1 },
+      { arbitrary: fc.integer({ min: 0, max: 26 * 60 * MINUTE }), weight: 1 },
+    ),
+    status: fc.constantFrom(200, 200, 200, 502, 503, 429),
+    latencyMs: fc.integer({ min: 1, max: 5000 }),
+    tokensPerSecond: fc.integer({ min: 1, max: 500 }),
+  })
+
+  it('uptime and percentiles follow the definitions over random traffic and clocks', () => {
+    fc.assert(
+      fc.property(fc.array(attempt, { minLength: 1, maxLength: 30 }), fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 6 * MINUTE }), fc.integer({ min: 0, max: 31 * MINUTE })), (attempts, after) => {
+        const { sim, key } = chatWorld({ now: '2026-03-02T10:00:00Z' })
+        const seeded = endpoints(sim, key)['Beta'] as Endpoint
+        const done: { minute: number; status: number; latencyMs: number; tokensPerSecond: number }[] = []
+        for (const a of attempts) {
+          sim.clock.advance(a.advanceMs)
+          if (a.status === 200) sim.inference.respond({ match: { provider: 'Beta' }, reply: { latencyMs: a.latencyMs, tokensPerSecond: a.tokensPerSecond }, times: 1 })
+          else sim.inference.respond({ match: { provider: 'Beta' }, error: { status: a.status }, times: 1 })
+          chat(sim, key, { model: MODEL, provider: { only: ['Beta'] } })
+          done.push({ minute: Math.floor(sim.clock.now().getTime() / MINUTE), ...a })
+        }
+        sim.clock.advance(after)
+        const now = Math.floor(sim.clock.now().getTime() / MINUTE)
+        const inWindow = (minutes: number) => done.filter((d) => d.minute > now - minutes && d.minute <= now && d.status !== 429)
+        const uptime = (minutes: number, fallback: number | null) => {
+          const counted = inWindow(minutes)
+          if (counted.length < 10) return fallback
+          return Math.round((counted.filter((d) => d.status === 200).length / counted.length) * 10_000) / 100
+        }
+        const rank = (values: number[], p: number) => values[Math.ceil((p / 100) * values.length) - 1] as number
+        const ok = inWindow(30).filter((d) => d.status === 200)
+        const latencies = ok.map((d) => d.latencyMs).sort((a, b) => a - b)
+        const throughputs = ok.map((d) => d.tokensPerSecond).sort((a, b) => b - a)
+        const pct = (values: number[]) => ({ p50: rank(values, 50), p75: rank(values, 75), p90: rank(values, 90), p99: rank(values, 99) })
+        const beta = endpoints(sim, key)['Beta'] as Endpoint
+        expect(beta.uptime_last_5m).toBe(uptime(5, seeded.uptime_last_5m))
+        expect(beta.uptime_last_30m).toBe(uptime(30, seeded.uptime_last_30m))
+        expect(beta.uptime_last_1d).toBe(uptime(1440, seeded.uptime_last_1d))
+        expect(beta.latency_last_30m).toEqual(ok.length < 10 ? seeded.latency_last_30m : pct(latencies))
+        expect(beta.throughput_last_30m).toEqual(ok.length < 10 ? seeded.throughput_last_30m : pct(throughputs))
+      }),
+      { verbose: true, numRuns: 60 },
+    )
   })
 })
