@@ -251,7 +251,7 @@ function figuresOf(row: EndpointTraffic, minute: number): Figures {
   return figures
 }
 
-/** The endpoint as the service shows it at `nowMs`: traffic figures where a window has enough traffic, else the seeded ones. */
+/** The endpoint as the service shows it in the clock's `minute`: traffic figures where a window has enough traffic, else the seeded ones. */
 function endpointAt(endpoint: Endpoint, row: EndpointTraffic | undefined, minute: number): Endpoint {
   if (row === undefined) return endpoint
   const f = figuresOf(row, minute)
@@ -274,6 +274,8 @@ interface ModelView {
   model: ModelWithEndpoints
 }
 
+// The last view of each model. It checks itself on every read against the rows and minute it was
+// made from, so it can never be stale, whichever simulator reads it (as a model's cached JSON, decisions/0015).
 const views = new WeakMap<ModelWithEndpoints, ModelView>()
 
 /**
