@@ -19,6 +19,7 @@ import { defaultReply } from './reply.js'
 import type { ResponderReply, ResponderRule, Responders } from './responders.js'
 import { type ChatInput, readChatRequest } from './request.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
+import { hadOutage, recordAttempt } from './statistics.js'
 import { type StreamFrame, streamFrames } from './stream.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
 import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation, ProviderResponse } from './wire.js'
@@ -190,7 +191,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
     const attempts: ProviderResponse[] = []
     let failure: ApiError | undefined
     for (const model of models) {
-      const route = routeEndpoints(model, input, { promptTokens: estimatedPrompt, at: now, random: ctx.random, sort: null })
+      const route = routeEndpoints(model, input, { promptTokens: estimatedPrompt, at: now, random: ctx.random, sort: null, outage: (e) => hadOutage(ctx, model.model, e) })
       if (route instanceof ApiError) {
         failure = route
         continue
@@ -199,30 +200,33 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         checkCredits(ctx, principal.userId, endpoint, input, estimatedPrompt, now)
         const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
         const attemptId = `${endpoint.tag}-${attempts.length + 1}`
-        const attempt = (status: number): ProviderResponse => ({
+        const attempt = (status: number, ms = latency): ProviderResponse => ({
           id: attemptId,
           endpoint_id: endpoint.tag,
           model_permaslug: model.model.id,
           provider_name: endpoint.provider_name,
           status,
-          latency,
+          latency: ms,
           is_byok: false,
         })
         const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path })
         if (fault !== null) {
           const respond = typeof fault.respond === 'string' ? { status: 502 } : fault.respond
           attempts.push(attempt(respond.status))
+          recordAttempt(ctx, model.model, endpoint, respond.status)
           failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
           continue
         }
         const rule = runtime.responders.pick({ model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
         if (rule?.error !== undefined) {
           attempts.push(attempt(rule.error.status))
+          recordAttempt(ctx, model.model, endpoint, rule.error.status)
           failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
           continue
         }
-        attempts.push(attempt(200))
-        return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency }, answer)
+        const ttft = rule?.reply?.latencyMs ?? latency
+        attempts.push(attempt(200, ttft))
+        return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft }, answer)
       }
     }
     throw failure ?? new ApiError(502)
@@ -296,7 +300,8 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   put(ctx, 'keys', key.hash, charged)
   chargeCredits(ctx, key.userId, units)
 
-  const throughput = endpoint.throughput_last_30m?.p50 ?? 50
+  const throughput = c.rule?.reply?.tokensPerSecond ?? endpoint.throughput_last_30m?.p50 ?? 50
+  recordAttempt(ctx, model.model, endpoint, 200, c.latency, throughput)
   const generationTime = Math.round((counts.completionTokens / Math.max(throughput, 1)) * 1000)
   const chatUsage: ChatUsage = {
     prompt_tokens: counts.promptTokens,

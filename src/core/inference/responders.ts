@@ -41,6 +41,14 @@ export interface ResponderReply {
   finishReason?: FinishReason
   /** Token counts that replace the estimator's (decisions/0024). */
   usage?: { promptTokens?: number; completionTokens?: number; reasoningTokens?: number; cachedTokens?: number }
+  /**
+   * Time to first token in milliseconds (a non-negative integer). Default: the endpoint's p50
+   * `latency_last_30m`. It is the generation's `latency`, the stream's first offset, and the sample
+   * the endpoint's latency statistics get (decisions/0025).
+   */
+  latencyMs?: number
+  /** Tokens per second (a positive number). Default: the endpoint's p50 `throughput_last_30m`. Paces the stream and feeds the statistics. */
+  tokensPerSecond?: number
 }
 
 /** An error the attempt answers with instead of a reply: the provider fails, and the router falls back. */
@@ -121,7 +129,7 @@ interface ResponderState {
 
 const RULE_FIELDS = fieldsOf<ResponderRule>({ match: true, reply: true, error: true, times: true, name: true })
 const MATCH_FIELDS = fieldsOf<ResponderMatch>({ model: true, provider: true, keyHash: true, lastUserMessage: true, tools: true })
-const REPLY_FIELDS = fieldsOf<ResponderReply>({ content: true, toolCalls: true, reasoning: true, finishReason: true, usage: true })
+const REPLY_FIELDS = fieldsOf<ResponderReply>({ content: true, toolCalls: true, reasoning: true, finishReason: true, usage: true, latencyMs: true, tokensPerSecond: true })
 const ERROR_FIELDS = fieldsOf<ResponderError>({ status: true, message: true, metadata: true })
 const TOOL_CALL_FIELDS = fieldsOf<ResponderToolCall>({ name: true, arguments: true, id: true })
 const USAGE_FIELDS: ReadonlySet<string> = new Set(['promptTokens', 'completionTokens', 'reasoningTokens', 'cachedTokens'])
@@ -148,6 +156,12 @@ function checkRule(rule: unknown): ResponderRule {
     if (reply.content !== undefined && reply.content !== null && typeof reply.content !== 'string') check.fail('reply.content', `must be a string or null, got ${describe(reply.content)}`)
     if (reply.reasoning !== undefined && typeof reply.reasoning !== 'string') check.fail('reply.reasoning', `must be a string, got ${describe(reply.reasoning)}`)
     if (reply.finishReason !== undefined) check.oneOf(reply.finishReason, FINISH_REASONS, 'reply.finishReason')
+    if (reply.latencyMs !== undefined && (typeof reply.latencyMs !== 'number' || !Number.isSafeInteger(reply.latencyMs) || reply.latencyMs < 0)) {
+      check.fail('reply.latencyMs', `must be a non-negative integer of milliseconds, got ${describe(reply.latencyMs)}`)
+    }
+    if (reply.tokensPerSecond !== undefined && (typeof reply.tokensPerSecond !== 'number' || !Number.isFinite(reply.tokensPerSecond) || reply.tokensPerSecond <= 0)) {
+      check.fail('reply.tokensPerSecond', `must be a positive finite number, got ${describe(reply.tokensPerSecond)}`)
+    }
     if (reply.toolCalls !== undefined) {
       if (!Array.isArray(reply.toolCalls)) check.fail('reply.toolCalls', `must be an array of { name, arguments, id? }, got ${describe(reply.toolCalls)}`)
       reply.toolCalls.forEach((call, i) => {

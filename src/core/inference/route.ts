@@ -121,6 +121,8 @@ export interface RouteContext {
   at: number
   random: Random
   sort: ProviderSort | null
+  /** Whether an endpoint had a recent outage: the unsorted draw tries those last (decisions/0025). */
+  outage?: (endpoint: Endpoint) => boolean
 }
 
 /**
@@ -166,7 +168,14 @@ export function routeEndpoints(model: ResolvedModel, input: ChatInput, route: Ro
   } else if (sort === 'latency') {
     ordered = endpoints.sort((a, b) => (a.latency_last_30m?.p50 ?? Number.POSITIVE_INFINITY) - (b.latency_last_30m?.p50 ?? Number.POSITIVE_INFINITY))
   } else {
-    ordered = weightedOrder(endpoints, promptTokens, at, route.random)
+    // Endpoints with a recent outage go after the others, each group drawn as below (decisions/0025).
+    const outage = route.outage
+    const failing = outage === undefined ? [] : endpoints.filter(outage)
+    if (failing.length === 0 || failing.length === endpoints.length) ordered = weightedOrder(endpoints, promptTokens, at, route.random)
+    else {
+      const stable = endpoints.filter((e) => !failing.includes(e))
+      ordered = [...weightedOrder(stable, promptTokens, at, route.random), ...weightedOrder(failing, promptTokens, at, route.random)]
+    }
   }
   if (prefs.order !== null) {
     const order = prefs.order

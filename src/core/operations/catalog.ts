@@ -6,6 +6,7 @@ import { cachedJson, dataPayload, listPayload } from '../json-text.js'
 import { enumParam, offsetParam, single } from '../params.js'
 import { type CatalogQuery, catalogEntry, outputBit, parameterBit } from '../store/catalog.js'
 import { anonymousJson } from '../store/models.js'
+import { modelWithStatistics } from '../inference/statistics.js'
 import { MODEL_CATEGORIES, OUTPUT_MODALITIES, type OutputModality, SUPPORTED_PARAMETERS, type SupportedParameter } from '../types.js'
 import { type Operation, clone, jsonAnswer, payloadResponse } from './operation.js'
 
@@ -64,7 +65,9 @@ export const CATALOG_OPERATIONS: readonly Operation[] = [
       const id = `${params['author']}/${params['slug']}`
       const model = ctx.data.models.get(id)
       if (!model) throw ApiError.notFound({ resource: 'model', model: id })
-      return payloadResponse(dataPayload(principal ? cachedJson(model) : anonymousJson(model), clone))
+      // The endpoints' figures from traffic where it suffices (decisions/0025); the view is cached as the model is.
+      const shown = modelWithStatistics(ctx, model)
+      return payloadResponse(dataPayload(principal ? cachedJson(shown) : anonymousJson(shown), clone))
     },
   },
   {

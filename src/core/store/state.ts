@@ -4,6 +4,7 @@ import type { LimitReset, ModelWithEndpoints, VideoModel, Workspace } from '../t
 import type { RateLimit } from '../controls.js'
 import type { UsageRecord } from '../usage.js'
 import type { GenerationState } from '../inference/generations.js'
+import type { EndpointTraffic } from '../inference/statistics.js'
 
 /** An organisation: the tenant that owns workspaces, keys and files. */
 export interface UserState {
@@ -86,6 +87,8 @@ export interface StoreData {
   rateBuckets: Map<string, RateBucket>
   /** The latest generations of the money path, by `gen-...` id; bounded (inference/generations.ts). */
   generations: Map<string, GenerationState>
+  /** Each endpoint's traffic for its statistics, by model id and endpoint place (inference/statistics.ts). */
+  endpointStats: Map<string, EndpointTraffic>
 }
 
 /** A token bucket's level at the instant it was last updated. */
@@ -330,6 +333,7 @@ export function emptyStoreData(): StoreData {
     videoModels: new Map(),
     rateBuckets: new Map(),
     generations: new Map(),
+    endpointStats: new Map(),
   }
 }
 
@@ -351,5 +355,6 @@ export function copyStoreData(data: StoreData): StoreData {
     videoModels: new Map(data.videoModels),
     rateBuckets: new Map(data.rateBuckets),
     generations: new Map(data.generations),
+    endpointStats: new Map(data.endpointStats),
   }
 }

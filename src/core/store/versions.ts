@@ -8,7 +8,7 @@
 import type { StoreContext } from './context.js'
 import { type Row, type StoreData, StoreIndices, type Table } from './state.js'
 
-const TABLES: readonly Table[] = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'rateBuckets', 'generations']
+const TABLES: readonly Table[] = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'rateBuckets', 'generations', 'endpointStats']
 
 /** The changes of one edge, per table: [id, value at the parent, value at the child] (undefined: absent). */
 type Changes = Record<Table, (readonly [string, unknown, unknown])[]>
@@ -48,6 +48,12 @@ export class History {
   private base: Version
   private touched = emptyTouched()
   private changed = false
+  /**
+   * Moves on whenever a version may have come to hold the live rows (a seal, a walk, a replace): a
+   * row made in the current epoch is held by the live store alone, so it may be changed in place
+   * (the endpoint statistics do, inference/statistics.ts).
+   */
+  epoch = 0
 
   constructor(private readonly ctx: StoreContext) {
     this.base = new Version(this, null, null, ctx.clock.nowMs(), ctx.random.getState())
@@ -76,6 +82,7 @@ export class History {
   seal(): Version {
     const clockMs = this.ctx.clock.nowMs()
     const random = this.ctx.random.getState()
+    this.epoch++
     if (!this.changed && this.base.clockMs === clockMs && sameState(this.base.random, random)) return this.base
     const edge = {} as Changes
     for (const table of TABLES) {
@@ -95,6 +102,7 @@ export class History {
 
   /** Puts the store's data in the state of `target`, a version of this history. */
   goTo(target: Version): void {
+    this.epoch++
     this.discard()
     const down: Version[] = []
     let up = this.base
@@ -112,6 +120,7 @@ export class History {
   /** Replaces the whole store (with another simulator's state), as an edge that can be walked back. */
   replace(data: StoreData, clockMs: number, random: readonly number[]): void {
     const from = this.seal()
+    this.epoch++
     const edge: Replacement = {
       before: { data: this.ctx.data, indices: this.ctx.indices },
       after: { data, indices: StoreIndices.build(data) },

@@ -1,0 +1,337 @@
+// Endpoint statistics from simulated traffic (decisions/0025): every attempt the money path makes on
+// an endpoint feeds that endpoint's uptime (5 minutes, 30 minutes, 1 day), time to first token and
+// throughput percentiles (30 minutes), on the simulator clock. Until a window holds enough traffic
+// the world's seeded figure stands.
+//
+// Memory is bounded whatever the traffic: per endpoint, a ring of one day of per-minute counts and a
+// ring of 30 minutes of at most SAMPLES_PER_MINUTE samples per minute (a deterministic reservoir).
+// The traffic of an endpoint is a row of the store (table `endpointStats`), so snapshots, restore
+// and reset cover it. A row is changed in place while no version of the store holds it, and copied
+// first otherwise (see `trafficFor`), so recording an attempt is O(1) with no allocation.
+import type { StoreContext } from '../store/context.js'
+import type { History } from '../store/versions.js'
+import { put } from '../store/versions.js'
+import type { Endpoint, ModelWithEndpoints, PercentileStats } from '../types.js'
+
+/** The minutes of the longest window (1 day): the length of the count ring. */
+const DAY_MINUTES = 1440
+/** The minutes of the percentile window (30 minutes). */
+const SAMPLE_MINUTES = 30
+/** Samples kept per minute for the percentiles; beyond, a deterministic reservoir keeps this many. */
+export const SAMPLES_PER_MINUTE = 32
+/**
+ * Attempts a window needs before its figure replaces the seeded one: counted attempts (successful
+ * plus errors) for an uptime, successful attempts for the percentiles.
+ */
+export const TRAFFIC_THRESHOLD = 10
+/** Below this traffic uptime over 5 minutes (once its threshold is met), the unsorted draw tries an endpoint last. */
+export const OUTAGE_UPTIME = 90
+
+const MINUTE_MS = 60_000
+
+interface Figures {
+  minute: number
+  writes: number
+  uptime5m: number | undefined
+  uptime30m: number | undefined
+  uptime1d: number | undefined
+  latency: PercentileStats | undefined
+  throughput: PercentileStats | undefined
+}
+
+/**
+ * One endpoint's traffic: a row of the store's `endpointStats` table. Changed in place only while
+ * it belongs to the live store alone (`owner` and `epoch` say so); see {@link trafficFor}.
+ */
+export class EndpointTraffic {
+  /** Changes so far: what cached views compare. */
+  writes = 0
+  /** The history and its epoch this row was made in; another epoch means a version may hold it. */
+  owner: History | undefined
+  epoch: number
+  /** Per-minute slots of the last day: the minute each holds (NaN: none), its successes and errors. */
+  readonly minutes: Float64Array
+  readonly ok: Uint32Array
+  readonly errors: Uint32Array
+  /** Per-minute sample slots of the last 30 minutes: the minute, the successes seen in it, their samples. */
+  readonly sampleMinutes: Float64Array
+  readonly seen: Float64Array
+  readonly latency: Float64Array
+  readonly throughput: Float64Array
+  /** The figures last computed, for the minute and write count they were computed at. */
+  cached: Figures | undefined
+
+  constructor(
+    /** The endpoint row this traffic belongs to: a different row under the same id starts afresh. */
+    readonly endpoint: Endpoint,
+    owner: History | undefined,
+    epoch: number,
+    from?: EndpointTraffic,
+  ) {
+    this.owner = owner
+    this.epoch = epoch
+    if (from === undefined) {
+      this.minutes = new Float64Array(DAY_MINUTES).fill(Number.NaN)
+      this.ok = new Uint32Array(DAY_MINUTES)
+      this.errors = new Uint32Array(DAY_MINUTES)
+      this.sampleMinutes = new Float64Array(SAMPLE_MINUTES).fill(Number.NaN)
+      this.seen = new Float64Array(SAMPLE_MINUTES)
+      this.latency = new Float64Array(SAMPLE_MINUTES * SAMPLES_PER_MINUTE)
+      this.throughput = new Float64Array(SAMPLE_MINUTES * SAMPLES_PER_MINUTE)
+    } else {
+      this.writes = from.writes
+      this.minutes = from.minutes.slice()
+      this.ok = from.ok.slice()
+      this.errors = from.errors.slice()
+      this.sampleMinutes = from.sampleMinutes.slice()
+      this.seen = from.seen.slice()
+      this.latency = from.latency.slice()
+      this.throughput = from.throughput.slice()
+    }
+  }
+}
+
+// The id of an endpoint's row: its model's id and its place among the model's endpoints. Derived
+// from the model row alone (rows never change), so it can be kept beside it.
+const rowIds = new WeakMap<ModelWithEndpoints, string[]>()
+function idsOf(model: ModelWithEndpoints): string[] {
+  let ids = rowIds.get(model)
+  if (ids === undefined) {
+    ids = model.endpoints.map((_, i) => `${model.id}\u0000${i}`)
+    rowIds.set(model, ids)
+  }
+  return ids
+}
+
+/** The traffic row of `endpoint` (one of `model`'s), if any attempt was recorded on it. */
+export function trafficOf(ctx: StoreContext, model: ModelWithEndpoints, endpoint: Endpoint): EndpointTraffic | undefined {
+  const i = model.endpoints.indexOf(endpoint)
+  if (i === -1) return undefined
+  const row = ctx.data.endpointStats.get(idsOf(model)[i] as string)
+  return row !== undefined && row.endpoint === endpoint ? row : undefined
+}
+
+/**
+ * The row to record into: the live one when no version of the store can hold it (made in this
+ * history's current epoch), else a copy of it (or a new row), written through `put` so that
+ * snapshots and restores see the change.
+ */
+function trafficFor(ctx: StoreContext, model: ModelWithEndpoints, endpoint: Endpoint): EndpointTraffic | undefined {
+  const i = model.endpoints.indexOf(endpoint)
+  if (i === -1) return undefined
+  const id = idsOf(model)[i] as string
+  const history = ctx.history
+  const epoch = history?.epoch ?? 0
+  const row = ctx.data.endpointStats.get(id)
+  if (row !== undefined && row.endpoint === endpoint && row.owner === history && row.epoch === epoch) return row
+  const fresh = new EndpointTraffic(endpoint, history, epoch, row !== undefined && row.endpoint === endpoint ? row : undefined)
+  put(ctx, 'endpointStats', id, fresh)
+  return fresh
+}
+
+/** A 32-bit mix (Murmur3's finaliser) of two numbers: the reservoir's deterministic draw. */
+function mix(a: number, b: number): number {
+  let h = (Math.imul(a | 0, 0x9e3779b1) ^ (b | 0)) >>> 0
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/**
+ * Records one attempt on `endpoint` (of `model`) at the clock's now: `status` 200 for a success,
+ * with its time to first token (ms) and tokens per second, else the error status. O(1), and no
+ * allocation unless a snapshot was taken since the endpoint's last attempt. Rate-limited attempts
+ * (429) are not counted, as the service's uptime leaves them out.
+ */
+export function recordAttempt(ctx: StoreContext, model: ModelWithEndpoints, endpoint: Endpoint, status: number, latencyMs = 0, tokensPerSecond = 0): void {
+  if (status === 429) return
+  const row = trafficFor(ctx, model, endpoint)
+  if (row === undefined) return
+  const minute = Math.floor(ctx.clock.nowMs() / MINUTE_MS)
+  const slot = ((minute % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES
+  if (row.minutes[slot] !== minute) {
+    // The slot held another day's minute (or one after the clock was moved back): it starts again.
+    row.minutes[slot] = minute
+    row.ok[slot] = 0
+    row.errors[slot] = 0
+  }
+  row.writes++
+  if (status !== 200) {
+    row.errors[slot] = (row.errors[slot] as number) + 1
+    return
+  }
+  row.ok[slot] = (row.ok[slot] as number) + 1
+  const s = ((minute % SAMPLE_MINUTES) + SAMPLE_MINUTES) % SAMPLE_MINUTES
+  if (row.sampleMinutes[s] !== minute) {
+    row.sampleMinutes[s] = minute
+    row.seen[s] = 0
+  }
+  const n = row.seen[s] as number
+  row.seen[s] = n + 1
+  // Reservoir sampling (Vitter's algorithm R) with a hash of the minute and the sample's number
+  // for its draw: the same traffic keeps the same samples on every run, and the seeded stream is untouched.
+  const j = n < SAMPLES_PER_MINUTE ? n : mix(minute, n) % (n + 1)
+  if (j < SAMPLES_PER_MINUTE) {
+    row.latency[s * SAMPLES_PER_MINUTE + j] = latencyMs
+    row.throughput[s * SAMPLES_PER_MINUTE + j] = tokensPerSecond
+  }
+}
+
+/** successful / (successful + errors) x 100, to 2 decimals, over the last `minutes` minutes; undefined below the threshold. */
+function uptime(row: EndpointTraffic, now: number, minutes: number): number | undefined {
+  let ok = 0
+  let errors = 0
+  for (let m = now - minutes + 1; m <= now; m++) {
+    const slot = ((m % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES
+    if (row.minutes[slot] !== m) continue
+    ok += row.ok[slot] as number
+    errors += row.errors[slot] as number
+  }
+  const total = ok + errors
+  if (total < TRAFFIC_THRESHOLD) return undefined
+  return Math.round((ok / total) * 10_000) / 100
+}
+
+const PERCENTILES = [50, 75, 90, 99] as const
+
+/**
+ * Nearest-rank percentiles of weighted samples: for p, the first value (in `order`) at which the
+ * samples' cumulative weight reaches p% of the total. With every weight 1 that is the value of rank
+ * ceil(p/100 x n). `descending`: throughput, whose higher percentiles are the slower tail.
+ */
+function percentilesOf(values: number[], weights: number[], descending: boolean): PercentileStats {
+  const order = values.map((_, i) => i).sort((a, b) => (descending ? (values[b] as number) - (values[a] as number) : (values[a] as number) - (values[b] as number)) || a - b)
+  const total = weights.reduce((sum, w) => sum + w, 0)
+  const result = { p50: 0, p75: 0, p90: 0, p99: 0 }
+  let k = 0
+  let cumulative = 0
+  for (const p of PERCENTILES) {
+    const target = (p / 100) * total - 1e-9
+    while (k < order.length - 1 && cumulative + (weights[order[k] as number] as number) < target) cumulative += weights[order[k++] as number] as number
+    result[`p${p}`] = values[order[k] as number] as number
+  }
+  return result
+}
+
+/** The figures of a row at `minute`, computed once per minute and write count. */
+function figuresOf(row: EndpointTraffic, minute: number): Figures {
+  const cached = row.cached
+  if (cached !== undefined && cached.minute === minute && cached.writes === row.writes) return cached
+  const latency: number[] = []
+  const throughput: number[] = []
+  const weights: number[] = []
+  let successes = 0
+  for (let m = minute - SAMPLE_MINUTES + 1; m <= minute; m++) {
+    const s = ((m % SAMPLE_MINUTES) + SAMPLE_MINUTES) % SAMPLE_MINUTES
+    if (row.sampleMinutes[s] !== m) continue
+    const seen = row.seen[s] as number
+    const kept = Math.min(seen, SAMPLES_PER_MINUTE)
+    successes += seen
+    // Each kept sample stands for seen / kept attempts of its minute.
+    for (let j = 0; j < kept; j++) {
+      latency.push(row.latency[s * SAMPLES_PER_MINUTE + j] as number)
+      throughput.push(row.throughput[s * SAMPLES_PER_MINUTE + j] as number)
+      weights.push(seen / kept)
+    }
+  }
+  const enough = successes >= TRAFFIC_THRESHOLD
+  const figures: Figures = {
+    minute,
+    writes: row.writes,
+    uptime5m: uptime(row, minute, 5),
+    uptime30m: uptime(row, minute, 30),
+    uptime1d: uptime(row, minute, DAY_MINUTES),
+    latency: enough ? percentilesOf(latency, weights, false) : undefined,
+    throughput: enough ? percentilesOf(throughput, weights, true) : undefined,
+  }
+  row.cached = figures
+  return figures
+}
+
+/** The endpoint as the service shows it in the clock's `minute`: traffic figures where a window has enough traffic, else the seeded ones. */
+function endpointAt(endpoint: Endpoint, row: EndpointTraffic | undefined, minute: number): Endpoint {
+  if (row === undefined) return endpoint
+  const f = figuresOf(row, minute)
+  if (f.uptime5m === undefined && f.uptime30m === undefined && f.uptime1d === undefined && f.latency === undefined) return endpoint
+  return {
+    ...endpoint,
+    uptime_last_5m: f.uptime5m ?? endpoint.uptime_last_5m,
+    uptime_last_30m: f.uptime30m ?? endpoint.uptime_last_30m,
+    uptime_last_1d: f.uptime1d ?? endpoint.uptime_last_1d,
+    latency_last_30m: f.latency ?? endpoint.latency_last_30m,
+    throughput_last_30m: f.throughput ?? endpoint.throughput_last_30m,
+  }
+}
+
+/** What a model's view was made from: each endpoint's row and its write count, and the minute. */
+interface ModelView {
+  minute: number
+  rows: (EndpointTraffic | undefined)[]
+  writes: number[]
+  model: ModelWithEndpoints
+}
+
+// The last view of each model. It checks itself on every read against the rows and minute it was
+// made from, so it can never be stale, whichever simulator reads it (as a model's cached JSON, decisions/0015).
+const views = new WeakMap<ModelWithEndpoints, ModelView>()
+
+/**
+ * `model` with the figures its endpoints show at the clock's now (decisions/0025): the stored
+ * model itself while no endpoint has enough traffic in any window, so its cached JSON serves. A
+ * view is kept per model and made again only when a row changed or the clock entered another minute.
+ */
+export function modelWithStatistics(ctx: StoreContext, model: ModelWithEndpoints): ModelWithEndpoints {
+  const table = ctx.data.endpointStats
+  if (table.size === 0) return model
+  const ids = idsOf(model)
+  const minute = Math.floor(ctx.clock.nowMs() / MINUTE_MS)
+  const view = views.get(model)
+  let same = view !== undefined && view.minute === minute
+  const rows: (EndpointTraffic | undefined)[] = []
+  let any = false
+  for (let i = 0; i < ids.length; i++) {
+    const row = table.get(ids[i] as string)
+    const own = row !== undefined && row.endpoint === model.endpoints[i] ? row : undefined
+    if (own !== undefined) any = true
+    rows.push(own)
+    if (same && (view?.rows[i] !== own || (own !== undefined && view?.writes[i] !== own.writes))) same = false
+  }
+  if (!any) return model
+  if (same) return (view as ModelView).model
+  const endpoints = model.endpoints.map((endpoint, i) => endpointAt(endpoint, rows[i], minute))
+  let shown = endpoints.every((e, i) => e === model.endpoints[i]) ? model : { ...model, endpoints }
+  // Figures that came out as they were (steady traffic) keep the view, and with it its cached JSON.
+  if (view !== undefined && shown !== model && view.model !== model && endpoints.every((e, i) => sameFigures(e, view.model.endpoints[i] as Endpoint))) shown = view.model
+  views.set(model, { minute, rows, writes: rows.map((row) => row?.writes ?? 0), model: shown })
+  return shown
+}
+
+const samePercentiles = (a: PercentileStats | null, b: PercentileStats | null): boolean =>
+  a === b || (a !== null && b !== null && a.p50 === b.p50 && a.p75 === b.p75 && a.p90 === b.p90 && a.p99 === b.p99)
+
+/** Whether two views of one endpoint show the same figures. */
+function sameFigures(a: Endpoint, b: Endpoint): boolean {
+  return (
+    a.uptime_last_5m === b.uptime_last_5m &&
+    a.uptime_last_30m === b.uptime_last_30m &&
+    a.uptime_last_1d === b.uptime_last_1d &&
+    samePercentiles(a.latency_last_30m, b.latency_last_30m) &&
+    samePercentiles(a.throughput_last_30m, b.throughput_last_30m)
+  )
+}
+
+/**
+ * Whether `endpoint` had a significant outage lately: its traffic uptime over the last 5 minutes,
+ * once that window has enough traffic, is below {@link OUTAGE_UPTIME}. The unsorted draw tries such
+ * endpoints after the others (decisions/0025). Seeded figures never count.
+ */
+export function hadOutage(ctx: StoreContext, model: ModelWithEndpoints, endpoint: Endpoint): boolean {
+  if (ctx.data.endpointStats.size === 0) return false
+  const row = trafficOf(ctx, model, endpoint)
+  if (row === undefined) return false
+  const up = uptime(row, Math.floor(ctx.clock.nowMs() / MINUTE_MS), 5)
+  return up !== undefined && up < OUTAGE_UPTIME
+}
