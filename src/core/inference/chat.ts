@@ -3,7 +3,7 @@
 // Each step is deterministic for a given seed, world, clock and request sequence.
 import type { Principal } from '../auth.js'
 import { ApiError, ERROR_MESSAGES, type ErrorStatus } from '../errors.js'
-import type { FaultResponse } from '../controls.js'
+import type { FaultResponse, StreamFault } from '../controls.js'
 import { compilePricing, type CompiledPricing, type ResolvedPricing } from '../pricing/compile.js'
 import type { CostUsage } from '../pricing/cost.js'
 import { parseDecimal } from '../pricing/decimal.js'
@@ -19,7 +19,9 @@ import { defaultReply } from './reply.js'
 import type { ResponderReply, ResponderRule, Responders } from './responders.js'
 import { type ChatInput, readChatRequest } from './request.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
-import { type StreamFrame, streamFrames } from './stream.js'
+import { type StreamFrame, endStream, streamPlan } from './stream.js'
+import { type StreamCounts, sentCounts, streamCanceller } from './settle.js'
+import { streamCut } from './stream-errors.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
 import type { ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation, ProviderResponse } from './wire.js'
 
@@ -30,10 +32,15 @@ export interface InferenceRuntime {
   readonly responders: Responders
   /** The fault rule that makes this provider fail for this request, if any (rules with a `provider`). */
   providerFault(facts: { provider: string; keyHash: string; path: string }): { name: string; respond: FaultResponse } | null
+  /** The mid-stream fault (a rule with `afterChunks`) that cuts this streamed reply, if any (decisions/0026). */
+  streamFault(facts: { provider: string; keyHash: string; path: string }): StreamFault | null
 }
 
 /** What a successful completion produced: the JSON answer, or the frames of a stream. */
-export type ChatOutcome = { type: 'json'; body: ChatCompletion } | { type: 'stream'; frames: StreamFrame[] }
+export type ChatOutcome =
+  | { type: 'json'; body: ChatCompletion }
+  /** `cancel(framesSent)`: the client went away after that many frames (decisions/0026). */
+  | { type: 'stream'; frames: StreamFrame[]; cancel: (framesSent: number) => boolean }
 
 /** The message of a key limit's 403, naming the period as the service does. */
 export function keyLimitMessage(limitReset: KeyState['limitReset']): string {
@@ -182,8 +189,10 @@ export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, pri
           failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
           continue
         }
-        attempts.push(attempt(200))
-        return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency })
+        // A mid-stream error: the attempt started answering, then failed (decisions/0026).
+        const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path }) : null
+        attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status))
+        return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency, streamFault })
       }
     }
     throw failure ?? new ApiError(502)
@@ -218,6 +227,7 @@ interface Completion {
   now: number
   attempts: ProviderResponse[]
   latency: number
+  streamFault: StreamFault | null
 }
 
 /** Steps 5 to 9 on the endpoint that answered: reply, count, price, charge, record. */
@@ -237,6 +247,23 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, c: Completion): 
   const caps = [input.maxTokens, endpoint.max_completion_tokens].filter((cap): cap is number => cap !== null)
   truncate(reply, counts, caps.length === 0 ? null : Math.min(...caps))
   counts.cachedTokens = Math.min(counts.cachedTokens, counts.promptTokens)
+  const message = {
+    role: 'assistant' as const,
+    content: reply.content,
+    refusal: null,
+    ...(reply.reasoning !== null && { reasoning: reply.reasoning }),
+    ...(reply.toolCalls.length > 0 && { tool_calls: reply.toolCalls }),
+  }
+  const created = Math.floor(now / 1000)
+  const throughput = endpoint.throughput_last_30m?.p50 ?? 50
+
+  // A stream's frames up to its end; a mid-stream error charges only the chunks before it (decisions/0026).
+  const cut = c.streamFault === null ? undefined : streamCut(c.streamFault)
+  const plan = input.stream ? streamPlan({ id, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, latency: c.latency, throughput }, cut) : undefined
+  if (plan !== undefined && cut !== undefined) {
+    Object.assign(counts, sentCounts(counts, plan.shares, plan.terminal, plan.estimate))
+    reply.finishReason = 'error'
+  }
 
   // Step 7: the endpoint's pricing at this instant and prompt size, exact.
   const pricing = pricingOf(endpoint)
@@ -248,16 +275,16 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, c: Completion): 
   const units = costToUnits(cost)
 
   // Step 8: the key's usage record at this instant, and the organisation's credits, in one write.
+  const record = { at: now, units, byok: false }
   const charged: KeyState = {
     ...key,
-    usage: appendUsage(key.usage, key.usageCount, { at: now, units, byok: false }),
+    usage: appendUsage(key.usage, key.usageCount, record),
     usageCount: key.usageCount + 1,
     updatedAt: key.updatedAt === null ? now : Math.max(key.updatedAt, now),
   }
   put(ctx, 'keys', key.hash, charged)
   chargeCredits(ctx, key.userId, units)
 
-  const throughput = endpoint.throughput_last_30m?.p50 ?? 50
   const generationTime = Math.round((counts.completionTokens / Math.max(throughput, 1)) * 1000)
   const chatUsage: ChatUsage = {
     prompt_tokens: counts.promptTokens,
@@ -269,7 +296,6 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, c: Completion): 
     completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
     cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: Number(completionCost) },
   }
-  const created = Math.floor(now / 1000)
   const generation: Generation = {
     id,
     upstream_id: `chatcmpl-${suffix}`,
@@ -315,20 +341,16 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, c: Completion): 
     provider_responses: c.attempts,
     ...(input.sessionId !== null && { session_id: input.sessionId }),
   }
-  recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
+  const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
 
-  const message = {
-    role: 'assistant' as const,
-    content: reply.content,
-    refusal: null,
-    ...(reply.reasoning !== null && { reasoning: reply.reasoning }),
-    ...(reply.toolCalls.length > 0 && { tool_calls: reply.toolCalls }),
-  }
-  if (input.stream) {
-    return {
-      type: 'stream',
-      frames: streamFrames({ id, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, latency: c.latency, throughput }),
+  if (plan !== undefined) {
+    if (cut === undefined) endStream(plan, { id, provider: endpoint.provider_name, model: model.model.id, created, usage: chatUsage })
+    const price = (sent: StreamCounts) => {
+      const sentCost = pricing.cost(sent, { at: now })
+      return { cost: sentCost, units: costToUnits(sentCost) }
     }
+    const cancel = streamCanceller(ctx, { keyHash: key.hash, record, index: key.usageCount, generation: row, counts: { ...counts }, plan, estimate: plan.estimate, throughput, price })
+    return { type: 'stream', frames: plan.frames, cancel }
   }
   return {
     type: 'json',

@@ -1,5 +1,6 @@
 // Inference on the wire: chat completions (the money path, core/inference/) and the generations
 // they leave behind.
+import type { SimResponse } from '../api.js'
 import { ApiError } from '../errors.js'
 import { chatCompletion } from '../inference/chat.js'
 import { generationOf } from '../inference/generations.js'
@@ -14,7 +15,10 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     run({ ctx, principal, request, json, inference }) {
       const outcome = chatCompletion(ctx, inference, principal, json(), request.path)
       if (outcome.type === 'json') return jsonAnswer(200, outcome.body)
-      return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, type: 'stream', body: outcome.frames }
+      const response: SimResponse = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, type: 'stream', body: outcome.frames }
+      // Not enumerable: the response stays plain data (the journal clones it), the method rides along.
+      Object.defineProperty(response, 'cancel', { value: outcome.cancel, enumerable: false })
+      return response
     },
   },
   {
