@@ -4,6 +4,8 @@
 // the client's `reader.cancel()` (or the official SDK's `break` out of a stream) then never settles
 // and never reaches the simulator (mswjs/interceptors#712). Cancelling the clone of each event
 // stream as it is emitted lets the client's cancel through; the client's own branch is unaffected.
+import { describe } from '../core/describe.js'
+import { invalidArgument } from '../core/errors.js'
 
 /** What `forwardStreamCancels` needs of an MSW server: its life-cycle events (`setupServer()`, `setupWorker()`). */
 export interface LifeCycleEvents {
@@ -43,6 +45,10 @@ export interface LifeCycleEvents {
  * server.close()
  */
 export function forwardStreamCancels(server: LifeCycleEvents): () => void {
+  const events = (server as Partial<LifeCycleEvents> | null | undefined)?.events
+  if (typeof events?.on !== 'function' || typeof events.removeListener !== 'function') {
+    throw invalidArgument('forward stream cancels', 'server', `must be an MSW server or worker with life-cycle events (setupServer(), setupWorker()), got ${describe(server)}`)
+  }
   const listener = ({ response }: { response: Response }): void => {
     if (!(response?.headers?.get('content-type') ?? '').startsWith('text/event-stream')) return
     response.body?.cancel().catch(() => {})

@@ -124,7 +124,7 @@ function openSlot(slot: Slot): void {
   if (state.server === undefined) {
     state.server = setupServer(http.all('*', route)) as SetupServerApi
     // A client's cancel of a streamed answer reaches the simulator (decisions/0026).
-    forwardStreamCancels(state.server)
+    if (typeof (state.server as Partial<SetupServerApi>).events?.on === 'function') forwardStreamCancels(state.server)
   }
   if (state.open.size === 0) {
     // msw 2 reads onUnhandledRequest, msw 3 onUnhandledFrame: what no slot answers goes through.

@@ -37,7 +37,7 @@ const idOf = (response: Stream): string => JSON.parse((response.body[1] as { dat
 const generationOf = (sim: ReturnType<typeof world>['sim'], key: string, id: string): any => (sim.handle({ method: 'GET', path: '/generation', query: `id=${id}`, authorization: `Bearer ${key}` }).body as { data: unknown }).data
 const units = (usd: number): bigint => BigInt(Math.round(usd * 1e10))
 const spent = (sim: ReturnType<typeof world>['sim'], orgId: string): bigint => units(sim.credits.get(orgId).total_usage)
-const keyUsage = (sim: ReturnType<typeof world>['sim'], keyHash: string): bigint => units(sim.keys.get(keyHash).usage)
+const keyUsage = (sim: ReturnType<typeof world>['sim'], keyHash: string): bigint => units(sim.keys.get(keyHash)!.usage)
 
 describe('a client that disconnects mid-stream', () => {
   it('is charged for the prompt and the tokens of the chunks it was sent, at the instant of the request', () => {
@@ -69,7 +69,7 @@ describe('a client that disconnects mid-stream', () => {
       expect(keyUsage(sim, keyHash)).toBe(units(Number(cost)))
       expect(spent(sim, org.id)).toBe(units(Number(cost)))
       // The usage record stays at the request's instant: still today's, this week's, this month's.
-      expect(sim.keys.get(keyHash).usage_daily).toBe(Number(cost))
+      expect(sim.keys.get(keyHash)!.usage_daily).toBe(Number(cost))
     }
   })
 

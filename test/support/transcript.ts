@@ -27,7 +27,7 @@ export function transcript(seed: number): string {
   sim.faults.providerDown({ afterChunks: 1 })
   ask({ messages: messages('And then?'), stream: true })
   for (const entry of sim.journal.list({ operation: 'createChatCompletion' })) {
-    const first = entry.response.type === 'stream' ? (entry.response.body as { data: string }[])[1]?.data.slice(6) : JSON.stringify(entry.response.body)
+    const first = entry.response.type === 'stream' ? (entry.response.body as readonly { data: string }[])[1]?.data.slice(6) : JSON.stringify(entry.response.body)
     const id = (JSON.parse(first ?? '{}') as { id?: string }).id ?? ''
     lines.push(text(sim.handle({ method: 'GET', path: '/generation', query: `id=${id}`, authorization: `Bearer ${key}` })))
   }
