@@ -53,7 +53,21 @@ export type SimResponse = Timing &
     | { status: number; headers: Record<string, string>; type: 'json'; body: unknown }
     | { status: number; headers: Record<string, string>; type: 'bytes'; body: Uint8Array }
     /** A server-sent event stream: each frame's text and its offset from the start (decisions/0024). */
-    | { status: number; headers: Record<string, string>; type: 'stream'; body: readonly StreamFrame[] }
+    | {
+        status: number
+        headers: Record<string, string>
+        type: 'stream'
+        body: readonly StreamFrame[]
+        /**
+         * Tells the simulator that the client went away after `framesSent` frames (0 to
+         * `body.length`) had been sent: it is then charged only for what they carried, and the
+         * generation says `cancelled: true` (decisions/0026). The adapters call it; an adapter of
+         * your own that stops writing early should too. Only the first call counts; once the frame
+         * that ends the reply was sent, it changes nothing. Returns whether the charge changed.
+         * Not enumerable, so the response stays plain data.
+         */
+        readonly cancel?: (framesSent: number) => boolean
+      }
     | { status: 0; headers: Record<string, string>; type: 'network-error' | 'never'; body: null }
   )
 

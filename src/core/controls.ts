@@ -54,12 +54,27 @@ export interface FaultTiming {
   fromCall?: number
   /** Answer each eligible request with this probability, drawn from the simulator's seeded stream. */
   probability?: number
+  /**
+   * Fail mid-stream instead of up front: a streamed chat completion (`stream: true`) that the rule
+   * matches starts, sends this many content chunks (0 or more), then an error chunk with the
+   * rule's status and message and `finish_reason: "error"`, and ends; only what was sent is charged
+   * (decisions/0026). Such a rule answers streamed completions only: other requests pass it by, and
+   * its `respond` must be a status (not `"network-error"` or `"never"`).
+   */
+  afterChunks?: number
 }
 
 export interface FaultRule extends FaultMatch, FaultTiming {
   respond: FaultResponse
   /** A name for journals and `list()`; default `fault-<n>`. */
   name?: string
+}
+
+/** A mid-stream fault as the money path uses it: what the error chunk says, and after how many chunks. */
+export interface StreamFault {
+  name: string
+  respond: Exclude<FaultResponse, string>
+  afterChunks: number
 }
 
 /** A fault rule in place: how often it matched and answered, and how to take it out. */
@@ -177,7 +192,7 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 const OWN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection'])
 
 /** The fields of each kind of rule and option: any other is refused, so a misspelt one cannot be ignored (decisions/0005). */
-const FAULT_RULE_FIELDS = fieldsOf<FaultRule>({ operation: true, path: true, keyHash: true, provider: true, once: true, times: true, fromCall: true, probability: true, respond: true, name: true })
+const FAULT_RULE_FIELDS = fieldsOf<FaultRule>({ operation: true, path: true, keyHash: true, provider: true, once: true, times: true, fromCall: true, probability: true, afterChunks: true, respond: true, name: true })
 const PRESET_FIELDS = withoutFields<FaultRule>(FAULT_RULE_FIELDS, 'respond', 'name')
 const SERVICE_UNAVAILABLE_FIELDS: ReadonlySet<string> = new Set([...PRESET_FIELDS, 'retryAfterSeconds'])
 const RESPONSE_FIELDS = fieldsOf<Exclude<FaultResponse, string>>({ status: true, message: true, metadata: true, headers: true })
@@ -305,6 +320,12 @@ export class Controls {
     if (rule.provider !== undefined && (typeof rule.provider !== 'string' || rule.provider === '')) throw invalidArgument(operation, 'provider', `must be a provider's name such as "OpenAI", got ${describe(rule.provider)}`)
     const times = checkCount(rule.times, 'times', operation, 1)
     checkCount(rule.fromCall, 'fromCall', operation, 1)
+    if (checkCount(rule.afterChunks, 'afterChunks', operation, 0) !== undefined) {
+      if (typeof respond === 'string') throw invalidArgument(operation, 'respond', `must be { status, message?, metadata? } with afterChunks: a mid-stream error is an error chunk, got ${describe(respond)}`)
+      if (operations !== undefined && !operations.has('createChatCompletion')) {
+        throw invalidArgument(operation, 'afterChunks', `applies to streamed chat completions only; the rule's operation must include createChatCompletion, got ${describe(rule.operation)}`)
+      }
+    }
     if (rule.once !== undefined && typeof rule.once !== 'boolean') throw invalidArgument(operation, 'once', 'must be a boolean')
     if (rule.once && times !== undefined && times !== 1) throw invalidArgument(operation, 'times', 'contradicts once: true')
     const p = rule.probability
@@ -361,8 +382,9 @@ export class Controls {
     let answer: { name: string; respond: FaultResponse } | null = null
     for (const state of this.faultStates) {
       const { rule } = state
-      // A provider's fault is for that provider's attempts (pickProviderFault), not for the request.
-      if (rule.provider !== undefined) continue
+      // A provider's fault is for that provider's attempts (pickProviderFault), not for the request;
+      // a mid-stream fault is for a stream once it has started (pickStreamFault).
+      if (rule.provider !== undefined || rule.afterChunks !== undefined) continue
       if (state.operations && (facts.operation === null || !state.operations.has(facts.operation))) continue
       if (this.fires(state, facts, answer !== null)) answer = { name: state.name, respond: rule.respond }
     }
@@ -377,9 +399,25 @@ export class Controls {
     let answer: { name: string; respond: FaultResponse } | null = null
     for (const state of this.faultStates) {
       const { rule } = state
-      if (rule.provider === undefined || rule.provider.toLowerCase() !== facts.provider.toLowerCase()) continue
+      if (rule.afterChunks !== undefined || rule.provider === undefined || rule.provider.toLowerCase() !== facts.provider.toLowerCase()) continue
       if (state.operations && !state.operations.has('createChatCompletion')) continue
       if (this.fires(state, facts, answer !== null)) answer = { name: state.name, respond: rule.respond }
+    }
+    return answer
+  }
+
+  /**
+   * The mid-stream fault (a rule with `afterChunks`) that cuts a streamed completion answered by
+   * this provider, if any: tried in the order added, counted like the others.
+   */
+  pickStreamFault(facts: { provider: string; keyHash: string; path: string }): StreamFault | null {
+    let answer: StreamFault | null = null
+    for (const state of this.faultStates) {
+      const { rule } = state
+      if (rule.afterChunks === undefined) continue
+      if (rule.provider !== undefined && rule.provider.toLowerCase() !== facts.provider.toLowerCase()) continue
+      if (state.operations && !state.operations.has('createChatCompletion')) continue
+      if (this.fires(state, facts, answer !== null)) answer = { name: state.name, respond: rule.respond as Exclude<FaultResponse, string>, afterChunks: rule.afterChunks }
     }
     return answer
   }

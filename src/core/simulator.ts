@@ -202,7 +202,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   const router = {
     controls,
     journal: new JournalStore(journalLimit),
-    inference: { seed, responders, providerFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickProviderFault(facts) },
+    inference: { seed, responders, providerFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickProviderFault(facts), streamFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickStreamFault(facts) },
   }
   const { ctx, collections } = createStore(seed, clock)
   const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, specNow === undefined ? 0 : startMs - specNow)

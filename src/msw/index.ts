@@ -8,6 +8,7 @@ import type { Simulator } from '../core/simulator.js'
 import { answer, parseBaseUrl } from './route.js'
 
 export { DEFAULT_BASE_URL } from './route.js'
+export { forwardStreamCancels, type LifeCycleEvents } from './streams.js'
 
 export interface CreateHandlersOptions {
   /** Absolute base URL to intercept, ending in the version segment. Default `https://openrouter.ai/api/v1`. */
@@ -49,18 +50,33 @@ export function toResponse(response: SimResponse, method = 'GET'): Response {
   }
 }
 
-/** A stream answer as a Response whose body yields the frames one by one (with real waits only when asked). */
+/**
+ * A stream answer as a Response whose body yields the frames one by one, as the reader asks for
+ * them (with real waits only when asked). A reader that cancels the body before the end is a
+ * client that went away: the simulator is told how many frames it was given (decisions/0026).
+ */
 function streamResponse(response: Extract<SimResponse, { type: 'stream' }>): Response {
   const chunks = streamChunks(response)
   let next = 0
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const chunk = chunks[next++]
-      if (chunk === undefined) return controller.close()
-      if (chunk.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, chunk.waitMs))
-      controller.enqueue(chunk.bytes)
+  let cancelled = false
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const chunk = chunks[next]
+        if (chunk === undefined) return controller.close()
+        if (chunk.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, chunk.waitMs))
+        if (cancelled) return
+        next++
+        controller.enqueue(chunk.bytes)
+      },
+      cancel() {
+        cancelled = true
+        response.cancel?.(next)
+      },
     },
-  })
+    // No frame is made ahead of the reader: a frame enqueued is a frame the client asked for.
+    { highWaterMark: 0 },
+  )
   return new HttpResponse(body, { status: response.status, headers: response.headers })
 }
 

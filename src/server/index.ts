@@ -250,10 +250,12 @@ function protocolError(status: number, message: string, reason: string): Answere
 
 /**
  * Writes a stream answer frame by frame, waiting for real between frames only when the response
- * asks for it; stops early when the client goes away or the server closes.
+ * asks for it; stops early when the client goes away or the server closes, and then tells the
+ * simulator how many frames were written, so it charges only those (decisions/0026).
  */
 async function writeStream(res: ServerResponse, response: Extract<SimResponse, { type: 'stream' }>, timers: Set<NodeJS.Timeout>): Promise<void> {
   res.writeHead(response.status, response.headers)
+  let written = 0
   for (const chunk of streamChunks(response)) {
     if (chunk.waitMs > 0) {
       await new Promise<void>((resolve) => {
@@ -267,8 +269,12 @@ async function writeStream(res: ServerResponse, response: Extract<SimResponse, {
         res.once('close', done)
       })
     }
-    if (res.destroyed) return
+    if (res.destroyed) {
+      response.cancel?.(written)
+      return
+    }
     res.write(chunk.bytes)
+    written++
   }
   res.end()
 }
@@ -394,7 +400,11 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
         // A client that goes away, or a server that closes, during the wait gets no answer.
         res.on('close', done)
       })
-      if (res.destroyed) return log(0)
+      if (res.destroyed) {
+        // A stream nobody received: only its prompt is charged.
+        if (response.type === 'stream') response.cancel?.(0)
+        return log(0)
+      }
       req.socket.setTimeout(idleTimeoutMs)
     }
     if (response.type === 'stream' && method.toUpperCase() !== 'HEAD') await writeStream(res, response, timers).then(() => log(res.destroyed ? 0 : response.status))

@@ -17,6 +17,7 @@ import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import type { DefaultWorld } from '../core/worlds/default.js'
 import type { WorldSpec } from '../core/worlds/spec.js'
 import { toResponse } from '../msw/index.js'
+import { forwardStreamCancels } from '../msw/streams.js'
 import { answer, isUnder, parseBaseUrl, type SimBase } from '../msw/route.js'
 
 /** What a request no handler of the test answers does, inside a simulator test. */
@@ -122,6 +123,8 @@ function openSlot(slot: Slot): void {
   const state = router()
   if (state.server === undefined) {
     state.server = setupServer(http.all('*', route)) as SetupServerApi
+    // A client's cancel of a streamed answer reaches the simulator (decisions/0026).
+    if (typeof (state.server as Partial<SetupServerApi>).events?.on === 'function') forwardStreamCancels(state.server)
   }
   if (state.open.size === 0) {
     // msw 2 reads onUnhandledRequest, msw 3 onUnhandledFrame: what no slot answers goes through.

@@ -2,7 +2,7 @@
 // counted, what is refused (naming the field, charging nothing), what the result echoes, the
 // event stream's framing, and byte-identical answers for the same seed.
 import { describe, expect, it } from 'vitest'
-import { createSimulator, type SimResponse } from '../../src/index.js'
+import { createSimulator, estimateCost, type SimResponse } from '../../src/index.js'
 import { toResponse } from '../../src/msw/index.js'
 import { startServer } from '../../src/server/index.js'
 import { chatWorld, generation, MODEL } from './support.js'
@@ -199,3 +199,70 @@ describe('the Responses event stream', () => {
     }
   })
 })
+
+describe('a Responses stream cut short (decisions/0026)', () => {
+  const PRICING = { prompt: '0.000001', completion: '0.000002', request: '0.0001' }
+  const at = Date.parse('2026-03-02T10:00:00Z')
+  /** 63 characters: text deltas of 16, 16, 16 and 15 characters, 4 tokens each. */
+  const REPLY = 'One two three four five six seven eight nine ten eleven twelve.'
+  /** 'Count.' is 2 tokens, plus 4 for the message. */
+  const PROMPT_TOKENS = 6
+
+  function world() {
+    const sim = createSimulator({ world: 'empty', seed: 3, now: at })
+    const org = sim.users.create({ name: 'Acme', credits: { total: 100 } })
+    const { key, record } = sim.keys.create({ userId: org.id })
+    sim.models.create({ id: 'acme/fast', endpoints: [{ provider_name: 'Swift', pricing: PRICING }] })
+    sim.inference.respond({ reply: { content: REPLY } })
+    const start = (): Extract<SimResponse, { type: 'stream' }> => {
+      const response = sim.handle({ method: 'POST', path: '/responses', authorization: `Bearer ${key}`, body: JSON.stringify({ model: 'acme/fast', input: 'Count.', stream: true }) })
+      expect(response.type).toBe('stream')
+      return response as Extract<SimResponse, { type: 'stream' }>
+    }
+    return { sim, org, key, keyHash: record.hash, start }
+  }
+  const eventsOf = (frames: readonly { data: string }[]) => frames.filter((f) => f.data.startsWith('event: ')).map((f) => JSON.parse(f.data.split('\n')[1]!.slice(6)))
+  const cost = (completionTokens: number) => Number(estimateCost(PRICING, { promptTokens: PROMPT_TOKENS, completionTokens }, { at }))
+
+  it('charges a client that goes away the prompt and the text deltas it was sent, and the generation says cancelled', () => {
+    // Frames: the comment, created, in_progress, item added, part added, 4 deltas (indexes 5 to 8),
+    // text done, part done, item done (11, the end of the reply), completed, [DONE].
+    for (const [sent, completion] of [[0, 0], [5, 0], [6, 4], [8, 12], [9, 16], [11, 16]] as const) {
+      const { sim, org, key, keyHash, start } = world()
+      const response = start()
+      expect(response.body).toHaveLength(14)
+      const id = eventsOf(response.body).at(-1).response.id
+      expect(response.cancel?.(sent)).toBe(true)
+      const generation = generation_(sim, key, id)
+      expect(generation).toMatchObject({ cancelled: true, tokens_prompt: PROMPT_TOKENS, tokens_completion: completion, total_cost: cost(completion) })
+      expect(sim.keys.get(keyHash)!.usage).toBe(cost(completion))
+      expect(sim.credits.get(org.id).total_usage).toBe(cost(completion))
+    }
+    const { sim, key, keyHash, start } = world()
+    const response = start()
+    expect(response.cancel?.(12)).toBe(false)
+    expect(sim.keys.get(keyHash)!.usage).toBe(cost(16))
+    expect(key).toBeDefined()
+  })
+
+  it('ends with an error event after the deltas a mid-stream fault allows, charging what was sent', () => {
+    const { sim, key, keyHash, start } = world()
+    sim.faults.providerDown({ provider: 'Swift', afterChunks: 2 })
+
+    const response = start()
+
+    const events = eventsOf(response.body)
+    expect(events.filter((e) => e.type === 'response.output_text.delta')).toHaveLength(2)
+    expect(events.at(-1)).toMatchObject({ type: 'error', code: 'provider_unavailable', param: null })
+    expect(response.body.at(-1)!.data).not.toContain('[DONE]')
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i))
+    expect(sim.keys.get(keyHash)!.usage).toBe(cost(8))
+    const id = eventsOf(start().body).find((e) => e.type === 'response.created').response.id
+    expect(id).toMatch(/^gen-/)
+    expect(sim.journal.list({ operation: 'createResponses' }).every((e) => e.status === 200)).toBe(true)
+  })
+})
+
+function generation_(sim: Handle, key: string, id: string): any {
+  return generation(sim, key, id).body.data
+}

@@ -130,6 +130,28 @@ describe('sdk.responses.send', () => {
   })
 })
 
+describe('a Responses stream the SDK leaves early', () => {
+  it('is charged for what it was sent, and its generation says cancelled', async () => {
+    const { sim, sdk } = setup()
+    sim.inference.respond({ reply: { content: 'x'.repeat(400) } })
+    const before = sim.keys.get(sim.world.apiKeyHash)!.usage
+
+    const stream = (await sdk.responses.send({ responsesRequest: { model: sim.world.models.paid, input: 'Talk.', stream: true } as ResponsesRequest })) as unknown as AsyncIterable<any>
+    let id = ''
+    for await (const event of stream) {
+      if (event.type === 'response.created') id = event.response.id
+      if (event.type === 'response.output_text.delta') break
+    }
+
+    await expect.poll(async () => (await sdk.generations.getGeneration({ id })).data.cancelled).toBe(true)
+    const generation = (await sdk.generations.getGeneration({ id })).data
+    // The reply is 100 tokens; the SDK reads a few frames ahead of its loop, and those few are charged.
+    expect(generation.tokensCompletion).toBeGreaterThan(0)
+    expect(generation.tokensCompletion).toBeLessThan(100)
+    expect(sim.keys.get(sim.world.apiKeyHash)!.usage - before).toBeCloseTo(generation.totalCost, 10)
+  })
+})
+
 describe('sdk.callModel', () => {
   it('gets the text of a reply, and its usage, through the stream callModel asks for', async () => {
     const { sim, sdk } = setup()

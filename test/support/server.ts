@@ -2,7 +2,7 @@ import { OpenRouter } from '@openrouter/sdk'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, vi } from 'vitest'
 import { SimulatorError, type Simulator } from '../../src/index.js'
-import { createHandlers } from '../../src/msw/index.js'
+import { createHandlers, forwardStreamCancels } from '../../src/msw/index.js'
 
 export const BASE = 'https://openrouter.ai/api/v1'
 
@@ -17,6 +17,8 @@ export function sdkClient(apiKey?: string, serverURL: string = BASE): OpenRouter
  */
 export function useSimulatorServer(): { serve(sim: Simulator<unknown>, baseUrl?: string): void } {
   const server = setupServer()
+  // A client that cancels a stream reaches the simulator, as through the vitest fixture.
+  forwardStreamCancels(server)
   beforeAll(() => {
     // The official SDK falls back to these when an option is absent; tests pass both explicitly.
     vi.stubEnv('OPENROUTER_API_KEY', undefined)

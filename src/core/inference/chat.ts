@@ -3,7 +3,7 @@
 // Each step is deterministic for a given seed, world, clock and request sequence.
 import type { Principal } from '../auth.js'
 import { ApiError, ERROR_MESSAGES, type ErrorStatus } from '../errors.js'
-import type { FaultResponse } from '../controls.js'
+import type { FaultResponse, StreamFault } from '../controls.js'
 import { compilePricing, type CompiledPricing, type ResolvedPricing } from '../pricing/compile.js'
 import type { CostUsage } from '../pricing/cost.js'
 import { parseDecimal } from '../pricing/decimal.js'
@@ -20,7 +20,9 @@ import type { ResponderReply, ResponderRule, Responders } from './responders.js'
 import { type ChatInput, readChatRequest } from './request.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import { hadOutage, recordAttempt } from './statistics.js'
-import { type StreamFrame, streamFrames } from './stream.js'
+import { type StreamCut, type StreamFrame, type StreamPlan, endStream, streamPlan } from './stream.js'
+import { type StreamCounts, sentCounts, streamCanceller } from './settle.js'
+import { streamCut } from './stream-errors.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
 import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation, ProviderResponse } from './wire.js'
 
@@ -31,10 +33,18 @@ export interface InferenceRuntime {
   readonly responders: Responders
   /** The fault rule that makes this provider fail for this request, if any (rules with a `provider`). */
   providerFault(facts: { provider: string; keyHash: string; path: string }): { name: string; respond: FaultResponse } | null
+  /** The mid-stream fault (a rule with `afterChunks`) that cuts this streamed reply, if any (decisions/0026). */
+  streamFault(facts: { provider: string; keyHash: string; path: string }): StreamFault | null
 }
 
+/** What a successful request produced: its JSON answer, or the frames of its stream. */
+export type InferenceOutcome<T> =
+  | { type: 'json'; body: T }
+  /** `cancel(framesSent)`: the client went away after that many frames (decisions/0026). */
+  | { type: 'stream'; frames: StreamFrame[]; cancel: (framesSent: number) => boolean }
+
 /** What a successful completion produced: the JSON answer, or the frames of a stream. */
-export type ChatOutcome = { type: 'json'; body: ChatCompletion } | { type: 'stream'; frames: StreamFrame[] }
+export type ChatOutcome = InferenceOutcome<ChatCompletion>
 
 /**
  * A completion that has been priced, charged and recorded: what an operation's answer is made of.
@@ -60,8 +70,18 @@ export interface Completed {
   stream: boolean
 }
 
-/** How an operation turns a completed request into its answer. */
-export type Answer<T> = (done: Completed) => T
+/**
+ * How an operation shapes its answer (chat completions, Responses): the JSON of a completed
+ * request, or its stream. A stream is planned before the price is known, frame by frame with the
+ * completion tokens each frame carries, so that a mid-stream error or a disconnect charges what
+ * was sent (decisions/0026); `end` then adds what follows a reply that finished (its usage).
+ */
+export interface AnswerShape<T> {
+  json(done: Completed): T
+  /** The frames up to the one that ends the reply; with a cut, the error after `cut.afterChunks` content frames instead. */
+  plan(done: Omit<Completed, 'usage'>, cut: StreamCut | undefined): StreamPlan
+  end(plan: StreamPlan, done: Completed): void
+}
 
 /** The message of a key limit's 403, naming the period as the service does. */
 export function keyLimitMessage(limitReset: KeyState['limitReset']): string {
@@ -168,15 +188,15 @@ export function refuseManagementKey(principal: Principal): void {
 /** Runs one chat completion for an authenticated caller. Throws the ApiError to answer with. */
 export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): ChatOutcome {
   refuseManagementKey(principal)
-  return runInference(ctx, runtime, principal, readChatRequest(body), path, chatAnswer)
+  return runInference(ctx, runtime, principal, readChatRequest(body), path, CHAT_SHAPE)
 }
 
 /**
  * Steps 2 to 9 of the money path for a request already read into a ChatInput (by the chat or the
- * Responses reader): resolve, admit, route, reply, count, price, charge, record; `answer` shapes
- * the result. Throws the ApiError to answer with.
+ * Responses reader): resolve, admit, route, reply, count, price, charge, record; `shape` makes
+ * the answer. Throws the ApiError to answer with.
  */
-export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, input: ChatInput, path: string, answer: Answer<T>): T {
+export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, input: ChatInput, path: string, shape: AnswerShape<T>): InferenceOutcome<T> {
   const models = resolveModels(ctx, input)
   const key = ctx.data.keys.get(principal.keyHash) as KeyState
   const now = ctx.clock.nowMs()
@@ -225,8 +245,10 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           continue
         }
         const ttft = rule?.reply?.latencyMs ?? latency
-        attempts.push(attempt(200, ttft))
-        return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft }, answer)
+        // A mid-stream error: the attempt started answering, then failed (decisions/0026).
+        const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path }) : null
+        attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
+        return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault }, shape)
       }
     }
     throw failure ?? new ApiError(502)
@@ -261,10 +283,11 @@ interface Completion {
   now: number
   attempts: ProviderResponse[]
   latency: number
+  streamFault: StreamFault | null
 }
 
 /** Steps 5 to 9 on the endpoint that answered: reply, count, price, charge, record. */
-function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion, answer: Answer<T>): T {
+function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion, shape: AnswerShape<T>): InferenceOutcome<T> {
   const { key, model, endpoint, input, now } = c
   const suffix = ctx.random.alphanumeric(20)
   const id = `gen-${Math.floor(now / 1000)}-${suffix}`
@@ -280,6 +303,24 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const caps = [input.maxTokens, endpoint.max_completion_tokens].filter((cap): cap is number => cap !== null)
   truncate(reply, counts, caps.length === 0 ? null : Math.min(...caps))
   counts.cachedTokens = Math.min(counts.cachedTokens, counts.promptTokens)
+  const message: ChatAssistantMessage = {
+    role: 'assistant' as const,
+    content: reply.content,
+    refusal: null,
+    ...(reply.reasoning !== null && { reasoning: reply.reasoning }),
+    ...(reply.toolCalls.length > 0 && { tool_calls: reply.toolCalls }),
+  }
+  const created = Math.floor(now / 1000)
+  const throughput = c.rule?.reply?.tokensPerSecond ?? endpoint.throughput_last_30m?.p50 ?? 50
+  const base = { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream }
+
+  // A stream's frames up to its end; a mid-stream error charges only the chunks before it (decisions/0026).
+  const cut = c.streamFault === null ? undefined : streamCut(c.streamFault)
+  const plan = input.stream ? shape.plan(base, cut) : undefined
+  if (plan !== undefined && cut !== undefined) {
+    Object.assign(counts, sentCounts(counts, plan.shares, plan.terminal, plan.estimate))
+    reply.finishReason = 'error'
+  }
 
   // Step 7: the endpoint's pricing at this instant and prompt size, exact.
   const pricing = pricingOf(endpoint)
@@ -291,17 +332,17 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const units = costToUnits(cost)
 
   // Step 8: the key's usage record at this instant, and the organisation's credits, in one write.
+  const record = { at: now, units, byok: false }
   const charged: KeyState = {
     ...key,
-    usage: appendUsage(key.usage, key.usageCount, { at: now, units, byok: false }),
+    usage: appendUsage(key.usage, key.usageCount, record),
     usageCount: key.usageCount + 1,
     updatedAt: key.updatedAt === null ? now : Math.max(key.updatedAt, now),
   }
   put(ctx, 'keys', key.hash, charged)
   chargeCredits(ctx, key.userId, units)
 
-  const throughput = c.rule?.reply?.tokensPerSecond ?? endpoint.throughput_last_30m?.p50 ?? 50
-  recordAttempt(ctx, model.model, endpoint, 200, c.latency, throughput)
+  recordAttempt(ctx, model.model, endpoint, c.streamFault === null ? 200 : c.streamFault.respond.status, c.latency, throughput)
   const generationTime = Math.round((counts.completionTokens / Math.max(throughput, 1)) * 1000)
   const chatUsage: ChatUsage = {
     prompt_tokens: counts.promptTokens,
@@ -313,7 +354,6 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
     cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: Number(completionCost) },
   }
-  const created = Math.floor(now / 1000)
   const generation: Generation = {
     id,
     upstream_id: `chatcmpl-${suffix}`,
@@ -359,35 +399,33 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     provider_responses: c.attempts,
     ...(input.sessionId !== null && { session_id: input.sessionId }),
   }
-  recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
+  const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
 
-  const message: ChatAssistantMessage = {
-    role: 'assistant' as const,
-    content: reply.content,
-    refusal: null,
-    ...(reply.reasoning !== null && { reasoning: reply.reasoning }),
-    ...(reply.toolCalls.length > 0 && { tool_calls: reply.toolCalls }),
+  const done: Completed = { ...base, finishReason: reply.finishReason, usage: chatUsage }
+  if (plan === undefined) return { type: 'json', body: shape.json(done) }
+  if (cut === undefined) shape.end(plan, done)
+  const price = (sent: StreamCounts) => {
+    const sentCost = pricing.cost(sent, { at: now })
+    return { cost: sentCost, units: costToUnits(sentCost) }
   }
-  return answer({ id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, latency: c.latency, throughput, stream: input.stream })
+  const cancel = streamCanceller(ctx, { keyHash: key.hash, record, index: key.usageCount, generation: row, counts: { ...counts }, plan, estimate: plan.estimate, throughput, price })
+  return { type: 'stream', frames: plan.frames, cancel }
 }
 
 /** `POST /chat/completions`' answer: a ChatCompletion, or its chunks as stream frames. */
-function chatAnswer(done: Completed): ChatOutcome {
-  const { id, provider, model, created, message, finishReason, usage } = done
-  if (done.stream) {
-    return { type: 'stream', frames: streamFrames({ id, provider, model, created, message, finishReason, usage, latency: done.latency, throughput: done.throughput }) }
-  }
-  return {
-    type: 'json',
-    body: {
-      id,
-      provider,
-      model,
-      object: 'chat.completion',
-      created,
-      choices: [{ index: 0, logprobs: null, finish_reason: finishReason, native_finish_reason: finishReason, message }],
-      system_fingerprint: null,
-      usage,
-    },
-  }
+const CHAT_SHAPE: AnswerShape<ChatCompletion> = {
+  json: ({ id, provider, model, created, message, finishReason, usage }) => ({
+    id,
+    provider,
+    model,
+    object: 'chat.completion',
+    created,
+    choices: [{ index: 0, logprobs: null, finish_reason: finishReason, native_finish_reason: finishReason, message }],
+    system_fingerprint: null,
+    usage,
+  }),
+  plan: (done, cut) => streamPlan(done, cut),
+  end: (plan, done) => {
+    endStream(plan, done)
+  },
 }

@@ -3,9 +3,11 @@
 // (decisions/0031). The result's id is the generation's, so `GET /generation?id=` reads its cost.
 import type { Principal } from '../auth.js'
 import type { StoreContext } from '../store/context.js'
-import { type Completed, type InferenceRuntime, refuseManagementKey, runInference } from './chat.js'
+import type { StreamFrame } from './stream.js'
+import { type AnswerShape, type Completed, type InferenceOutcome, type InferenceRuntime, refuseManagementKey, runInference } from './chat.js'
 import { type ResponsesEcho, type ResponsesFunctionTool, readResponsesRequest } from './responses-request.js'
-import { type StreamFrame, pieces } from './stream.js'
+import { type StreamCut, type StreamPlan, pieces } from './stream.js'
+import { textTokens } from './tokens.js'
 import type { FinishReason } from './wire.js'
 
 /** An output item of a Responses result: reasoning, the assistant's message, or a function call. */
@@ -67,14 +69,27 @@ export interface ResponsesResult {
   usage: ResponsesUsage | null
 }
 
-/** What `POST /responses` produced: the JSON result, or the frames of its event stream. */
-export type ResponsesOutcome = { type: 'json'; body: ResponsesResult } | { type: 'stream'; frames: StreamFrame[] }
-
 /** Runs one Responses request for an authenticated caller. Throws the ApiError to answer with. */
-export function createResponse(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): ResponsesOutcome {
+export function createResponse(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): InferenceOutcome<ResponsesResult> {
   refuseManagementKey(principal)
   const { chat, echo } = readResponsesRequest(body)
-  return runInference(ctx, runtime, principal, chat, path, (done) => (done.stream ? { type: 'stream', frames: responseEvents(done, echo) } : { type: 'json', body: resultOf(done, echo) }))
+  return runInference(ctx, runtime, principal, chat, path, responsesShape(echo))
+}
+
+/** The Responses result of a request, or its events: the request's figures echoed in both. */
+function responsesShape(echo: ResponsesEcho): AnswerShape<ResponsesResult> {
+  return {
+    json: (done) => resultOf(done, echo),
+    plan: (done, cut) => responsesPlan(done, echo, cut),
+    end: (plan, done) => {
+      const final = resultOf(done, echo)
+      const type = final.status === 'completed' ? 'response.completed' : final.status === 'incomplete' ? 'response.incomplete' : 'response.failed'
+      // Every frame after the opening comment is an event, numbered from 0.
+      const atMs = (plan.frames[plan.terminal] as StreamFrame).atMs
+      plan.frames.push({ atMs, data: eventText(type, plan.frames.length - 1, { response: final }) }, { atMs, data: 'data: [DONE]\n\n' })
+      plan.shares.push(0, 0)
+    },
+  }
 }
 
 /** The status a finish reason gives a response, and why it is incomplete or failed. */
@@ -88,7 +103,7 @@ function statusOf(finish: FinishReason): Pick<ResponsesResult, 'status' | 'incom
 const outputText = (text: string): ResponsesOutputText => ({ type: 'output_text', text, annotations: [], logprobs: [] })
 
 /** The output items of a completed request: reasoning, then the message (when there is text or no call), then each function call. */
-function outputOf(done: Completed, status: ItemStatus): ResponsesOutputItem[] {
+function outputOf(done: Pick<Completed, 'message' | 'suffix'>, status: ItemStatus): ResponsesOutputItem[] {
   const { message, suffix } = done
   const items: ResponsesOutputItem[] = []
   if (message.reasoning) items.push({ type: 'reasoning', id: `rs_${suffix}`, summary: [], content: [{ type: 'reasoning_text', text: message.reasoning }], status })
@@ -100,8 +115,7 @@ function outputOf(done: Completed, status: ItemStatus): ResponsesOutputItem[] {
   return items
 }
 
-function usageOf(done: Completed): ResponsesUsage {
-  const u = done.usage
+function usageOf(u: Completed['usage']): ResponsesUsage {
   return {
     input_tokens: u.prompt_tokens,
     input_tokens_details: { cached_tokens: u.prompt_tokens_details.cached_tokens },
@@ -119,7 +133,7 @@ function usageOf(done: Completed): ResponsesUsage {
 }
 
 /** The result as a whole, or (`final: false`) as the stream's first events show it, before any output. */
-function resultOf(done: Completed, echo: ResponsesEcho, final = true): ResponsesResult {
+function resultOf(done: Omit<Completed, 'usage'> & { usage?: Completed['usage'] }, echo: ResponsesEcho, final = true): ResponsesResult {
   const status = statusOf(done.finishReason)
   const itemStatus: ItemStatus = status.status === 'incomplete' ? 'incomplete' : 'completed'
   return {
@@ -147,53 +161,78 @@ function resultOf(done: Completed, echo: ResponsesEcho, final = true): Responses
     user: echo.user,
     safety_identifier: echo.safetyIdentifier,
     prompt_cache_key: echo.promptCacheKey,
-    usage: final ? usageOf(done) : null,
+    usage: final && done.usage !== undefined ? usageOf(done.usage) : null,
   }
 }
 
+const eventText = (type: string, sequence: number, fields: Record<string, unknown>): string =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence, ...fields })}\n\n`
+
 /**
- * The event stream of a response: `response.created` and `response.in_progress` at once; from the
- * endpoint's time to first token on, each output item added, its text (reasoning, message text,
- * function-call arguments) in deltas of 16 characters paced at the endpoint's throughput, each
- * part and item done; then `response.completed` (or `response.incomplete`, `response.failed`)
- * with the whole result, usage and cost included; then `data: [DONE]`.
+ * The event stream of a response up to the end of its output: `response.created` and
+ * `response.in_progress` at once; from the endpoint's time to first token on, each output item
+ * added, its text (reasoning, message text, function-call arguments) in deltas of 16 characters
+ * paced at the endpoint's throughput, each part and item done. The shape's `end` then adds
+ * `response.completed` (or `response.incomplete`, `response.failed`) with the whole result, usage
+ * and cost included, and `data: [DONE]`. Each frame carries the completion tokens it sends: a
+ * delta of reasoning or text its own, a function call all of its tokens on its
+ * `function_call_arguments.done`. With a `cut`, an `error` event follows the cut's number of deltas
+ * and ends the stream (decisions/0026, decisions/0031).
  */
-export function responseEvents(done: Completed, echo: ResponsesEcho): StreamFrame[] {
+export function responsesPlan(done: Omit<Completed, 'usage'>, echo: ResponsesEcho, cut?: StreamCut): StreamPlan {
   const frames: StreamFrame[] = [{ atMs: 0, data: ': OPENROUTER PROCESSING\n\n' }]
-  let sequence = 0
+  const shares: number[] = [0]
   let at = 0
+  let deltas = 0
+  let estimate = 0
   const perChar = 1000 / (Math.max(done.throughput, 1) * 4)
-  const emit = (type: string, fields: Record<string, unknown>, chars = 0): void => {
-    frames.push({ atMs: Math.round(at), data: `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n` })
+  const limit = cut?.afterChunks ?? Number.POSITIVE_INFINITY
+  const emit = (type: string, fields: Record<string, unknown>, chars = 0, tokens = 0): void => {
+    frames.push({ atMs: Math.round(at), data: eventText(type, frames.length - 1, fields) })
+    shares.push(tokens)
     at += chars * perChar
+  }
+  /** A delta, counted in the estimate; once the cut's number is reached, nothing is sent and false says so. */
+  const delta = (type: string, fields: Record<string, unknown>, piece: string, tokens: number): boolean => {
+    estimate += tokens
+    if (deltas >= limit) return false
+    deltas++
+    emit(type, { ...fields, delta: piece }, piece.length, tokens)
+    return true
   }
   const start = resultOf(done, echo, false)
   emit('response.created', { response: start })
   emit('response.in_progress', { response: start })
   at = done.latency
-  const final = resultOf(done, echo)
-  final.output.forEach((item, output_index) => {
+  const status = statusOf(done.finishReason).status === 'incomplete' ? 'incomplete' : 'completed'
+  let open = true
+  outputOf(done, status).forEach((item, output_index) => {
+    const where = { item_id: item.id, output_index }
     if (item.type === 'reasoning') {
-      emit('response.output_item.added', { output_index, item: { ...item, content: [], status: 'in_progress' } })
       const text = item.content[0]?.text ?? ''
-      for (const piece of pieces(text)) emit('response.reasoning_text.delta', { item_id: item.id, output_index, content_index: 0, delta: piece }, piece.length)
-      emit('response.reasoning_text.done', { item_id: item.id, output_index, content_index: 0, text })
+      if (open) emit('response.output_item.added', { output_index, item: { ...item, content: [], status: 'in_progress' } })
+      for (const piece of pieces(text)) if (!delta('response.reasoning_text.delta', { ...where, content_index: 0 }, piece, textTokens(piece))) open = false
+      if (open) emit('response.reasoning_text.done', { ...where, content_index: 0, text })
     } else if (item.type === 'message') {
       const text = item.content[0]?.text ?? ''
-      emit('response.output_item.added', { output_index, item: { ...item, content: [], status: 'in_progress' } })
-      emit('response.content_part.added', { item_id: item.id, output_index, content_index: 0, part: outputText('') })
-      for (const piece of pieces(text)) emit('response.output_text.delta', { item_id: item.id, output_index, content_index: 0, delta: piece, logprobs: [] }, piece.length)
-      emit('response.output_text.done', { item_id: item.id, output_index, content_index: 0, text, logprobs: [] })
-      emit('response.content_part.done', { item_id: item.id, output_index, content_index: 0, part: outputText(text) })
+      if (open) {
+        emit('response.output_item.added', { output_index, item: { ...item, content: [], status: 'in_progress' } })
+        emit('response.content_part.added', { ...where, content_index: 0, part: outputText('') })
+      }
+      for (const piece of pieces(text)) if (!delta('response.output_text.delta', { ...where, content_index: 0, logprobs: [] }, piece, textTokens(piece))) open = false
+      if (open) {
+        emit('response.output_text.done', { ...where, content_index: 0, text, logprobs: [] })
+        emit('response.content_part.done', { ...where, content_index: 0, part: outputText(text) })
+      }
     } else {
-      emit('response.output_item.added', { output_index, item: { ...item, arguments: '', status: 'in_progress' } })
-      for (const piece of pieces(item.arguments)) emit('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: piece }, piece.length)
-      emit('response.function_call_arguments.done', { item_id: item.id, output_index, name: item.name, arguments: item.arguments })
+      const tokens = textTokens(item.name + item.arguments)
+      if (open) emit('response.output_item.added', { output_index, item: { ...item, arguments: '', status: 'in_progress' } })
+      for (const piece of pieces(item.arguments)) if (!delta('response.function_call_arguments.delta', where, piece, 0)) open = false
+      estimate += tokens
+      if (open) emit('response.function_call_arguments.done', { ...where, name: item.name, arguments: item.arguments }, 0, tokens)
     }
-    emit('response.output_item.done', { output_index, item })
+    if (open) emit('response.output_item.done', { output_index, item })
   })
-  const last = final.status === 'completed' ? 'response.completed' : final.status === 'incomplete' ? 'response.incomplete' : 'response.failed'
-  emit(last, { response: final })
-  frames.push({ atMs: Math.round(at), data: 'data: [DONE]\n\n' })
-  return frames
+  if (cut !== undefined) emit('error', { code: cut.error.metadata.error_type, message: cut.error.message, param: null })
+  return { frames, shares, terminal: frames.length - 1, estimate }
 }

@@ -1,7 +1,8 @@
 // Streaming (`stream: true`): the frames of a server-sent event stream, each at its simulated
 // offset from the start of the response. The adapters write them, waiting for real between them
 // only when a latency rule asks for real waits (decisions/0024).
-import type { ChatAssistantMessage, ChatChunk, ChatUsage, FinishReason } from './wire.js'
+import { textTokens } from './tokens.js'
+import type { ChatAssistantMessage, ChatChunk, ChatChunkError, ChatUsage, FinishReason } from './wire.js'
 
 /** One piece of a stream: its text (a whole SSE event, blank line included) and when it is sent. */
 export interface StreamFrame {
@@ -38,14 +39,40 @@ export function pieces(text: string): string[] {
 const event = (chunk: ChatChunk): string => `data: ${JSON.stringify(chunk)}\n\n`
 
 /**
- * The frames of a streamed reply: the `: OPENROUTER PROCESSING` comment at once; reasoning, text
- * and tool calls in `chat.completion.chunk` events from the time to first token on, paced at the
- * endpoint's throughput; a chunk with the finish reason; a last chunk with no choices and the
- * usage (cost included); then `data: [DONE]`.
+ * A mid-stream error (decisions/0026): the stream stops after `afterChunks` content chunks and
+ * sends one chunk with `error: { code, message, metadata }` and `finish_reason: "error"` instead of
+ * the rest; no usage chunk and no `[DONE]` follow it.
  */
-export function streamFrames(source: StreamSource): StreamFrame[] {
+export interface StreamCut {
+  afterChunks: number
+  error: ChatChunkError
+}
+
+/** A stream's frames, with what each carries of the completion (for billing a part of it). */
+export interface StreamPlan {
+  frames: StreamFrame[]
+  /**
+   * The estimator's completion tokens in each frame (decisions/0024's 4 characters a token, of the
+   * reasoning, text and tool call pieces it carries); 0 for every frame that carries none.
+   */
+  shares: number[]
+  /** The index of the frame that ends the reply: the finish-reason chunk, or the error chunk of a cut. */
+  terminal: number
+  /** The estimator's completion tokens of the whole reply, cut or not. */
+  estimate: number
+}
+
+/**
+ * The frames of a streamed reply up to the one that ends it: the `: OPENROUTER PROCESSING`
+ * comment at once; reasoning, text and tool calls in `chat.completion.chunk` events from the time
+ * to first token on, paced at the endpoint's throughput; a chunk with the finish reason. With a
+ * `cut`, the error chunk comes after `cut.afterChunks` content chunks instead, and ends the stream.
+ * {@link endStream} adds the usage chunk and `[DONE]` to a reply that finished.
+ */
+export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut): StreamPlan {
   const { id, provider, model, created, message } = source
   const frames: StreamFrame[] = [{ atMs: 0, data: ': OPENROUTER PROCESSING\n\n' }]
+  const shares: number[] = [0]
   const chunk = (delta: ChatChunk['choices'][number]['delta'], finish: FinishReason | null): ChatChunk => ({
     id,
     provider,
@@ -57,21 +84,47 @@ export function streamFrames(source: StreamSource): StreamFrame[] {
   const perChar = 1000 / (Math.max(source.throughput, 1) * 4)
   let sent = 0
   let at = source.latency
-  const push = (delta: ChatChunk['choices'][number]['delta'], chars: number): void => {
+  let estimate = 0
+  const limit = cut?.afterChunks ?? Number.POSITIVE_INFINITY
+  const push = (delta: ChatChunk['choices'][number]['delta'], chars: number, tokens: number): void => {
+    estimate += tokens
+    if (sent >= limit) return
     frames.push({ atMs: Math.round(at), data: event(chunk(sent === 0 ? { role: 'assistant', ...delta } : delta, null)) })
+    shares.push(tokens)
     sent++
     at += chars * perChar
   }
-  for (const piece of pieces(message.reasoning ?? '')) push({ content: '', reasoning: piece }, piece.length)
-  for (const piece of pieces(message.content ?? '')) push({ content: piece }, piece.length)
+  // A piece of 16 characters is 4 tokens, and only the last piece of a text is shorter: the
+  // pieces' tokens sum to the text's, so the shares of a whole reply are its completion tokens.
+  for (const piece of pieces(message.reasoning ?? '')) push({ content: '', reasoning: piece }, piece.length, textTokens(piece))
+  for (const piece of pieces(message.content ?? '')) push({ content: piece }, piece.length, textTokens(piece))
   ;(message.tool_calls ?? []).forEach((call, index) => {
-    push({ content: null, tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] }, call.function.arguments.length)
+    const tokens = textTokens(call.function.name + call.function.arguments)
+    push({ content: null, tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] }, call.function.arguments.length, tokens)
   })
-  if (sent === 0) push({ content: '' }, 0)
+  if (cut !== undefined) {
+    frames.push({ atMs: Math.round(at), data: event({ ...chunk({ content: '' }, 'error'), error: cut.error }) })
+    shares.push(0)
+    return { frames, shares, terminal: frames.length - 1, estimate }
+  }
+  if (sent === 0) push({ content: '' }, 0, 0)
   frames.push({ atMs: Math.round(at), data: event(chunk({ content: '' }, source.finishReason)) })
-  frames.push({ atMs: Math.round(at), data: event({ id, provider, model, object: 'chat.completion.chunk', created, choices: [], usage: source.usage }) })
-  frames.push({ atMs: Math.round(at), data: 'data: [DONE]\n\n' })
-  return frames
+  shares.push(0)
+  return { frames, shares, terminal: frames.length - 1, estimate }
+}
+
+/** Ends the plan of a finished reply: a chunk with no choices and the usage (cost included), then `data: [DONE]`. */
+export function endStream(plan: StreamPlan, source: Pick<StreamSource, 'id' | 'provider' | 'model' | 'created' | 'usage'>): StreamPlan {
+  const { id, provider, model, created, usage } = source
+  const atMs = (plan.frames[plan.terminal] as StreamFrame).atMs
+  plan.frames.push({ atMs, data: event({ id, provider, model, object: 'chat.completion.chunk', created, choices: [], usage }) }, { atMs, data: 'data: [DONE]\n\n' })
+  plan.shares.push(0, 0)
+  return plan
+}
+
+/** The frames of a streamed reply to its end, usage chunk and `[DONE]` included. */
+export function streamFrames(source: StreamSource): StreamFrame[] {
+  return endStream(streamPlan(source), source).frames
 }
 
 /** The whole text of a stream, as a client that reads it to the end receives it. */

@@ -75,6 +75,16 @@ export interface ChatChunk {
   }[]
   system_fingerprint?: string
   usage?: ChatUsage
+  /** Only on the chunk of a mid-stream error, whose finish reason is `error` (decisions/0026). */
+  error?: ChatChunkError
+}
+
+/** The `error` of a mid-stream error chunk: the SDK's ChatStreamChunkError (`code` is an HTTP status). */
+export interface ChatChunkError {
+  code: number
+  message: string
+  /** `error_type` is the SDK's ApiErrorType (`provider_unavailable`, `server`, ...). */
+  metadata: { error_type: string; [field: string]: unknown }
 }
 
 /** One attempt of a generation at a provider. */

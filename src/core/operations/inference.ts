@@ -1,12 +1,20 @@
 // Inference on the wire: chat completions and Responses (the money path, core/inference/) and the
 // generations they leave behind.
+import type { SimResponse } from '../api.js'
 import { ApiError } from '../errors.js'
 import { chatCompletion } from '../inference/chat.js'
 import { generationOf } from '../inference/generations.js'
 import { createResponse } from '../inference/responses.js'
+import type { StreamFrame } from '../inference/stream.js'
 import { type Operation, clone, jsonAnswer } from './operation.js'
 
-const STREAM_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }
+/** A stream's answer: its frames, and `cancel` for the adapter to report a client gone early. */
+function streamAnswer(outcome: { frames: StreamFrame[]; cancel: (framesSent: number) => boolean }): SimResponse {
+  const response: SimResponse = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, type: 'stream', body: outcome.frames }
+  // Not enumerable: the response stays plain data (the journal clones it), the method rides along.
+  Object.defineProperty(response, 'cancel', { value: outcome.cancel, enumerable: false })
+  return response
+}
 
 export const INFERENCE_OPERATIONS: readonly Operation[] = [
   {
@@ -17,7 +25,7 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     run({ ctx, principal, request, json, inference }) {
       const outcome = chatCompletion(ctx, inference, principal, json(), request.path)
       if (outcome.type === 'json') return jsonAnswer(200, outcome.body)
-      return { status: 200, headers: STREAM_HEADERS, type: 'stream', body: outcome.frames }
+      return streamAnswer(outcome)
     },
   },
   {
@@ -28,7 +36,7 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     run({ ctx, principal, request, json, inference }) {
       const outcome = createResponse(ctx, inference, principal, json(), request.path)
       if (outcome.type === 'json') return jsonAnswer(200, outcome.body)
-      return { status: 200, headers: STREAM_HEADERS, type: 'stream', body: outcome.frames }
+      return streamAnswer(outcome)
     },
   },
   {

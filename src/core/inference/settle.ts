@@ -1,0 +1,103 @@
+// Billing a stream that did not reach its end (decisions/0026): a client that went away, or a
+// mid-stream error. The prompt is always charged; the completion is charged for the tokens of the
+// chunks that were sent. A disconnect is reported after the fact by the adapter that wrote the
+// frames (`cancel(framesSent)` on the stream response), and corrects the charge and the generation
+// in one step, at the instant of the original charge, so the money invariant holds exactly at
+// every moment: the sum of generations' `total_cost` = the keys' usage added = `total_usage` added.
+import { describe } from '../describe.js'
+import { invalidArgument } from '../errors.js'
+import type { StoreContext } from '../store/context.js'
+import type { KeyState } from '../store/state.js'
+import { put } from '../store/versions.js'
+import type { UsageRecord } from '../usage.js'
+import type { GenerationState } from './generations.js'
+import type { StreamPlan } from './stream.js'
+
+/** The token counts a charge is made of. */
+export interface StreamCounts {
+  promptTokens: number
+  completionTokens: number
+  reasoningTokens: number
+  cachedTokens: number
+}
+
+/**
+ * The counts of the part of a reply that `framesSent` frames carried. The prompt (and its cached
+ * part) is whole. The completion tokens are the reply's, in proportion to the estimator's tokens
+ * of the chunks sent over those of the whole reply (`estimate`), rounded down; with the
+ * estimator's own counts that is exactly the sent chunks' tokens. Reasoning comes first in a
+ * stream, so the first completion tokens sent are its tokens.
+ */
+export function sentCounts(full: StreamCounts, shares: readonly number[], framesSent: number, estimate: number): StreamCounts {
+  let sent = 0
+  for (let i = 0; i < framesSent && i < shares.length; i++) sent += shares[i] as number
+  const completionTokens = estimate === 0 ? 0 : Math.floor((full.completionTokens * Math.min(sent, estimate)) / estimate)
+  return { promptTokens: full.promptTokens, completionTokens, reasoningTokens: Math.min(full.reasoningTokens, completionTokens), cachedTokens: full.cachedTokens }
+}
+
+/** What a streamed completion charged, kept so that a disconnect can correct it. */
+export interface StreamCharge {
+  keyHash: string
+  /** The charge's usage record and its place in the key's log. */
+  record: UsageRecord
+  index: number
+  /** The generation as it was recorded. */
+  generation: GenerationState
+  /** The counts charged (the whole reply, or the part before a mid-stream error). */
+  counts: StreamCounts
+  plan: StreamPlan
+  /** The estimator's completion tokens of the whole reply (the plan's shares' sum without a cut). */
+  estimate: number
+  /** Tokens per second, for the generation's `generation_time`. */
+  throughput: number
+  /** The exact cost of counts at the charge's instant, and its units of 10^-10 USD. */
+  price(counts: StreamCounts): { cost: string; units: number }
+}
+
+/**
+ * The `cancel` of a stream response: the client went away after `framesSent` frames. Before the
+ * frame that ends the reply, the key's usage record is replaced by the cost of what was sent (at
+ * the same instant) and the generation says `cancelled: true` with the sent tokens and cost; from
+ * that frame on, nothing changes. Only the first call counts. A charge that is no longer in the
+ * store (a restore or reset since, the key deleted) is left alone. Returns whether it corrected.
+ */
+export function streamCanceller(ctx: StoreContext, charge: StreamCharge): (framesSent: number) => boolean {
+  let settled = false
+  const frames = charge.plan.frames.length
+  return (framesSent: number): boolean => {
+    if (typeof framesSent !== 'number' || !Number.isInteger(framesSent) || framesSent < 0 || framesSent > frames) {
+      throw invalidArgument('cancel a stream', 'framesSent', `must be the number of frames sent, an integer from 0 to ${frames}, got ${describe(framesSent)}`)
+    }
+    if (settled) return false
+    settled = true
+    if (framesSent > charge.plan.terminal) return false
+    const key = ctx.data.keys.get(charge.keyHash) as KeyState | undefined
+    const row = ctx.data.generations.get(charge.generation.wire.id)
+    if (key === undefined || row !== charge.generation || key.usageCount <= charge.index || key.usage[charge.index] !== charge.record) return false
+    const counts = sentCounts(charge.counts, charge.plan.shares, framesSent, charge.estimate)
+    const { cost, units } = charge.price(counts)
+    const usage = key.usage.slice(0, key.usageCount)
+    usage[charge.index] = { ...charge.record, units }
+    put(ctx, 'keys', key.hash, { ...key, usage })
+    const wire = row.wire
+    put(ctx, 'generations', wire.id, {
+      ...row,
+      cost,
+      units,
+      wire: {
+        ...wire,
+        total_cost: Number(cost),
+        usage: Number(cost),
+        cancelled: true,
+        // The client saw no finish reason: the reply never finished for it.
+        finish_reason: null,
+        native_finish_reason: null,
+        tokens_completion: counts.completionTokens,
+        native_tokens_completion: counts.completionTokens,
+        native_tokens_reasoning: counts.reasoningTokens,
+        generation_time: Math.round((counts.completionTokens / Math.max(charge.throughput, 1)) * 1000),
+      },
+    })
+    return true
+  }
+}
