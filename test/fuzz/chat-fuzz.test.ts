@@ -213,10 +213,10 @@ describe('chat completions under hostile bodies, through sim.handle', () => {
           if (response.type === 'stream') streams++
         }
       }),
-      { seed, numRuns: 60, verbose: true, endOnFailure: process.env['FUZZ_NO_SHRINK'] !== undefined, interruptAfterTimeLimit: 25_000 },
+      { seed, numRuns: 40, verbose: true, endOnFailure: process.env['FUZZ_NO_SHRINK'] !== undefined, interruptAfterTimeLimit: 25_000 },
     )
     // The generator reaches successes, streams, and each kind of refusal.
-    expect(statuses.get(200) ?? 0).toBeGreaterThan(30)
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(20)
     expect(streams).toBeGreaterThan(5)
     for (const status of [400, 401, 402, 403]) expect(statuses.get(status) ?? 0, `answers with ${status}: ${JSON.stringify([...statuses])}`).toBeGreaterThan(0)
   })
