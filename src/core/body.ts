@@ -9,7 +9,34 @@ import { ApiError } from './errors.js'
  */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024
 
+/**
+ * The deepest nesting of arrays and objects a body may have: deeper is a 400 naming `body`. No
+ * request of the service nests past a few levels (a tool's JSON Schema the most); the cap is
+ * serde_json's default recursion limit, and keeps every reader of the value off the call stack's
+ * edge (decisions/0028).
+ */
+export const MAX_BODY_DEPTH = 128
+
 const decoder = new TextDecoder('utf-8', { fatal: true })
+
+/** Whether a parsed JSON value nests arrays and objects deeper than `limit`, found without recursion. */
+function nestedDeeperThan(value: object, limit: number): boolean {
+  const pending: unknown[] = [value]
+  const depths: number[] = [1]
+  while (pending.length > 0) {
+    const next = pending.pop() as object
+    const depth = depths.pop() as number
+    if (depth > limit) return true
+    const children = Array.isArray(next) ? next : Object.values(next)
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null) {
+        pending.push(child)
+        depths.push(depth + 1)
+      }
+    }
+  }
+  return false
+}
 
 /** The 400 about the body as a whole. */
 export function badBody(reason: string): ApiError {
@@ -34,7 +61,8 @@ function isJsonType(contentType: string): boolean {
  * The body as a JSON object. `contentType` undefined means the caller gave no headers at all (a
  * `sim.handle` call), read as JSON; a content type that is given must be JSON. An absent or empty
  * body, a body over {@link MAX_BODY_BYTES} (413), bytes that are not UTF-8, malformed JSON and a
- * JSON value that is not an object are each refused, naming `body`.
+ * JSON value that is not an object, and one nested deeper than {@link MAX_BODY_DEPTH} are each
+ * refused, naming `body`.
  */
 export function readJsonObject(body: string | Uint8Array | null | undefined, contentType: string | undefined): Record<string, unknown> {
   if (body === null || body === undefined || (typeof body === 'string' ? body.trim() === '' : body.byteLength === 0)) {
@@ -65,6 +93,7 @@ export function readJsonObject(body: string | Uint8Array | null | undefined, con
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badBody(`must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}`)
   }
+  if (nestedDeeperThan(value, MAX_BODY_DEPTH)) throw badBody(`nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`)
   return value as Record<string, unknown>
 }
 

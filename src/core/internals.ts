@@ -39,6 +39,8 @@ export interface SimulatorInternals {
    * and returns its hash. A problem throws a SimulatorError whose argument is its path below the key.
    */
   loadKey(key: Record<string, unknown>): string
+  /** How many generations the store holds (tests check that a refused request records none). */
+  generationCount(): number
 }
 
 const REGISTRY = new WeakMap<object, SimulatorInternals>()

@@ -252,6 +252,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   }
   registerInternals(sim, {
     handleShared: (request) => handleRequest(ctx, router, request, true),
+    generationCount: () => ctx.data.generations.size,
     journal: router.journal,
     exportWorld: (exportOptions) => exportWorld(ctx.data, clock.nowMs(), world, exportOptions),
     worldEntry: {

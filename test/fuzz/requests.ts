@@ -229,6 +229,7 @@ function pathArbitrary(view: WorldView, focus: Focus): fc.Arbitrary<string> {
     weighted(2, fc.constant('/videos/models')),
     weighted(3, fc.constantFrom('/models', '/models/count', '/providers', '/embeddings/models')),
     weighted(2, fc.tuple(author, slug).map(([a, s]) => `/model/${a}/${s}`)),
+    weighted(2, fc.constantFrom('/chat/completions', '/generation', '/chat/completions/', '/generation/gen-1')),
     weighted(2, fc.array(anySegment, { maxLength: 6 }).map((segments) => `/${segments.join('/')}`)),
   ]
   if (realModel) bases.push(weighted(3, realModel))
@@ -261,14 +262,14 @@ const NUMBERS = [
 const BOOLEANS = ['true', 'false', 'TRUE', 'True', 'FALSE', '1', '0', 'yes', 'on', '', 'true ', 'nul']
 const PROVIDERS = ['openai', 'anthropic', 'OpenAI', 'ANTHROPIC', 'google', '', 'openai ', 'openai,anthropic']
 /** Values of the catalog's filters: good ones, and the near misses a filter must refuse. */
-const CATALOG_VALUES = ['text', 'all', 'embeddings', 'image,text', 'text,all', 'tools', 'tools,seed', 'Tools', 'tools,', ',', 'programming', 'marketing/seo', 'smell', '1000', '1001', '500']
+const CATALOG_VALUES = ['gen-1772445600-AAAAAAAAAAAAAAAAAAAA', 'gen-', 'text', 'all', 'embeddings', 'image,text', 'text,all', 'tools', 'tools,seed', 'Tools', 'tools,', ',', 'programming', 'marketing/seo', 'smell', '1000', '1001', '500']
 const HOSTILE_VALUES = ['%zz', '%', '%E9', 'é', '🎉', '\u0000', '\uD800', 'a'.repeat(LONG), '9'.repeat(LONG), '&', '=', '#', '?', '+', ' ', '[]', '{}', 'null', '__proto__']
 
 function queryArbitrary(view: WorldView, focus: Focus): fc.Arbitrary<string> {
   const spaces = ownedBy(view.workspaces, focus)
   const name = fc.oneof(
     weighted(12, fc.constantFrom('offset', 'include_disabled', 'workspace_id', 'provider')),
-    weighted(6, fc.constantFrom('output_modalities', 'supported_parameters', 'category', 'limit')),
+    weighted(6, fc.constantFrom('output_modalities', 'supported_parameters', 'category', 'limit', 'id')),
     weighted(1, fc.constantFrom('', 'OFFSET', 'offset[]', 'x', 'é', '__proto__', 'constructor', 'a'.repeat(LONG), '%zz', 'offset%00', 'work%73pace_id', 'include_disabled ')),
   )
   const workspaceValue = fc.oneof(
@@ -570,6 +571,12 @@ export function observeSim(response: unknown): Observed {
     if (!(r.body instanceof Uint8Array)) problems.push(`not a SimResponse: a bytes answer has body ${render(r.body)}`)
     return { via: 'sim', status, headers, body: r.body instanceof Uint8Array ? { kind: 'bytes', bytes: r.body } : { kind: 'none' }, problems }
   }
+  if (r.type === 'stream') {
+    // A streamed completion: its frames, written one after the other, are the bytes on the wire.
+    const frames = Array.isArray(r.body) ? (r.body as { data?: unknown }[]) : []
+    if (!Array.isArray(r.body) || frames.some((f) => typeof f?.data !== 'string')) problems.push(`not a SimResponse: a stream answer has body ${render(r.body)}`)
+    return { via: 'sim', status, headers, body: { kind: 'bytes', bytes: new TextEncoder().encode(frames.map((f) => String(f?.data)).join('')) }, problems }
+  }
   if (r.type !== 'json') problems.push(`not a SimResponse: type is ${render(r.type)}`)
   return { via: 'sim', status, headers, body: { kind: 'json', value: r.body }, problems }
 }
@@ -654,6 +661,8 @@ export type OperationName =
   | 'createWorkspace'
   | 'updateWorkspace'
   | 'deleteWorkspace'
+  | 'createChatCompletion'
+  | 'getGeneration'
 
 const TEMPLATES: readonly [OperationName, readonly string[], method?: string][] = [
   ['listKeys', ['keys']],
@@ -677,6 +686,9 @@ const TEMPLATES: readonly [OperationName, readonly string[], method?: string][] 
   ['createWorkspace', ['workspaces'], 'POST'],
   ['updateWorkspace', ['workspaces', '{id}'], 'PATCH'],
   ['deleteWorkspace', ['workspaces', '{id}'], 'DELETE'],
+  // Inference (decisions/0024): any valid key; chat completions a regular one only.
+  ['createChatCompletion', ['chat', 'completions'], 'POST'],
+  ['getGeneration', ['generation']],
 ]
 const MANAGEMENT: ReadonlySet<OperationName> = new Set([
   'listKeys',
@@ -693,9 +705,11 @@ const MANAGEMENT: ReadonlySet<OperationName> = new Set([
   'deleteWorkspace',
 ])
 /** Operations any valid key may call, and nobody without one. */
-const ANY_KEY: ReadonlySet<OperationName> = new Set(['getCurrentKey'])
-/** The operations that change the world when they succeed (decisions/0021, decisions/0022). */
-export const WRITES: ReadonlySet<OperationName> = new Set(['createKey', 'updateKey', 'deleteKey', 'createWorkspace', 'updateWorkspace', 'deleteWorkspace'])
+const ANY_KEY: ReadonlySet<OperationName> = new Set(['getCurrentKey', 'getGeneration'])
+/** Operations only a valid regular key may call: a management key is 403 (decisions/0024). */
+const REGULAR_KEY: ReadonlySet<OperationName> = new Set(['createChatCompletion'])
+/** The operations that change the world when they succeed (decisions/0021, decisions/0022; a completion charges its key, decisions/0024). */
+export const WRITES: ReadonlySet<OperationName> = new Set(['createKey', 'updateKey', 'deleteKey', 'createWorkspace', 'updateWorkspace', 'deleteWorkspace', 'createChatCompletion'])
 
 /** The operation a request names (README "Wire behaviour": templates whose `{name}` is one segment), and its raw params. */
 export function operationOf(method: string, path: string): { name: OperationName; params: Record<string, string> } | null {
@@ -784,6 +798,12 @@ export function checkResponse(ctx: CheckContext, sent: SentRequest, observed: Ob
   const anonymous = sent.authorization === null || sent.authorization === undefined || sent.authorization.trim() === ''
   const contentType = headers.get('content-type')
   const bytesExpected = status === 200 && operation?.name === 'getFileContent'
+  const streamed = status === 200 && operation?.name === 'createChatCompletion' && contentType === 'text/event-stream'
+  if (streamed) {
+    // A streamed completion: its frames are checked by checkStream, not as JSON.
+    if (observed.body.kind === 'bytes') checkStream(v, Buffer.from(observed.body.bytes).toString('utf8'))
+    return [...new Set(v)]
+  }
   if (bytesExpected) {
     if (contentType !== 'application/octet-stream') v.push(`wrong content-type for a download: ${render(contentType)}`)
   } else if (contentType === undefined || !/^application\/json(?:;\s*charset=utf-8)?$/i.test(contentType)) {
@@ -802,7 +822,9 @@ export function checkResponse(ctx: CheckContext, sent: SentRequest, observed: Ob
     else if (operation === null) v.push(`200 for a path that names no operation: ${JSON.stringify(sent.path.slice(0, 120))}`)
     if (operation !== null) {
       if (ANY_KEY.has(operation.name) && !usable(caller, ctx.nowMs)) v.push(`200 for ${operation.name} without a usable key in Authorization`)
-      else if (MANAGEMENT.has(operation.name)) {
+      else if (REGULAR_KEY.has(operation.name)) {
+        if (!usable(caller, ctx.nowMs) || caller.management) v.push(`200 for ${operation.name} without a usable regular key in Authorization`)
+      } else if (MANAGEMENT.has(operation.name)) {
         if (!usable(caller, ctx.nowMs) || !caller.management) v.push(`200 for ${operation.name} without a usable management key in Authorization`)
       } else if (!anonymous && !usable(caller, ctx.nowMs)) {
         v.push(`200 for ${operation.name} with a bad credential (malformed, unknown, disabled or expired), which is 401 on every operation`)
@@ -882,7 +904,30 @@ function checkEnvelope(v: string[], ctx: CheckContext, status: number, json: unk
   }
 }
 
+/** The events of a streamed completion: the processing comment, `data:` chunks of JSON, and `[DONE]` last. */
+export function checkStream(v: string[], text: string): void {
+  if (!text.endsWith('\n\n')) v.push('stream does not end with a blank line')
+  const events = text.slice(0, -2).split('\n\n')
+  if (events.at(-1) !== 'data: [DONE]') v.push(`stream does not end with data: [DONE]: ${JSON.stringify(events.at(-1)?.slice(0, 80))}`)
+  events.forEach((event, i) => {
+    if (event.startsWith(':') || (event === 'data: [DONE]' && i === events.length - 1)) return
+    if (!event.startsWith('data: ')) return void v.push(`stream event neither a comment nor data: ${JSON.stringify(event.slice(0, 80))}`)
+    let chunk: unknown
+    try {
+      chunk = JSON.parse(event.slice(6))
+    } catch {
+      return void v.push(`stream event not JSON: ${JSON.stringify(event.slice(0, 80))}`)
+    }
+    if (!isPlainObject(chunk) || chunk['object'] !== 'chat.completion.chunk' || !Array.isArray(chunk['choices'])) v.push(`stream event not a chat.completion.chunk: ${JSON.stringify(chunk)?.slice(0, 120)}`)
+  })
+}
+
 function checkSuccess(v: string[], ctx: CheckContext, operation: { name: OperationName; params: Record<string, string> }, json: unknown, caller: KeyInfo | undefined): void {
+  if (operation.name === 'createChatCompletion') {
+    if (!isPlainObject(json) || json['object'] !== 'chat.completion' || !Array.isArray(json['choices']) || !isPlainObject(json['usage'])) v.push(`createChatCompletion answered other than a chat.completion with usage: ${JSON.stringify(json)?.slice(0, 200)}`)
+    else if (typeof json['usage']['cost'] !== 'number' || json['usage']['cost'] < 0) v.push(`createChatCompletion usage.cost not a cost: ${render(json['usage']['cost'])}`)
+    return
+  }
   if (operation.name === 'deleteWorkspace') {
     if (!isPlainObject(json) || json['deleted'] !== true || Object.keys(json).length !== 1) v.push(`deleteWorkspace answers other than { deleted: true }: ${JSON.stringify(json)?.slice(0, 200)}`)
     return
@@ -984,6 +1029,11 @@ function checkSuccess(v: string[], ctx: CheckContext, operation: { name: Operati
     case 'getCredits':
       if (!isPlainObject(data) || typeof data['total_credits'] !== 'number' || typeof data['total_usage'] !== 'number') v.push(`getCredits data not { total_credits, total_usage }: ${JSON.stringify(data)?.slice(0, 200)}`)
       return
+    case 'getGeneration': {
+      const id = isPlainObject(data) ? data['id'] : undefined
+      if (typeof id !== 'string' || !id.startsWith('gen-')) v.push(`getGeneration data without a generation id: ${render(id)}`)
+      return
+    }
     case 'createKey':
     case 'updateKey':
       return

@@ -1,0 +1,146 @@
+// The wire records of one completion (its JSON answer, its stream's chunks, its generation) made
+// from drawn parts, for the fixtures (faker) and the arbitraries (fast-check): the same shapes and
+// the same arithmetic as the money path (chat.ts), so that a record's `usage.cost` is the exact
+// cost of its tokens at its pricing and instant, and its parts agree with each other.
+import { compilePricing } from '../pricing/compile.js'
+import { formatTimestamp } from '../time.js'
+import type { Pricing } from '../types.js'
+import { streamFrames } from './stream.js'
+import type { ChatAssistantMessage, ChatChunk, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation } from './wire.js'
+
+/** What one completion is made of. Token counts must agree: reasoning within completion, cached within prompt. */
+export interface CompletionParts {
+  /** The 20 alphanumerics of `gen-<seconds>-<suffix>`. */
+  suffix: string
+  provider: string
+  model: string
+  /** When it was made, epoch milliseconds: `created`, and the instant it is priced at. */
+  createdMs: number
+  content: string | null
+  reasoning: string | null
+  toolCalls: ChatToolCall[]
+  finishReason: FinishReason
+  promptTokens: number
+  completionTokens: number
+  reasoningTokens: number
+  cachedTokens: number
+  pricing: Pricing
+  streamed: boolean
+  workspaceId: string | null
+  user: string | null
+  /** Time to first token and generation time, milliseconds. */
+  latencyMs: number
+  generationMs: number
+}
+
+export const generationIdOf = (parts: CompletionParts): string => `gen-${Math.floor(parts.createdMs / 1000)}-${parts.suffix}`
+
+/** `usage` with the exact cost of the tokens at the pricing and instant, split as the money path splits it. */
+export function usageOf(parts: CompletionParts): ChatUsage {
+  const at = parts.createdMs
+  const engine = compilePricing(parts.pricing)
+  const tokens = { promptTokens: parts.promptTokens, completionTokens: parts.completionTokens, reasoningTokens: parts.reasoningTokens, cachedTokens: parts.cachedTokens }
+  const cost = engine.cost(tokens, { at })
+  const tier = compilePricing(engine.resolve({ promptTokens: parts.promptTokens, at }))
+  const promptCost = tier.cost({ promptTokens: parts.promptTokens, cachedTokens: parts.cachedTokens, requests: 0 }, { at })
+  const completionCost = tier.cost({ completionTokens: parts.completionTokens, reasoningTokens: parts.reasoningTokens, requests: 0 }, { at })
+  return {
+    prompt_tokens: parts.promptTokens,
+    completion_tokens: parts.completionTokens,
+    total_tokens: parts.promptTokens + parts.completionTokens,
+    cost: Number(cost),
+    is_byok: false,
+    prompt_tokens_details: { cached_tokens: parts.cachedTokens, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: parts.reasoningTokens, audio_tokens: 0 },
+    cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: Number(completionCost) },
+  }
+}
+
+function messageOf(parts: CompletionParts): ChatAssistantMessage {
+  return {
+    role: 'assistant',
+    content: parts.content,
+    refusal: null,
+    ...(parts.reasoning !== null && { reasoning: parts.reasoning }),
+    ...(parts.toolCalls.length > 0 && { tool_calls: parts.toolCalls }),
+  }
+}
+
+/** The JSON answer of `POST /chat/completions`. */
+export function completionOf(parts: CompletionParts): ChatCompletion {
+  return {
+    id: generationIdOf(parts),
+    provider: parts.provider,
+    model: parts.model,
+    object: 'chat.completion',
+    created: Math.floor(parts.createdMs / 1000),
+    choices: [{ index: 0, logprobs: null, finish_reason: parts.finishReason, native_finish_reason: parts.finishReason, message: messageOf(parts) }],
+    system_fingerprint: null,
+    usage: usageOf(parts),
+  }
+}
+
+/** The `data:` chunks of the same completion streamed, in order: deltas, the finish reason, then the usage. */
+export function chunksOf(parts: CompletionParts): ChatChunk[] {
+  const frames = streamFrames({
+    id: generationIdOf(parts),
+    provider: parts.provider,
+    model: parts.model,
+    created: Math.floor(parts.createdMs / 1000),
+    message: messageOf(parts),
+    finishReason: parts.finishReason,
+    usage: usageOf(parts),
+    latency: parts.latencyMs,
+    throughput: 50,
+  })
+  return frames.filter((frame) => frame.data.startsWith('data: {')).map((frame) => JSON.parse(frame.data.slice(6)) as ChatChunk)
+}
+
+/** The `data` of `GET /generation?id=` for the completion. */
+export function generationRecordOf(parts: CompletionParts): Generation {
+  const cost = usageOf(parts).cost
+  return {
+    id: generationIdOf(parts),
+    upstream_id: `chatcmpl-${parts.suffix}`,
+    total_cost: cost,
+    cache_discount: null,
+    upstream_inference_cost: null,
+    created_at: formatTimestamp(parts.createdMs),
+    model: parts.model,
+    app_id: null,
+    streamed: parts.streamed,
+    cancelled: false,
+    provider_name: parts.provider,
+    latency: parts.latencyMs,
+    moderation_latency: null,
+    generation_time: parts.generationMs,
+    finish_reason: parts.finishReason,
+    native_finish_reason: parts.finishReason,
+    tokens_prompt: parts.promptTokens,
+    tokens_completion: parts.completionTokens,
+    native_tokens_prompt: parts.promptTokens,
+    native_tokens_completion: parts.completionTokens,
+    native_tokens_completion_images: 0,
+    native_tokens_reasoning: parts.reasoningTokens,
+    native_tokens_cached: parts.cachedTokens,
+    num_media_prompt: 0,
+    num_input_audio_prompt: 0,
+    num_media_completion: 0,
+    num_search_results: 0,
+    num_fetches: 0,
+    origin: '',
+    usage: cost,
+    is_byok: false,
+    api_type: 'completions',
+    data_region: 'global',
+    external_user: parts.user,
+    http_referer: null,
+    user_agent: null,
+    preset_id: null,
+    router: null,
+    service_tier: null,
+    web_search_engine: null,
+    workspace_id: parts.workspaceId,
+    provider_responses: [{ id: `${parts.suffix}-1`, endpoint_id: `${parts.provider.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, model_permaslug: parts.model, provider_name: parts.provider, status: 200, latency: parts.latencyMs, is_byok: false }],
+  }
+}
