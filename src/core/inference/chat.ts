@@ -55,7 +55,7 @@ export function costToUnits(cost: string): number {
 
 // Flat pricings of resolved tiers (frozen, shared per tier), for the prompt and completion parts of a cost.
 const flat = new WeakMap<ResolvedPricing, CompiledPricing>()
-function flatPricing(prices: ResolvedPricing): CompiledPricing {
+export function flatPricing(prices: ResolvedPricing): CompiledPricing {
   let engine = flat.get(prices)
   if (engine === undefined) {
     engine = compilePricing(prices)
@@ -123,7 +123,7 @@ function truncate(reply: Reply, counts: Counts, cap: number | null): void {
 }
 
 /** An attempt's failure as the caller sees it when no attempt succeeds. */
-function attemptError(status: number, message: string | undefined, metadata: Record<string, unknown> | undefined, provider: string): ApiError {
+export function attemptError(status: number, message: string | undefined, metadata: Record<string, unknown> | undefined, provider: string): ApiError {
   return new ApiError(status as ErrorStatus, {
     message: message ?? (ERROR_MESSAGES as Record<number, string>)[status] ?? ERROR_MESSAGES[502],
     metadata: metadata ?? { provider_name: provider },

@@ -182,7 +182,8 @@ function readNames(reader: BodyReader, name: string): string[] | null {
   })
 }
 
-function readProvider(body: BodyReader): ProviderPreferences {
+/** Reads `provider` (the SDK's ProviderPreferences, shared by chat and embeddings requests). */
+export function readProvider(body: BodyReader): ProviderPreferences {
   const preferences: ProviderPreferences = {
     allowFallbacks: true,
     only: null,

@@ -38,6 +38,8 @@ export const OPERATION_NAMES = [
   // Inference (operations/inference.ts).
   'createChatCompletion',
   'getGeneration',
+  // Embeddings (operations/embeddings.ts).
+  'createEmbeddings',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */
