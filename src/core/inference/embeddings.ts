@@ -16,7 +16,8 @@ import { recordGeneration } from './generations.js'
 import { chargeCredits, creditsAvailable } from './ledger.js'
 import type { ResponderRule } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
-import { embeddingVector, vectorToBase64, vectorToNumbers } from './vectors.js'
+import type { JsonPayload } from '../json-text.js'
+import { embeddingVector, vectorToBase64 } from './vectors.js'
 import type { Generation, ProviderResponse } from './wire.js'
 
 /** One vector of an embeddings answer. */
@@ -91,8 +92,12 @@ export function embeddingDimensions(modelId: string): number {
 /** The 402 when the organisation's credits cannot pay for the request (the service's wording). */
 export const EMBEDDINGS_CREDITS_MESSAGE = 'Insufficient credits. Add more using https://openrouter.ai/settings/credits'
 
-/** Runs one embeddings request for an authenticated caller. Throws the ApiError to answer with. */
-export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): EmbeddingsResponse {
+/**
+ * Runs one embeddings request for an authenticated caller, answering its body as a payload (the
+ * text made from each vector's cached JSON; see {@link embeddingsPayload}). Throws the ApiError to
+ * answer with.
+ */
+export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): JsonPayload {
   if (principal.management) {
     throw new ApiError(403, { message: 'Management keys cannot be used for inference requests; use a regular API key', metadata: { reason: 'management_key' } })
   }
@@ -177,7 +182,7 @@ interface Answer {
 }
 
 /** The answer on the endpoint that served it: vectors, count, price, charge, record. */
-function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): EmbeddingsResponse {
+function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): JsonPayload {
   const { key, model, endpoint, input, now } = a
   const suffix = ctx.random.alphanumeric(20)
   const id = `gen-${Math.floor(now / 1000)}-${suffix}`
@@ -244,22 +249,79 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Embe
   }
   recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
 
-  const base64 = input.encodingFormat === 'base64'
-  const data: EmbeddingData[] = input.inputs.map((item, index) => {
-    const vector = embeddingVector(runtime.seed, model.model.id, item.key, a.dimensions)
-    return { object: 'embedding', embedding: base64 ? vectorToBase64(vector) : vectorToNumbers(vector), index }
-  })
+  const usage: EmbeddingsUsage = {
+    prompt_tokens: promptTokens,
+    total_tokens: promptTokens,
+    cost: Number(cost),
+    is_byok: false,
+    cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: 0 },
+  }
+  return embeddingsPayload(runtime, { id, model: model.model.id, usage }, input.inputs.map((i) => i.key), a.dimensions, input.encodingFormat === 'base64')
+}
+
+/** How many characters of vector JSON a simulator keeps (about 16 MiB: some 500 vectors of 1536 floats). */
+const VECTOR_CACHE_CHARS = 16 * 2 ** 20
+
+/**
+ * The JSON text of vectors already made, per simulator (keyed by its runtime, so it goes with it):
+ * a suite embeds the same texts again and again, and writing 1536 floats as decimals costs far more
+ * than making them. Values are a function of the seed, model, size, format and input, so a kept
+ * text is always right; the oldest go first past {@link VECTOR_CACHE_CHARS}.
+ */
+class VectorTexts {
+  private readonly texts = new Map<string, string>()
+  private chars = 0
+
+  text(seed: number, model: string, key: string, dimensions: number, base64: boolean): string {
+    const id = `${model}\u0000${dimensions}\u0000${base64 ? 'b' : 'f'}\u0000${key}`
+    let text = this.texts.get(id)
+    if (text !== undefined) return text
+    const vector = embeddingVector(seed, model, key, dimensions)
+    // Float32Array's join writes each value as the number it is, as JSON.stringify would.
+    text = base64 ? `"${vectorToBase64(vector)}"` : `[${vector.join(',')}]`
+    this.texts.set(id, text)
+    this.chars += text.length + id.length
+    for (const [oldest, kept] of this.texts) {
+      if (this.chars <= VECTOR_CACHE_CHARS) break
+      this.texts.delete(oldest)
+      this.chars -= kept.length + oldest.length
+    }
+    return text
+  }
+}
+
+const vectorTexts = new WeakMap<InferenceRuntime, VectorTexts>()
+
+/**
+ * The body of an embeddings answer as a payload: its text is the answer's fields around each
+ * vector's JSON, byte for byte what `JSON.stringify` of the value writes. It keeps the inputs' keys,
+ * not the text (the journal keeps payloads: a 100-vector answer is 3 MB of text), and makes the text
+ * again when asked again; `value()` parses it.
+ */
+function embeddingsPayload(runtime: InferenceRuntime, head: { id: string; model: string; usage: EmbeddingsUsage }, keys: readonly string[], dimensions: number, base64: boolean): JsonPayload {
+  let texts = vectorTexts.get(runtime)
+  if (texts === undefined) {
+    texts = new VectorTexts()
+    vectorTexts.set(runtime, texts)
+  }
+  const cache = texts
+  const make = (): string => {
+    const parts = new Array<string>(keys.length)
+    for (let i = 0; i < keys.length; i++) parts[i] = `{"object":"embedding","embedding":${cache.text(runtime.seed, head.model, keys[i] as string, dimensions, base64)},"index":${i}}`
+    return `{"id":${JSON.stringify(head.id)},"object":"list","data":[${parts.join(',')}],"model":${JSON.stringify(head.model)},"usage":${JSON.stringify(head.usage)}}`
+  }
+  // The first text is kept until it is sent (the adapters read the length, then the text), then let go.
+  let pending: string | undefined = make()
+  const byteLength = pending.length // ASCII: ids, model ids, numbers and base64
   return {
-    id,
-    object: 'list',
-    data,
-    model: model.model.id,
-    usage: {
-      prompt_tokens: promptTokens,
-      total_tokens: promptTokens,
-      cost: Number(cost),
-      is_byok: false,
-      cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: 0 },
+    byteLength,
+    text() {
+      const text = pending ?? make()
+      pending = undefined
+      return text
+    },
+    value() {
+      return JSON.parse(this.text()) as EmbeddingsResponse
     },
   }
 }

@@ -82,8 +82,3 @@ export function vectorToBase64(vector: Float32Array): string {
   for (let i = 0; i < vector.length; i++) view.setFloat32(i * 4, vector[i] as number, true)
   return toBase64(bytes)
 }
-
-/** A vector as plain numbers (each exactly its float32 value), for `encoding_format: "float"`. */
-export function vectorToNumbers(vector: Float32Array): number[] {
-  return Array.from(vector)
-}
