@@ -108,6 +108,39 @@ describe('the embeddings body', () => {
   })
 })
 
+describe('hostile embeddings bodies', () => {
+  const value: fc.Arbitrary<unknown> = fc.oneof(
+    fc.constantFrom(null, true, 0, -1, 1.5, 2 ** 53, '', 'x', 'float', 'base64', [], {}, [[]], [0, 'a'], [{}], [{ content: null }]),
+    fc.string({ maxLength: 12 }),
+    fc.integer({ min: -5, max: 5000 }),
+    fc.array(fc.oneof(fc.string({ maxLength: 6 }), fc.integer({ min: -2, max: 50 })), { maxLength: 4 }),
+    fc.array(fc.array(fc.integer({ min: -1, max: 9 }), { maxLength: 3 }), { maxLength: 3 }),
+    fc.array(fc.record({ content: fc.array(fc.record({ type: fc.constantFrom('text', 'image_url', 'input_file', 'bogus'), text: fc.string({ maxLength: 5 }) }), { maxLength: 2 }) }), { maxLength: 2 }),
+    fc.json({ maxDepth: 2 }).map((text) => JSON.parse(text) as unknown),
+  )
+  const field = fc.constantFrom('model', 'input', 'dimensions', 'encoding_format', 'input_type', 'provider', 'session_id', 'trace', 'user', 'models', 'inputs')
+
+  it('answers each with vectors or a 400 naming a field of the request, and charges only what it answers', () => {
+    const { sim, key, keyHash } = embedWorld()
+    fc.assert(
+      fc.property(fc.dictionary(field, value, { maxKeys: 4 }), fc.boolean(), (fields, withInput) => {
+        const before = sim.keys.get(keyHash)!.usage
+        const answer = embed(sim, key, { ...(withInput && { input: 'plain' }), dimensions: 3, ...fields })
+        if (answer.status === 200) {
+          expect(answer.body.usage.cost).toBeGreaterThan(0)
+          expect(sim.keys.get(keyHash)!.usage).toBeCloseTo(before + answer.body.usage.cost, 12)
+          return
+        }
+        expect([400, 404]).toContain(answer.status)
+        expect(answer.body.error.code).toBe(answer.status)
+        if (answer.status === 400) expect(String(answer.body.error.metadata.parameter)).toMatch(/^(model|input|dimensions|encoding_format|input_type|provider|session_id|trace|user|models|inputs|body)\b/)
+        expect(sim.keys.get(keyHash)!.usage).toBe(before)
+      }),
+      { ...settings, numRuns: 300 },
+    )
+  })
+})
+
 describe('the vectors', () => {
   const text = fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme' })
 
