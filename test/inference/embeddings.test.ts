@@ -215,6 +215,25 @@ describe('the vectors', () => {
   }, 40_000)
 })
 
+describe('the answer as a payload', () => {
+  it('shows the journal the body that was sent, made again from the vectors', () => {
+    const { sim, key } = embedWorld()
+    const answer = embed(sim, key, { input: ['one', 'two'], dimensions: 5, encoding_format: 'base64' })
+    const [entry] = sim.journal.list({ operation: 'createEmbeddings' })
+    expect(entry?.response.body).toEqual(answer.body)
+  })
+
+  it('stays right once the vectors a simulator keeps (about 16 MiB of text) have been let go', () => {
+    const { sim, key } = embedWorld()
+    const first = embed(sim, key, { input: 'the first text', dimensions: 1536 }).body.data[0].embedding
+    // 7 answers of 100 vectors of 1536 floats: some 21 MiB of text, past what is kept.
+    for (let round = 0; round < 7; round++) embed(sim, key, { input: Array.from({ length: 100 }, (_, i) => `filler ${round} ${i}`), dimensions: 1536 })
+    expect(embed(sim, key, { input: 'the first text', dimensions: 1536 }).body.data[0].embedding).toEqual(first)
+    const fresh = embedWorld()
+    expect(embed(fresh.sim, fresh.key, { input: 'the first text', dimensions: 1536 }).body.data[0].embedding).toEqual(first)
+  })
+})
+
 describe('the money path of an embedding', () => {
   it('routes, prices the prompt tokens and the request fee once per request, charges the key and records a generation', () => {
     const { sim, key, keyHash } = embedWorld()
