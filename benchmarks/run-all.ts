@@ -35,6 +35,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'msw', script: 'msw.ts', flags: ['--expose-gc'] },
   { name: 'server', script: 'server.ts', flags: [] },
   { name: 'provisioning', script: 'provisioning.ts', flags: [] },
+  { name: 'embeddings', script: 'embeddings.ts', flags: [] },
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -27,6 +27,7 @@ import { UpdateWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/up
 import { ChatResult$inboundSchema } from '@openrouter/sdk/models/chatresult.js'
 import { GenerationResponse$inboundSchema } from '@openrouter/sdk/models/generationresponse.js'
 import { OpenResponsesResult$inboundSchema } from '@openrouter/sdk/models/openresponsesresult.js'
+import { CreateEmbeddingsResponseBody$inboundSchema } from '@openrouter/sdk/models/operations/createembeddings.js'
 import { CreateKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/createkeys.js'
 import { DeleteKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/deletekeys.js'
 import { GetCreditsResponse$inboundSchema } from '@openrouter/sdk/models/operations/getcredits.js'
@@ -80,6 +81,7 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   deleteKey: DeleteKeysResponse$inboundSchema,
   getCurrentKey: GetCurrentKeyResponse$inboundSchema,
   getCredits: GetCreditsResponse$inboundSchema,
+  createEmbeddings: CreateEmbeddingsResponseBody$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

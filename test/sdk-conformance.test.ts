@@ -394,6 +394,7 @@ const DECLARED: Record<OperationName, readonly DeclaredStatus[]> = {
   deleteKey: [401, 404, 429, 500],
   getCurrentKey: [401, 500],
   getCredits: [401, 403, 500],
+  createEmbeddings: [400, 401, 403, 404, 429, 500, 502, 503],
 }
 
 const SDK_METHOD: Record<OperationName, string> = {
@@ -420,6 +421,7 @@ const SDK_METHOD: Record<OperationName, string> = {
   deleteKey: 'sdk.apiKeys.delete',
   getCurrentKey: 'sdk.apiKeys.getCurrentKeyMetadata',
   getCredits: 'sdk.credits.getCredits',
+  createEmbeddings: 'sdk.embeddings.generate',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -447,6 +449,7 @@ const ROUTE: Record<OperationName, string> = {
   deleteKey: `${DEFAULT_BASE_URL}/keys/:hash`,
   getCurrentKey: `${DEFAULT_BASE_URL}/key`,
   getCredits: `${DEFAULT_BASE_URL}/credits`,
+  createEmbeddings: `${DEFAULT_BASE_URL}/embeddings`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -474,6 +477,7 @@ const VALID_CALL: Record<OperationName, (sdk: Sdk) => Promise<unknown>> = {
   deleteKey: (sdk) => sdk.apiKeys.delete({ hash: world.apiKeyHash }),
   getCurrentKey: (sdk) => sdk.apiKeys.getCurrentKeyMetadata(),
   getCredits: (sdk) => sdk.credits.getCredits(),
+  createEmbeddings: (sdk) => sdk.embeddings.generate({ requestBody: { model: world.models.embedding, input: 'Hello' } }),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -614,6 +618,37 @@ function INFERENCE_ERROR_CASES(): ErrorCase[] {
     produced('getGeneration', 429, 'a fault answers 429', withFault('getGeneration', { status: 429, headers: { 'retry-after': '7' } }), generation('gen-0-none')),
     produced('getGeneration', 500, 'a fault answers 500', withFault('getGeneration', { status: 500 }), generation('gen-0-none')),
     produced('getGeneration', 502, 'a fault answers 502', withFault('getGeneration', { status: 502 }), generation('gen-0-none')),
+  ]
+}
+
+/** The cases of `POST /embeddings`: each status produced by a rule, a fault or a responder (decisions/0030). */
+function EMBEDDINGS_ERROR_CASES(): ErrorCase[] {
+  const embed = (request: Record<string, unknown> = {}) => (sdk: Sdk) => sdk.embeddings.generate({ requestBody: { model: world.models.embedding, input: 'Hello', ...request } })
+  const withFault = (respond: { status: number; headers?: Record<string, string> }) => (): string => {
+    sim.faults.add({ operation: 'createEmbeddings', respond })
+    return world.apiKey
+  }
+  const failingProviders = (): string => {
+    sim.inference.respond({ match: { operation: 'createEmbeddings' }, error: { status: 502 } })
+    return world.apiKey
+  }
+  return [
+    produced('createEmbeddings', 400, 'dimensions is above the model\'s output size', asRegular, embed({ dimensions: 4096 }), {
+      metadata: { parameter: 'dimensions', reason: 'must be at most 1536, the output size of openai/text-embedding-3-small', value: '4096' },
+    }),
+    ...unauthorized('createEmbeddings', embed()),
+    produced('createEmbeddings', 403, 'the key is a management key', asManagement, embed(), {
+      message: 'Management keys cannot be used for inference requests; use a regular API key',
+      metadata: { reason: 'management_key' },
+    }),
+    produced('createEmbeddings', 404, 'no endpoint is left by provider.only', asRegular, embed({ provider: { only: ['NoSuchProvider'] } }), {
+      message: 'No endpoints found matching your provider preferences',
+      metadata: { reason: 'no_endpoint_provider', model: 'openai/text-embedding-3-small' },
+    }),
+    produced('createEmbeddings', 429, 'a fault answers 429', withFault({ status: 429, headers: { 'retry-after': '7' } }), embed()),
+    produced('createEmbeddings', 500, 'a fault answers 500', withFault({ status: 500 }), embed()),
+    produced('createEmbeddings', 502, 'every provider fails', failingProviders, embed()),
+    produced('createEmbeddings', 503, 'a fault answers 503', withFault({ status: 503 }), embed()),
   ]
 }
 
@@ -783,6 +818,8 @@ const ERROR_CASES: ErrorCase[] = [
   overridden('deleteWorkspace', 500),
   // POST /chat/completions and GET /generation: every declared status by the simulator's own rules.
   ...INFERENCE_ERROR_CASES(),
+  // POST /embeddings: the same rules as chat completions (decisions/0030).
+  ...EMBEDDINGS_ERROR_CASES(),
   // POST /keys
   produced('createKey', 400, 'the limit is negative', asManagement, (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Negative', limit: -1 } }), {
     metadata: { parameter: 'limit', reason: 'must be at least 0', value: '-1' },

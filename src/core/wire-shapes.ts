@@ -10,6 +10,7 @@
 import type { OperationName } from './api.js'
 import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, Generation, ProviderResponse } from './inference/wire.js'
 import type { ResponsesResult, ResponsesUsage } from './inference/responses.js'
+import type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './inference/embeddings.js'
 import { parseInstant } from './time.js'
 import {
   type ApiKey,
@@ -477,6 +478,24 @@ export const RESPONSES_RESULT = object<ResponsesResult>('ResponsesResult', {
   usage: nullable(RESPONSES_USAGE),
 })
 
+/**
+ * `CreateEmbeddingsResponse`: the 200 of `POST /embeddings`. `embedding` is numbers or a base64
+ * string by `encoding_format` (the schema has no unions: unknown here, each form is tested).
+ */
+export const EMBEDDINGS_RESPONSE = object<EmbeddingsResponse>('CreateEmbeddingsResponse', {
+  id: string,
+  object: enumOf('EmbeddingsObject', ['list']),
+  data: arrayOf(object<EmbeddingData>('Embedding', { object: enumOf('EmbeddingObject', ['embedding']), embedding: unknown, index: integer })),
+  model: string,
+  usage: object<EmbeddingsUsage>('EmbeddingsUsage', {
+    prompt_tokens: integer,
+    total_tokens: integer,
+    cost: number,
+    is_byok: boolean,
+    cost_details: object<EmbeddingsUsage['cost_details']>('CostDetails', { upstream_inference_cost: nullable(number), upstream_inference_prompt_cost: number, upstream_inference_completions_cost: number }),
+  }),
+})
+
 /** `Generation`: the `data` of `GET /generation?id=`. */
 export const GENERATION = object<Generation>('Generation', {
   id: string,
@@ -510,7 +529,7 @@ export const GENERATION = object<Generation>('Generation', {
   origin: string,
   usage: number,
   is_byok: boolean,
-  api_type: nullable(enumOf('ApiType', ['completions'])),
+  api_type: nullable(enumOf('ApiType', ['completions', 'embeddings'])),
   data_region: enumOf('DataRegion', ['global']),
   external_user: nullable(string),
   http_referer: nullable(string),
@@ -575,6 +594,7 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   deleteKey: object<DeletedKeyResponse>('{ deleted: true }', { deleted: boolean }) as ObjectShape,
   getCurrentKey: dataOf('CurrentKey', CURRENT_KEY),
   getCredits: dataOf('Credits', CREDITS),
+  createEmbeddings: EMBEDDINGS_RESPONSE as ObjectShape,
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

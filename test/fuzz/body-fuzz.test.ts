@@ -56,6 +56,7 @@ const plausible = fc
       { description: `about ${name}` },
       {},
       { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: name }] },
+      { model: 'openai/text-embedding-3-small', input: [name, `n${n}`], dimensions: 1 + n },
     ),
   )
   .map((fields) => JSON.stringify(fields))

@@ -141,6 +141,27 @@ describe('reading a Responses request', () => {
   })
 })
 
+describe('responders on Responses requests', () => {
+  it('answer with a rule that names no operation or createResponses, and not with one for chat completions or embeddings', () => {
+    const { sim, key } = chatWorld()
+    const text = (answer: ReturnType<typeof respond>) => answer.body.output_text as string
+    const chat = (): string => sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hello there' }] }) }).body.choices[0].message.content
+
+    sim.inference.respond({ reply: { content: 'Any text operation.' } })
+    expect(text(respond(sim, key, {}))).toBe('Any text operation.')
+    expect(chat()).toBe('Any text operation.')
+
+    sim.inference.respond({ match: { operation: 'createChatCompletion' }, reply: { content: 'Chat only.' } })
+    expect(text(respond(sim, key, {}))).toBe('Any text operation.')
+    expect(chat()).toBe('Chat only.')
+
+    sim.inference.respond({ match: { operation: 'createEmbeddings' }, reply: { usage: { promptTokens: 3 } } })
+    sim.inference.respond({ match: { operation: 'createResponses', lastUserMessage: /there/ }, reply: { content: 'Responses only.' } })
+    expect(text(respond(sim, key, {}))).toBe('Responses only.')
+    expect(chat()).toBe('Chat only.')
+  })
+})
+
 describe('the Responses event stream', () => {
   it('frames each event as `event:` and `data:` lines of the same type, from the time to first token on, ending in [DONE]', () => {
     const { sim, key } = chatWorld()

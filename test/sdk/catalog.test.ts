@@ -10,10 +10,10 @@ const server = useSimulatorServer()
 
 const client = (apiKey?: string): OpenRouter => sdkClient(apiKey)
 
-/** The default world plus two embedding models, so every operation has something to list. */
+/** The default world (its 3 embedding models included) plus two embedding models, so every operation has something to list. */
 function catalogSim() {
   const sim = createSimulator()
-  sim.models.create({ id: 'openai/text-embedding-3-small', created: '2024-01-25T00:00:00Z', architecture: { tokenizer: 'GPT', output_modalities: ['embeddings'] }, endpoints: [{ provider_name: 'OpenAI', context_length: 8192, pricing: { prompt: '0.00000002', completion: '0' }, supported_parameters: [] }] })
+  sim.models.create({ id: 'openai/text-embedding-ada-002', created: '2024-01-25T00:00:00Z', architecture: { tokenizer: 'GPT', output_modalities: ['embeddings'] }, endpoints: [{ provider_name: 'OpenAI', context_length: 8192, pricing: { prompt: '0.00000002', completion: '0' }, supported_parameters: [] }] })
   sim.models.create({ id: 'mistralai/mistral-embed', created: '2024-03-01T00:00:00Z', architecture: { tokenizer: 'Mistral', output_modalities: ['embeddings'] }, endpoints: [{ provider_name: 'Mistral', context_length: 8192, pricing: { prompt: '0.0000001', completion: '0' }, supported_parameters: [] }] })
   // Non-ASCII text, so a content-length counted in UTF-16 units would be wrong.
   sim.models.create({ id: 'deepseek/deepseek-v3.2', description: 'Modèle de raisonnement — 深度求索', endpoints: [{ provider_name: '深度求索' }] })
@@ -69,7 +69,8 @@ describe('sdk.models', () => {
     const expected = wireList(sim, '/models', 'supported_parameters=tools,structured_outputs')
     expect(tools.result.data.map((m) => m.id)).toEqual(expected.data.map((m) => m.id))
     for (const model of tools.result.data) expect(model.supportedParameters).toEqual(expect.arrayContaining(['tools', 'structured_outputs']))
-    expect(embeddings.result.data.map((m) => m.id)).toEqual(['mistralai/mistral-embed', 'openai/text-embedding-3-small'])
+    // Newest first, then by id: the two made here, and the default world's three.
+    expect(embeddings.result.data.map((m) => m.id)).toEqual(['mistralai/mistral-embed', 'openai/text-embedding-3-large', 'openai/text-embedding-3-small', 'openai/text-embedding-ada-002', 'mistralai/mistral-embed-2312'])
   })
 
   it('count() counts the text models, or those of the given output modalities', async () => {
@@ -77,7 +78,7 @@ describe('sdk.models', () => {
     const sdk = client()
 
     expect(await sdk.models.count()).toEqual({ data: { count: wireList(sim, '/models').total_count } })
-    expect(await sdk.models.count({ outputModalities: 'embeddings' })).toEqual({ data: { count: 2 } })
+    expect(await sdk.models.count({ outputModalities: 'embeddings' })).toEqual({ data: { count: 2 + 3 } })
     expect(await sdk.models.count({ outputModalities: 'all' })).toEqual({ data: { count: sim.models.list().length } })
   })
 
@@ -122,7 +123,7 @@ describe('sdk.embeddings.listModels', () => {
     const pages: string[][] = []
     for await (const page of await client().embeddings.listModels({ limit: 1 })) pages.push(page.result.data.map((m) => m.id))
 
-    expect(pages).toEqual([['mistralai/mistral-embed'], ['openai/text-embedding-3-small'], []])
+    expect(pages).toEqual([...(['mistralai/mistral-embed', 'openai/text-embedding-3-large', 'openai/text-embedding-3-small', 'openai/text-embedding-ada-002', 'mistralai/mistral-embed-2312']).map((id) => [id]), []])
   })
 
   it('is an empty list in a world without embedding models', async () => {

@@ -77,6 +77,8 @@ export interface Completed {
  * was sent (decisions/0026); `end` then adds what follows a reply that finished (its usage).
  */
 export interface AnswerShape<T> {
+  /** The operation, as responder rules name it in `match.operation`. */
+  readonly operation: 'createChatCompletion' | 'createResponses'
   json(done: Completed): T
   /** The frames up to the one that ends the reply; with a cut, the error after `cut.afterChunks` content frames instead. */
   plan(done: Omit<Completed, 'usage'>, cut: StreamCut | undefined): StreamPlan
@@ -103,7 +105,7 @@ export function costToUnits(cost: string): number {
 
 // Flat pricings of resolved tiers (frozen, shared per tier), for the prompt and completion parts of a cost.
 const flat = new WeakMap<ResolvedPricing, CompiledPricing>()
-function flatPricing(prices: ResolvedPricing): CompiledPricing {
+export function flatPricing(prices: ResolvedPricing): CompiledPricing {
   let engine = flat.get(prices)
   if (engine === undefined) {
     engine = compilePricing(prices)
@@ -171,7 +173,7 @@ function truncate(reply: Reply, counts: Counts, cap: number | null): void {
 }
 
 /** An attempt's failure as the caller sees it when no attempt succeeds. */
-function attemptError(status: number, message: string | undefined, metadata: Record<string, unknown> | undefined, provider: string): ApiError {
+export function attemptError(status: number, message: string | undefined, metadata: Record<string, unknown> | undefined, provider: string): ApiError {
   return new ApiError(status as ErrorStatus, {
     message: message ?? (ERROR_MESSAGES as Record<number, string>)[status] ?? ERROR_MESSAGES[502],
     metadata: metadata ?? { provider_name: provider },
@@ -237,7 +239,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
           continue
         }
-        const rule = runtime.responders.pick({ model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
+        const rule = runtime.responders.pick({ operation: shape.operation, model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
         if (rule?.error !== undefined) {
           attempts.push(attempt(rule.error.status))
           recordAttempt(ctx, model.model, endpoint, rule.error.status)
@@ -414,6 +416,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
 
 /** `POST /chat/completions`' answer: a ChatCompletion, or its chunks as stream frames. */
 const CHAT_SHAPE: AnswerShape<ChatCompletion> = {
+  operation: 'createChatCompletion',
   json: ({ id, provider, model, created, message, finishReason, usage }) => ({
     id,
     provider,

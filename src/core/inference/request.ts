@@ -182,6 +182,7 @@ export function readNames(reader: BodyReader, name: string): string[] | null {
   })
 }
 
+/** Reads `provider` (the SDK's ProviderPreferences, shared by chat, Responses and embeddings requests). */
 export function readProvider(body: BodyReader): ProviderPreferences {
   const preferences: ProviderPreferences = {
     allowFallbacks: true,

@@ -19,7 +19,20 @@ export interface ResponderMatch {
   lastUserMessage?: string | RegExp
   /** `true`: the request declares tools; `false`: it declares none. */
   tools?: boolean
+  /**
+   * The operation the rule answers: `createChatCompletion`, `createResponses` or `createEmbeddings`.
+   * A rule without it answers chat completions and Responses requests alike (both are text
+   * replies), and never an embeddings request (decisions/0030), so rules written for chat replies
+   * are not spent on vectors.
+   */
+  operation?: ResponderOperation
+  /** An embeddings request's inputs: a RegExp one of them matches, or a string one of them contains. Needs `operation: 'createEmbeddings'`. */
+  input?: string | RegExp
 }
+
+/** The operations a responder rule may name in `match.operation`. */
+export type ResponderOperation = 'createChatCompletion' | 'createResponses' | 'createEmbeddings'
+const RESPONDER_OPERATIONS: readonly ResponderOperation[] = ['createChatCompletion', 'createResponses', 'createEmbeddings']
 
 /** A tool call the reply makes. */
 export interface ResponderToolCall {
@@ -117,18 +130,23 @@ export interface AttemptFacts {
   keyHash: string
   lastUserMessage: string | null
   hasTools: boolean
+  /** The operation; absent: `createChatCompletion`. */
+  operation?: ResponderOperation
+  /** An embeddings request's input texts. */
+  inputs?: readonly string[]
 }
 
 interface ResponderState {
   name: string
   rule: ResponderRule
   pattern: RegExp | undefined
+  inputPattern: RegExp | undefined
   limit: number
   used: number
 }
 
 const RULE_FIELDS = fieldsOf<ResponderRule>({ match: true, reply: true, error: true, times: true, name: true })
-const MATCH_FIELDS = fieldsOf<ResponderMatch>({ model: true, provider: true, keyHash: true, lastUserMessage: true, tools: true })
+const MATCH_FIELDS = fieldsOf<ResponderMatch>({ model: true, provider: true, keyHash: true, lastUserMessage: true, tools: true, operation: true, input: true })
 const REPLY_FIELDS = fieldsOf<ResponderReply>({ content: true, toolCalls: true, reasoning: true, finishReason: true, usage: true, latencyMs: true, tokensPerSecond: true })
 const ERROR_FIELDS = fieldsOf<ResponderError>({ status: true, message: true, metadata: true })
 const TOOL_CALL_FIELDS = fieldsOf<ResponderToolCall>({ name: true, arguments: true, id: true })
@@ -149,6 +167,25 @@ function checkRule(rule: unknown): ResponderRule {
     const last = match.lastUserMessage
     if (last !== undefined && typeof last !== 'string' && !(last instanceof RegExp)) check.fail('match.lastUserMessage', `must be a string or a RegExp, got ${describe(last)}`)
     if (match.tools !== undefined) check.boolean(match.tools, 'match.tools')
+    if (match.operation !== undefined) check.oneOf(match.operation, RESPONDER_OPERATIONS, 'match.operation')
+    const embeddings = match.operation === 'createEmbeddings'
+    if (match.input !== undefined) {
+      if (typeof match.input !== 'string' && !(match.input instanceof RegExp)) check.fail('match.input', `must be a string or a RegExp, got ${describe(match.input)}`)
+      if (!embeddings) check.fail('match.input', "matches embeddings inputs only: give match.operation 'createEmbeddings' too")
+    }
+    // Criteria an embeddings request has no value for could never match it.
+    if (embeddings && last !== undefined) check.fail('match.lastUserMessage', 'never matches an embeddings request, which has no messages')
+    if (embeddings && match.tools !== undefined) check.fail('match.tools', 'never matches an embeddings request, which has no tools')
+  }
+  if (given.match?.operation === 'createEmbeddings' && given.reply !== undefined && typeof given.reply === 'object' && given.reply !== null) {
+    // An embedding's only stated figure is its prompt tokens; text, tools and reasoning have no meaning there.
+    for (const name of ['content', 'toolCalls', 'reasoning', 'finishReason'] as const) {
+      if (given.reply[name] !== undefined) check.fail(`reply.${name}`, 'has no meaning for an embeddings request: its reply may only state usage.promptTokens')
+    }
+    const usage = given.reply.usage
+    if (typeof usage === 'object' && usage !== null) {
+      for (const name of Object.keys(usage)) if (name !== 'promptTokens') check.fail(`reply.usage.${name}`, 'has no meaning for an embeddings request: its reply may only state usage.promptTokens')
+    }
   }
   if (given.reply !== undefined) {
     const reply = check.object(given.reply, 'reply') as ResponderReply
@@ -215,10 +252,12 @@ export class Responders {
       // A copy (RegExps included), so a later change to the caller's object changes nothing here.
       const copy = structuredClone(checked)
       const last = copy.match?.lastUserMessage
+      const input = copy.match?.input
       const state: ResponderState = {
         name: checked.name ?? `responder-${this.next}`,
         rule: copy,
         pattern: last instanceof RegExp ? new RegExp(last.source, last.flags.replace(/[gy]/g, '')) : undefined,
+        inputPattern: input instanceof RegExp ? new RegExp(input.source, input.flags.replace(/[gy]/g, '')) : undefined,
         limit: checked.times ?? Number.POSITIVE_INFINITY,
         used: 0,
       }
@@ -248,6 +287,9 @@ export class Responders {
     for (const state of this.states) {
       if (state.used >= state.limit) continue
       const match = state.rule.match
+      // A rule that names an operation answers it alone; one that names none, chat and Responses (text replies).
+      const operation = facts.operation ?? 'createChatCompletion'
+      if (match?.operation === undefined ? operation === 'createEmbeddings' : match.operation !== operation) continue
       if (match !== undefined) {
         if (match.model !== undefined && match.model !== facts.model) continue
         if (match.provider !== undefined && match.provider.toLowerCase() !== facts.provider.toLowerCase()) continue
@@ -257,6 +299,11 @@ export class Responders {
         if (last !== undefined) {
           if (facts.lastUserMessage === null) continue
           if (state.pattern !== undefined ? !state.pattern.test(facts.lastUserMessage) : !facts.lastUserMessage.includes(last as string)) continue
+        }
+        const input = match.input
+        if (input !== undefined) {
+          const pattern = state.inputPattern
+          if (!(facts.inputs ?? []).some((text) => (pattern !== undefined ? pattern.test(text) : text.includes(input as string)))) continue
         }
       }
       state.used++
@@ -269,19 +316,23 @@ export class Responders {
 /** A responder rule from JSON (the control API, world files): `lastUserMessage` may be `{ regex, flags? }`. */
 export function responderFromJson(value: unknown): ResponderRule {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value as ResponderRule
-  const rule = value as ResponderRule & { match?: Record<string, unknown> }
-  const last = rule.match?.['lastUserMessage']
-  if (typeof last !== 'object' || last === null || Array.isArray(last)) return rule
-  const check: ArgumentChecker = new ArgumentChecker(OPERATION)
-  check.knownFields(last, new Set(['regex', 'flags']), 'match.lastUserMessage', 'a regular expression')
-  const { regex, flags } = last as { regex?: unknown; flags?: unknown }
-  if (typeof regex !== 'string') check.fail('match.lastUserMessage.regex', `must be the pattern as a string, got ${describe(regex)}`)
-  if (flags !== undefined && (typeof flags !== 'string' || !/^[dimsuv]*$/.test(flags))) check.fail('match.lastUserMessage.flags', `must be regular expression flags such as "i", got ${describe(flags)}`)
-  let pattern: RegExp
-  try {
-    pattern = new RegExp(regex, (flags as string | undefined) ?? '')
-  } catch (error) {
-    check.fail('match.lastUserMessage.regex', `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`)
+  let rule = value as ResponderRule & { match?: Record<string, unknown> }
+  // `lastUserMessage` and `input` take the same JSON form of a RegExp.
+  for (const field of ['lastUserMessage', 'input'] as const) {
+    const given = rule.match?.[field]
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) continue
+    const check: ArgumentChecker = new ArgumentChecker(OPERATION)
+    check.knownFields(given, new Set(['regex', 'flags']), `match.${field}`, 'a regular expression')
+    const { regex, flags } = given as { regex?: unknown; flags?: unknown }
+    if (typeof regex !== 'string') check.fail(`match.${field}.regex`, `must be the pattern as a string, got ${describe(regex)}`)
+    if (flags !== undefined && (typeof flags !== 'string' || !/^[dimsuv]*$/.test(flags))) check.fail(`match.${field}.flags`, `must be regular expression flags such as "i", got ${describe(flags)}`)
+    let pattern: RegExp
+    try {
+      pattern = new RegExp(regex, (flags as string | undefined) ?? '')
+    } catch (error) {
+      check.fail(`match.${field}.regex`, `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`)
+    }
+    rule = { ...rule, match: { ...rule.match, [field]: pattern } }
   }
-  return { ...rule, match: { ...rule.match, lastUserMessage: pattern } }
+  return rule
 }

@@ -79,6 +79,7 @@ export function createResponse(ctx: StoreContext, runtime: InferenceRuntime, pri
 /** The Responses result of a request, or its events: the request's figures echoed in both. */
 function responsesShape(echo: ResponsesEcho): AnswerShape<ResponsesResult> {
   return {
+    operation: 'createResponses',
     json: (done) => resultOf(done, echo),
     plan: (done, cut) => responsesPlan(done, echo, cut),
     end: (plan, done) => {

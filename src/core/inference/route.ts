@@ -57,7 +57,7 @@ export function resolveModel(ctx: StoreContext, id: string): ResolvedModel | und
 }
 
 /** The first of the request's models the catalog has, and the ones after it; 400 naming the first unknown one. */
-export function resolveModels(ctx: StoreContext, input: ChatInput): ResolvedModel[] {
+export function resolveModels(ctx: StoreContext, input: Pick<ChatInput, 'models' | 'modelFields'>): ResolvedModel[] {
   const resolved: ResolvedModel[] = []
   for (const [i, id] of input.models.entries()) {
     const model = resolveModel(ctx, id)
@@ -123,13 +123,15 @@ export interface RouteContext {
   sort: ProviderSort | null
   /** Whether an endpoint had a recent outage: the unsorted draw tries those last (decisions/0025). */
   outage?: (endpoint: Endpoint) => boolean
+  /** The tokens the context window must hold, when not the prompt's (embeddings: the longest input). */
+  contextTokens?: number
 }
 
 /**
  * The endpoints of one model in the order they are tried (only the first without fallbacks), or
  * the 404 of the last filter that left none.
  */
-export function routeEndpoints(model: ResolvedModel, input: ChatInput, route: RouteContext): Endpoint[] | ApiError {
+export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'provider' | 'maxTokens' | 'parameters'>, route: RouteContext): Endpoint[] | ApiError {
   const prefs = input.provider
   const { promptTokens, at } = route
   let drop: Drop = 'status'
@@ -140,7 +142,8 @@ export function routeEndpoints(model: ResolvedModel, input: ChatInput, route: Ro
     return kept
   }
   let endpoints = keep([...model.endpoints], 'status', (e) => (e.status ?? 0) >= 0)
-  endpoints = keep(endpoints, 'context', (e) => promptTokens + (input.maxTokens ?? 1) <= e.context_length && (e.max_prompt_tokens === null || promptTokens <= e.max_prompt_tokens))
+  const held = route.contextTokens ?? promptTokens
+  endpoints = keep(endpoints, 'context', (e) => held + (input.maxTokens ?? 1) <= e.context_length && (e.max_prompt_tokens === null || held <= e.max_prompt_tokens))
   if (prefs.only !== null) endpoints = keep(endpoints, 'provider', (e) => names(e, prefs.only as string[]))
   if (prefs.ignore !== null) endpoints = keep(endpoints, 'provider', (e) => !names(e, prefs.ignore as string[]))
   if (prefs.quantizations !== null) endpoints = keep(endpoints, 'quantization', (e) => (prefs.quantizations as string[]).includes(e.quantization ?? 'unknown'))

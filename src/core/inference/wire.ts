@@ -131,7 +131,7 @@ export interface Generation {
   origin: string
   usage: number
   is_byok: boolean
-  api_type: 'completions' | null
+  api_type: 'completions' | 'embeddings' | null
   data_region: 'global'
   external_user: string | null
   http_referer: string | null

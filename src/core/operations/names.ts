@@ -40,6 +40,8 @@ export const OPERATION_NAMES = [
   'getGeneration',
   // The Responses API (operations/inference.ts).
   'createResponses',
+  // Embeddings (operations/embeddings.ts).
+  'createEmbeddings',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

@@ -24,9 +24,10 @@ export interface DefaultWorld {
   /**
    * Model ids: `timeWindowed` (its first endpoint has peak and off-peak prices that tile the UTC
    * day), `longContext` (its first endpoint has `min_prompt_tokens` tiers), `free` (a `:free`
-   * variant, every price "0") and `paid` (the same model without the variant).
+   * variant, every price "0") and `paid` (the same model without the variant); `embedding`
+   * (`openai/text-embedding-3-small`, 1536 dimensions, served by OpenAI and Azure) for `POST /embeddings`.
    */
-  models: { timeWindowed: string; longContext: string; free: string; paid: string }
+  models: { timeWindowed: string; longContext: string; free: string; paid: string; embedding: string }
   /** A second organisation ("Globex Corporation"), to see tenancy at work: its resources are 404 to Acme. It holds a file with the id of Acme's report. */
   otherTenant: { userId: string; managementKey: string; workspaceId: string }
 }

@@ -1,0 +1,327 @@
+// `POST /embeddings` on the money path (decisions/0030): the same steps as a chat completion
+// (decisions/0024): validate, resolve the model, admit the caller, route with fallbacks, answer,
+// count, price, charge, record. The reply is one deterministic unit vector per input (vectors.ts),
+// and the cost is the prompt tokens at the routed endpoint's prompt price plus its request fee.
+import type { Principal } from '../auth.js'
+import { ApiError, type ErrorStatus } from '../errors.js'
+import { atomically, type StoreContext } from '../store/context.js'
+import type { KeyState } from '../store/state.js'
+import { put } from '../store/versions.js'
+import { formatTimestamp } from '../time.js'
+import type { Endpoint } from '../types.js'
+import { appendUsage, figuresAt, limitRemaining } from '../usage.js'
+import { attemptError, costToUnits, flatPricing, type InferenceRuntime, keyLimitMessage } from './chat.js'
+import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
+import { recordGeneration } from './generations.js'
+import { chargeCredits, creditsAvailable } from './ledger.js'
+import type { ResponderRule } from './responders.js'
+import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
+import type { JsonPayload } from '../json-text.js'
+import { embeddingVector, vectorToBase64 } from './vectors.js'
+import type { Generation, ProviderResponse } from './wire.js'
+
+/** One vector of an embeddings answer. */
+export interface EmbeddingData {
+  object: 'embedding'
+  /** The float32 values as numbers, or (`encoding_format: "base64"`) their little-endian bytes in base64. */
+  embedding: number[] | string
+  index: number
+}
+
+/** The usage of an embeddings answer: prompt tokens only, and what they cost. */
+export interface EmbeddingsUsage {
+  prompt_tokens: number
+  total_tokens: number
+  /** The cost charged, in USD: the decimal of `estimateCost` as a number. */
+  cost: number
+  is_byok: boolean
+  cost_details: { upstream_inference_cost: number | null; upstream_inference_prompt_cost: number; upstream_inference_completions_cost: number }
+}
+
+/** The body of a successful `POST /embeddings` (the SDK's CreateEmbeddingsResponse). */
+export interface EmbeddingsResponse {
+  /** The generation's id: `GET /generation?id=` reads what was charged. */
+  id: string
+  object: 'list'
+  data: EmbeddingData[]
+  model: string
+  usage: EmbeddingsUsage
+}
+
+/**
+ * The vector length of a model when a request gives no `dimensions`, and the most it may ask for:
+ * the published output size of the well-known embedding models (by id, any variant), else 1536.
+ */
+export const EMBEDDING_DIMENSIONS: Readonly<Record<string, number>> = {
+  'openai/text-embedding-3-small': 1536,
+  'openai/text-embedding-3-large': 3072,
+  'openai/text-embedding-ada-002': 1536,
+  'mistralai/mistral-embed-2312': 1024,
+  'mistralai/codestral-embed-2505': 1536,
+  'google/gemini-embedding-001': 3072,
+  'qwen/qwen3-embedding-8b': 4096,
+  'qwen/qwen3-embedding-4b': 2560,
+  'qwen/qwen3-embedding-0.6b': 1024,
+  'baai/bge-m3': 1024,
+  'baai/bge-large-en-v1.5': 1024,
+  'baai/bge-base-en-v1.5': 768,
+  'intfloat/multilingual-e5-large': 1024,
+  'sentence-transformers/all-minilm-l6-v2': 384,
+  'sentence-transformers/all-mpnet-base-v2': 768,
+  'thenlper/gte-large': 1024,
+  'thenlper/gte-base': 768,
+}
+/** The vector length of an embedding model the table does not name. */
+export const DEFAULT_EMBEDDING_DIMENSIONS = 1536
+
+/**
+ * The vector length of a model: {@link EMBEDDING_DIMENSIONS} for its id without a variant, else
+ * {@link DEFAULT_EMBEDDING_DIMENSIONS}.
+ *
+ * @example
+ * import { embeddingDimensions } from 'model-access-sim'
+ * console.log(embeddingDimensions('openai/text-embedding-3-large'), embeddingDimensions('acme/embed-1:free'))
+ * //=> 3072 1536
+ */
+export function embeddingDimensions(modelId: string): number {
+  const colon = modelId.indexOf(':')
+  const base = colon === -1 ? modelId : modelId.slice(0, colon)
+  return Object.hasOwn(EMBEDDING_DIMENSIONS, base) ? (EMBEDDING_DIMENSIONS[base] as number) : DEFAULT_EMBEDDING_DIMENSIONS
+}
+
+/** The 402 when the organisation's credits cannot pay for the request (the service's wording). */
+export const EMBEDDINGS_CREDITS_MESSAGE = 'Insufficient credits. Add more using https://openrouter.ai/settings/credits'
+
+/**
+ * Runs one embeddings request for an authenticated caller, answering its body as a payload (the
+ * text made from each vector's cached JSON; see {@link embeddingsPayload}). Throws the ApiError to
+ * answer with.
+ */
+export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): JsonPayload {
+  if (principal.management) {
+    throw new ApiError(403, { message: 'Management keys cannot be used for inference requests; use a regular API key', metadata: { reason: 'management_key' } })
+  }
+  const input = readEmbeddingsRequest(body)
+  const [model] = resolveModels(ctx, { models: [input.model], modelFields: ['model'] }) as [ResolvedModel]
+  if (!model.model.architecture.output_modalities.includes('embeddings')) {
+    throw new ApiError(400, { message: `${input.model} is not an embeddings model`, metadata: { parameter: 'model', reason: 'is not an embeddings model (its output modalities do not include embeddings)', value: input.model } })
+  }
+  const most = embeddingDimensions(model.model.id)
+  if (input.dimensions !== null && input.dimensions > most) {
+    throw new ApiError(400, { metadata: { parameter: 'dimensions', reason: `must be at most ${most}, the output size of ${model.model.id}`, value: String(input.dimensions) } })
+  }
+  const dimensions = input.dimensions ?? most
+  const key = ctx.data.keys.get(principal.keyHash) as KeyState
+  const now = ctx.clock.nowMs()
+  if (key.limit !== null) {
+    const remaining = limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, figuresAt(key.usage, key.usageCount, ctx.windows.at(now)))
+    if (remaining === 0) throw new ApiError(403, { message: keyLimitMessage(key.limitReset), metadata: { reason: 'key_limit_exceeded', limit: key.limit, limit_reset: key.limitReset } })
+  }
+  const estimatedPrompt = input.inputs.reduce((sum, i) => sum + i.tokens, 0)
+  const longest = input.inputs.reduce((most, i) => Math.max(most, i.tokens), 0)
+  const texts = input.inputs.flatMap((i) => (i.text === null ? [] : [i.text]))
+  // Routing as for chat: no completion (maxTokens 0), no sampling parameters to require.
+  const routing = { provider: input.provider, maxTokens: 0, parameters: [] }
+  return atomically(ctx, () => {
+    const attempts: ProviderResponse[] = []
+    const route = routeEndpoints(model, routing, { promptTokens: estimatedPrompt, contextTokens: longest, at: now, random: ctx.random, sort: null })
+    if (route instanceof ApiError) throw route
+    let failure: ApiError | undefined
+    for (const endpoint of route) {
+      checkCredits(ctx, principal.userId, endpoint, estimatedPrompt, now)
+      const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
+      const attempt = (status: number): ProviderResponse => ({
+        id: `${endpoint.tag}-${attempts.length + 1}`,
+        endpoint_id: endpoint.tag,
+        model_permaslug: model.model.id,
+        provider_name: endpoint.provider_name,
+        status,
+        latency,
+        is_byok: false,
+      })
+      const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path })
+      if (fault !== null) {
+        const respond = typeof fault.respond === 'string' ? { status: 502 } : fault.respond
+        attempts.push(attempt(respond.status))
+        failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
+        continue
+      }
+      const rule = runtime.responders.pick({ operation: 'createEmbeddings', model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: null, hasTools: false, inputs: texts })
+      if (rule?.error !== undefined) {
+        attempts.push(attempt(rule.error.status))
+        failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
+        continue
+      }
+      attempts.push(attempt(200))
+      return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, dimensions, now, attempts, latency })
+    }
+    throw failure ?? new ApiError(502)
+  })
+}
+
+/** The 402 when credits are tracked and cannot pay this request's exact cost on this endpoint. Free requests are never refused. */
+function checkCredits(ctx: StoreContext, userId: string, endpoint: Endpoint, promptTokens: number, at: number): void {
+  const available = creditsAvailable(ctx, userId)
+  if (available === null) return
+  const cost = costToUnits(pricingOf(endpoint).cost({ promptTokens, completionTokens: 0 }, { at }))
+  if (cost === 0 || cost <= available) return
+  throw new ApiError(402 as ErrorStatus, { message: EMBEDDINGS_CREDITS_MESSAGE, metadata: { provider_name: null } })
+}
+
+interface Answer {
+  key: KeyState
+  model: ResolvedModel
+  endpoint: Endpoint
+  input: EmbeddingsInput
+  rule: ResponderRule | undefined
+  estimatedPrompt: number
+  dimensions: number
+  now: number
+  attempts: ProviderResponse[]
+  latency: number
+}
+
+/** The answer on the endpoint that served it: vectors, count, price, charge, record. */
+function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): JsonPayload {
+  const { key, model, endpoint, input, now } = a
+  const suffix = ctx.random.alphanumeric(20)
+  const id = `gen-${Math.floor(now / 1000)}-${suffix}`
+  const promptTokens = a.rule?.reply?.usage?.promptTokens ?? a.estimatedPrompt
+
+  const pricing = pricingOf(endpoint)
+  const cost = pricing.cost({ promptTokens, completionTokens: 0 }, { at: now })
+  const promptCost = flatPricing(pricing.resolve({ promptTokens, at: now })).cost({ promptTokens, requests: 0 }, { at: now })
+  const units = costToUnits(cost)
+
+  const charged: KeyState = {
+    ...key,
+    usage: appendUsage(key.usage, key.usageCount, { at: now, units, byok: false }),
+    usageCount: key.usageCount + 1,
+    updatedAt: key.updatedAt === null ? now : Math.max(key.updatedAt, now),
+  }
+  put(ctx, 'keys', key.hash, charged)
+  chargeCredits(ctx, key.userId, units)
+
+  const generation: Generation = {
+    id,
+    upstream_id: `embd-${suffix}`,
+    total_cost: Number(cost),
+    cache_discount: null,
+    upstream_inference_cost: null,
+    created_at: formatTimestamp(now),
+    model: model.model.id,
+    app_id: null,
+    streamed: false,
+    cancelled: false,
+    provider_name: endpoint.provider_name,
+    latency: a.latency,
+    moderation_latency: null,
+    generation_time: 0,
+    finish_reason: null,
+    native_finish_reason: null,
+    tokens_prompt: promptTokens,
+    tokens_completion: 0,
+    native_tokens_prompt: promptTokens,
+    native_tokens_completion: 0,
+    native_tokens_completion_images: 0,
+    native_tokens_reasoning: 0,
+    native_tokens_cached: 0,
+    num_media_prompt: input.inputs.reduce((sum, i) => sum + i.mediaParts, 0),
+    num_input_audio_prompt: 0,
+    num_media_completion: 0,
+    num_search_results: 0,
+    num_fetches: 0,
+    origin: '',
+    usage: Number(cost),
+    is_byok: false,
+    api_type: 'embeddings',
+    data_region: 'global',
+    external_user: input.user,
+    http_referer: null,
+    user_agent: null,
+    preset_id: null,
+    router: null,
+    service_tier: null,
+    web_search_engine: null,
+    workspace_id: key.workspaceId,
+    provider_responses: a.attempts,
+    ...(input.sessionId !== null && { session_id: input.sessionId }),
+  }
+  recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
+
+  const usage: EmbeddingsUsage = {
+    prompt_tokens: promptTokens,
+    total_tokens: promptTokens,
+    cost: Number(cost),
+    is_byok: false,
+    cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: 0 },
+  }
+  return embeddingsPayload(runtime, { id, model: model.model.id, usage }, input.inputs.map((i) => i.key), a.dimensions, input.encodingFormat === 'base64')
+}
+
+/** How many characters of vector JSON a simulator keeps (about 16 MiB: some 500 vectors of 1536 floats). */
+const VECTOR_CACHE_CHARS = 16 * 2 ** 20
+
+/**
+ * The JSON text of vectors already made, per simulator (keyed by its runtime, so it goes with it):
+ * a suite embeds the same texts again and again, and writing 1536 floats as decimals costs far more
+ * than making them. Values are a function of the seed, model, size, format and input, so a kept
+ * text is always right; the oldest go first past {@link VECTOR_CACHE_CHARS}.
+ */
+class VectorTexts {
+  private readonly texts = new Map<string, string>()
+  private chars = 0
+
+  text(seed: number, model: string, key: string, dimensions: number, base64: boolean): string {
+    const id = `${model}\u0000${dimensions}\u0000${base64 ? 'b' : 'f'}\u0000${key}`
+    let text = this.texts.get(id)
+    if (text !== undefined) return text
+    const vector = embeddingVector(seed, model, key, dimensions)
+    // Float32Array's join writes each value as the number it is, as JSON.stringify would.
+    text = base64 ? `"${vectorToBase64(vector)}"` : `[${vector.join(',')}]`
+    this.texts.set(id, text)
+    this.chars += text.length + id.length
+    for (const [oldest, kept] of this.texts) {
+      if (this.chars <= VECTOR_CACHE_CHARS) break
+      this.texts.delete(oldest)
+      this.chars -= kept.length + oldest.length
+    }
+    return text
+  }
+}
+
+const vectorTexts = new WeakMap<InferenceRuntime, VectorTexts>()
+
+/**
+ * The body of an embeddings answer as a payload: its text is the answer's fields around each
+ * vector's JSON, byte for byte what `JSON.stringify` of the value writes. It keeps the inputs' keys,
+ * not the text (the journal keeps payloads: a 100-vector answer is 3 MB of text), and makes the text
+ * again when asked again; `value()` parses it.
+ */
+function embeddingsPayload(runtime: InferenceRuntime, head: { id: string; model: string; usage: EmbeddingsUsage }, keys: readonly string[], dimensions: number, base64: boolean): JsonPayload {
+  let texts = vectorTexts.get(runtime)
+  if (texts === undefined) {
+    texts = new VectorTexts()
+    vectorTexts.set(runtime, texts)
+  }
+  const cache = texts
+  const make = (): string => {
+    const parts = new Array<string>(keys.length)
+    for (let i = 0; i < keys.length; i++) parts[i] = `{"object":"embedding","embedding":${cache.text(runtime.seed, head.model, keys[i] as string, dimensions, base64)},"index":${i}}`
+    return `{"id":${JSON.stringify(head.id)},"object":"list","data":[${parts.join(',')}],"model":${JSON.stringify(head.model)},"usage":${JSON.stringify(head.usage)}}`
+  }
+  // The first text is kept until it is sent (the adapters read the length, then the text), then let go.
+  let pending: string | undefined = make()
+  const byteLength = pending.length // ASCII: ids, model ids, numbers and base64
+  return {
+    byteLength,
+    text() {
+      const text = pending ?? make()
+      pending = undefined
+      return text
+    },
+    value() {
+      return JSON.parse(this.text()) as EmbeddingsResponse
+    },
+  }
+}

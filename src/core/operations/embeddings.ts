@@ -1,0 +1,15 @@
+// `POST /embeddings` (decisions/0030): the money path of core/inference/embeddings.ts.
+import { createEmbeddings } from '../inference/embeddings.js'
+import { type Operation, payloadResponse } from './operation.js'
+
+export const EMBEDDINGS_OPERATIONS: readonly Operation[] = [
+  {
+    name: 'createEmbeddings',
+    method: 'POST',
+    template: '/embeddings',
+    auth: 'key',
+    run({ ctx, principal, request, json, inference }) {
+      return payloadResponse(createEmbeddings(ctx, inference, principal, json(), request.path))
+    },
+  },
+]
