@@ -132,10 +132,14 @@ export function figuresAt(records: readonly UsageRecord[], count: number, window
   const holder = records as CachedRecords
   let cache = holder[FIGURES]
   const sameWindows = cache !== undefined && cache.day === windows.day && cache.week === windows.week && cache.month === windows.month
-  if (cache !== undefined && sameWindows && windows.nowMs >= cache.nowMs && count >= cache.count) {
+  // No record folded in falls due between the cache's now and this one (none lies in
+  // (cache.nowMs, windows.nowMs]), so the sums hold at this now too: move the cache there first,
+  // then fold in the records added since. A clock that advances between charges sums only those.
+  if (cache !== undefined && sameWindows && windows.nowMs >= cache.nowMs && windows.nowMs < cache.next && count >= cache.count) {
+    cache.nowMs = windows.nowMs
     for (let i = cache.count; i < count; i++) fold(cache, records[i] as UsageRecord)
     cache.count = count
-    if (windows.nowMs < cache.next) return cache.figures
+    return cache.figures
   }
   cache = {
     day: windows.day,
