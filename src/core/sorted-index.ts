@@ -29,7 +29,9 @@ export class SortedIndex<T> {
   /** Removes an item that compares equal to `item`; returns whether one was there. */
   remove(item: T): boolean {
     this.merge()
-    const at = this.lowerBound(item)
+    // The smallest is the usual one to go: no search for it.
+    const first = this.items.length > this.head ? this.items[this.head] : undefined
+    const at = first !== undefined && this.compare(first, item) === 0 ? this.head : this.lowerBound(item)
     const found = this.items[at]
     if (found === undefined || this.compare(found, item) !== 0) return false
     if (at === this.head) {
