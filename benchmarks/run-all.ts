@@ -35,6 +35,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'msw', script: 'msw.ts', flags: ['--expose-gc'] },
   { name: 'server', script: 'server.ts', flags: [] },
   { name: 'provisioning', script: 'provisioning.ts', flags: [] },
+  { name: 'chat', script: 'chat.ts', flags: [] },
+  { name: 'million', script: 'million.ts', flags: ['--expose-gc'] },
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))
