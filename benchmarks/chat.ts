@@ -73,6 +73,11 @@ function chatSimulator() {
 async function serveChild(kind: string): Promise<void> {
   // Exit on SIGTERM (kill), so that a child run with --cpu-prof writes its profile.
   process.once('SIGTERM', () => process.exit(0))
+  // A line on stdin asks for the CPU time this process has used, in µs (user + system).
+  process.stdin.on('data', () => {
+    const { user, system } = process.cpuUsage()
+    process.stdout.write(`${user + system}\n`)
+  })
   if (kind === 'sim') {
     const { sim, key } = chatSimulator()
     const { startServer } = await import('../src/server/index.js')
@@ -120,8 +125,16 @@ interface Child {
   key: string
 }
 
+/** The CPU time, in µs, a child process has used so far. */
+function cpuOf(target: Child): Promise<number> {
+  return new Promise((resolve) => {
+    target.child.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())))
+    target.child.stdin?.write('\n')
+  })
+}
+
 function startChild(kind: 'sim' | 'bare' | 'aimock'): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve', kind], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve', kind], { stdio: ['pipe', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     child.stdout?.once('data', (chunk: Buffer) => {
       const [port, key] = chunk.toString().trim().split(' ')
@@ -159,8 +172,12 @@ const checkStream: Check = (body) => {
   if (chunks.length !== STREAM_CHUNKS + 2 || !text.endsWith('data: [DONE]\n\n')) throw new Error(`not a ${STREAM_CHUNKS}-chunk stream: ${chunks.length} chunks`)
 }
 
-/** Requests per second for `count` requests over CONNECTIONS connections. */
-async function load(target: Child, path: string, body: string, count: number, check: Check): Promise<number> {
+/** CPU µs per request the server used, by server, over the timed rounds. */
+const cpuPerRequest = new Map<string, number[]>()
+
+/** Requests per second for `count` requests over CONNECTIONS connections; notes the server's CPU µs per request under `label`. */
+async function load(target: Child, path: string, body: string, count: number, check: Check, label?: string): Promise<number> {
+  const cpuBefore = label === undefined ? 0 : await cpuOf(target)
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS })
   let next = 0
   const started = performance.now()
@@ -171,6 +188,10 @@ async function load(target: Child, path: string, body: string, count: number, ch
   )
   const seconds = (performance.now() - started) / 1000
   agent.destroy()
+  if (label !== undefined) {
+    const used = (await cpuOf(target)) - cpuBefore
+    cpuPerRequest.set(label, [...(cpuPerRequest.get(label) ?? []), used / count])
+  }
   return count / seconds
 }
 
@@ -243,6 +264,7 @@ async function main(): Promise<void> {
   console.log(`chat — ${machineLine(m)}`)
   const figures: Figure[] = []
   const rows: string[][] = []
+  const cpuRows: string[][] = []
 
   const msw = await mswRatio()
   const mswMedian = median(msw.ratios)
@@ -282,17 +304,20 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         // The order within a round alternates too, so neither arm always runs after the other.
         if (round % 2 === 0) {
-          simRates.push(await load(simServer, c.path, c.body, REQUESTS_PER_ROUND, c.check))
-          bareRates.push(await load(bare, c.path, c.body, REQUESTS_PER_ROUND, c.check))
+          simRates.push(await load(simServer, c.path, c.body, REQUESTS_PER_ROUND, c.check, `sim-${c.id}`))
+          bareRates.push(await load(bare, c.path, c.body, REQUESTS_PER_ROUND, c.check, `bare-${c.id}`))
         } else {
-          bareRates.push(await load(bare, c.path, c.body, REQUESTS_PER_ROUND, c.check))
-          simRates.push(await load(simServer, c.path, c.body, REQUESTS_PER_ROUND, c.check))
+          bareRates.push(await load(bare, c.path, c.body, REQUESTS_PER_ROUND, c.check, `bare-${c.id}`))
+          simRates.push(await load(simServer, c.path, c.body, REQUESTS_PER_ROUND, c.check, `sim-${c.id}`))
         }
-        if (c.id === 'json') aimockRates.push(await load(aimock, aimockCase.path, aimockCase.body, REQUESTS_PER_ROUND, checkJson))
+        if (c.id === 'json') aimockRates.push(await load(aimock, aimockCase.path, aimockCase.body, REQUESTS_PER_ROUND, checkJson, 'aimock-json'))
       }
       if (c.id === 'json') simJsonRates = simRates
       const ratios = bareRates.map((b, i) => b / (simRates[i] as number))
       const ratio = median(bareRates) / median(simRates)
+      const simCpu = median(cpuPerRequest.get(`sim-${c.id}`) ?? [])
+      const bareCpu = median(cpuPerRequest.get(`bare-${c.id}`) ?? [])
+      cpuRows.push([`server, ${c.label}`, bareCpu.toFixed(0), simCpu.toFixed(0), fmtRatio(simCpu / bareCpu)])
       console.log(`server ${c.label}: bare ${fmtInt(Math.round(median(bareRates)))} req/s, simulator ${fmtInt(Math.round(median(simRates)))} req/s; ratio ${fmtRatio(ratio)} (rounds ${spreadOf(ratios)})`)
       rows.push([`server, ${c.label}`, fmtInt(bytes), `${fmtInt(Math.round(median(bareRates)))} req/s`, `${fmtInt(Math.round(median(simRates)))} req/s`, fmtRatio(ratio), spreadOf(ratios)])
       figures.push(
@@ -308,6 +333,8 @@ async function main(): Promise<void> {
         }),
       )
     }
+    const aimockCpu = median(cpuPerRequest.get('aimock-json') ?? [])
+    cpuRows.push(['aimock, JSON', '—', aimockCpu.toFixed(0), `simulator ${fmtRatio(median(cpuPerRequest.get('sim-json') ?? []) / aimockCpu)} aimock's`])
     const aheadRatios = simJsonRates.map((s, i) => s / (aimockRates[i] as number))
     const ahead = median(simJsonRates) / median(aimockRates)
     console.log(`aimock: ${fmtInt(Math.round(median(aimockRates)))} req/s; simulator over aimock ${fmtRatio(ahead)} (rounds ${spreadOf(aheadRatios)})`)
@@ -331,7 +358,8 @@ async function main(): Promise<void> {
   }
 
   const { text, markdown } = table(['case', 'body bytes', 'bare', 'simulator', 'cost ratio (median)', 'min–max of rounds'], rows, ['l', 'r', 'r', 'r', 'r', 'r'])
-  console.log(`\n${text}`)
+  const cpu = table(['server', 'bare: CPU µs/request', 'simulator (or aimock): CPU µs/request', 'ratio'], cpuRows, ['l', 'r', 'r', 'r'])
+  console.log(`\n${text}\n\n${cpu.text}`)
   writeReport(
     'chat',
     `# Chat completions: MSW, server, and beside aimock
@@ -354,6 +382,12 @@ two cores, so every ratio comes with its spread over rounds.
   fixture; the simulator routes, prices, charges, journals and records a generation for each request.
 
 ${markdown}
+
+CPU time per request of each server process (user + system, \`process.cpuUsage()\` in the child, median of
+the rounds; informational): on a machine other processes compete for, this is the cost a request
+takes, where requests a second also follow how the scheduler shares the cores out.
+
+${cpu.markdown}
 `,
     figures,
   )
