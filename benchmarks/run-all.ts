@@ -36,6 +36,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'server', script: 'server.ts', flags: [] },
   { name: 'provisioning', script: 'provisioning.ts', flags: [] },
   { name: 'embeddings', script: 'embeddings.ts', flags: [] },
+  { name: 'chat', script: 'chat.ts', flags: [] },
+  { name: 'million', script: 'million.ts', flags: ['--expose-gc'] },
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -113,7 +115,12 @@ const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\
 
 function markdown(outcomes: readonly Outcome[], startedAt: Date, totalSeconds: number, args: readonly string[], load: { start: number; end: number }): string {
   const m = describeMachine()
-  const versions = { sim: version('package.json'), msw: version('node_modules/msw/package.json'), typescript: version('node_modules/typescript/package.json') }
+  const versions = {
+    sim: version('package.json'),
+    msw: version('node_modules/msw/package.json'),
+    typescript: version('node_modules/typescript/package.json'),
+    aimock: version('node_modules/@copilotkit/aimock/package.json'),
+  }
   const subset = args.length > 0 ? ` -- ${args.join(' ')}` : ''
   const missed = (o: Outcome): number => o.results?.figures.filter((f) => !f.pass).length ?? 0
   const failedRun = (o: Outcome): boolean => o.ranNow && (o.problem !== undefined || (o.exitCode !== 0 && missed(o) === 0))
@@ -162,6 +169,7 @@ ${machineMarkdown(m, [
   ['model-access-sim', versions.sim],
   ['msw', versions.msw],
   ['typescript', versions.typescript],
+  ['@copilotkit/aimock (bench:chat)', versions.aimock],
   ['Load average (1 min)', `${load.start.toFixed(2)} at the start, ${load.end.toFixed(2)} at the end${Math.max(load.start, load.end) > m.cores ? ` (above ${m.cores}: other processes competed for the CPU)` : ''}`],
 ])}
 

@@ -132,10 +132,14 @@ export function figuresAt(records: readonly UsageRecord[], count: number, window
   const holder = records as CachedRecords
   let cache = holder[FIGURES]
   const sameWindows = cache !== undefined && cache.day === windows.day && cache.week === windows.week && cache.month === windows.month
-  if (cache !== undefined && sameWindows && windows.nowMs >= cache.nowMs && count >= cache.count) {
+  // No record folded in falls due between the cache's now and this one (none lies in
+  // (cache.nowMs, windows.nowMs]), so the sums hold at this now too: move the cache there first,
+  // then fold in the records added since. A clock that advances between charges sums only those.
+  if (cache !== undefined && sameWindows && windows.nowMs >= cache.nowMs && windows.nowMs < cache.next && count >= cache.count) {
+    cache.nowMs = windows.nowMs
     for (let i = cache.count; i < count; i++) fold(cache, records[i] as UsageRecord)
     cache.count = count
-    if (windows.nowMs < cache.next) return cache.figures
+    return cache.figures
   }
   cache = {
     day: windows.day,
@@ -185,6 +189,69 @@ export function appendUsage(log: UsageRecord[], count: number, record: UsageReco
   const own = log.length === count ? log : log.slice(0, count)
   own.push(record)
   return own
+}
+
+/** A key's log once a fold is due: at least this many records, and twice what the last fold left. */
+export const FOLD_MIN_RECORDS = 1024
+
+/** Distinct charged instants of the current UTC day a key keeps exact before they share minutes. */
+export const EXACT_INSTANTS_PER_DAY = 8192
+
+const MINUTE_MS = 60_000
+const NEXT_FOLD = Symbol('usage log folds at')
+
+type FoldableLog = UsageRecord[] & { [NEXT_FOLD]?: number }
+
+/**
+ * `appendUsage` for a charge made at the clock's `nowMs`, folding the log once it has grown to
+ * {@link FOLD_MIN_RECORDS} records and twice what the last fold left (decisions/0029), so a key's
+ * memory follows the simulated days it was charged on, not the requests: the records of each UTC day
+ * before `nowMs`'s are summed into one per kind, dated at the day's latest; today's and later ones
+ * with the same instant and kind are summed, which changes no figure; and when today still has more
+ * than {@link EXACT_INSTANTS_PER_DAY} instants, today's up to `nowMs` are summed per minute.
+ * Returns the new log and its count. Every figure at `nowMs` and after stays exact, and so do
+ * all-time sums; only a clock moved back into a folded day (or minute) sees that day's records
+ * count from its last one.
+ */
+export function chargeUsage(log: UsageRecord[], count: number, record: UsageRecord, nowMs: number): { usage: UsageRecord[]; usageCount: number } {
+  const usage = appendUsage(log, count, record) as FoldableLog
+  const due = usage[NEXT_FOLD] ?? FOLD_MIN_RECORDS
+  if (usage.length < due) return { usage, usageCount: usage.length }
+  const folded = foldUsage(usage, nowMs) as FoldableLog
+  Object.defineProperty(folded, NEXT_FOLD, { value: Math.max(FOLD_MIN_RECORDS, 2 * folded.length), configurable: true, writable: true, enumerable: false })
+  return { usage: folded, usageCount: folded.length }
+}
+
+/**
+ * A new log with the same sums as `records` for every instant from `nowMs`'s UTC day on (or its
+ * minute, when today is folded per minute too): see {@link chargeUsage}. Sorted by instant, regular
+ * before BYOK at the same one. `records` is left as it is (other versions of the key may hold it).
+ */
+export function foldUsage(records: readonly UsageRecord[], nowMs: number): UsageRecord[] {
+  const today = Math.floor(nowMs / DAY_MS) * DAY_MS
+  const day = (at: number): string => `d${Math.floor(at / DAY_MS)}`
+  let folded = groupRecords(records, (at) => (at < today ? day(at) : `i${at}`))
+  let todayCount = 0
+  for (const r of folded) if (r.at >= today && r.at <= nowMs) todayCount++
+  if (todayCount > EXACT_INSTANTS_PER_DAY) {
+    folded = groupRecords(folded, (at) => (at < today ? day(at) : at <= nowMs ? `m${Math.floor(at / MINUTE_MS)}` : `i${at}`))
+  }
+  return folded
+}
+
+/** Sums records sharing a kind and a group (`groupOf(at)`), each sum dated at its group's latest instant; sorted by instant, regular first. */
+function groupRecords(records: readonly UsageRecord[], groupOf: (at: number) => string): UsageRecord[] {
+  const groups = new Map<string, UsageRecord>()
+  for (const { at, units, byok } of records) {
+    const id = `${byok ? 'b' : 'r'}${groupOf(at)}`
+    const group = groups.get(id)
+    if (group === undefined) groups.set(id, { at, units, byok })
+    else {
+      group.units += units
+      if (at > group.at) group.at = at
+    }
+  }
+  return [...groups.values()].sort((a, b) => a.at - b.at || Number(a.byok) - Number(b.byok))
 }
 
 export const toUsd = (units: number): number => units / UNITS_PER_USD

@@ -191,3 +191,24 @@ describe('a client that cancels a streamed body through MSW', () => {
     expect(spent(sim, org.id)).toBe(units(generation.totalCost))
   })
 })
+
+describe('a disconnect after the key usage log was folded (decisions/0029)', () => {
+  it('still corrects the charge, inside the sum the fold made of it', () => {
+    const { sim, org, key, keyHash } = world()
+    const plain = JSON.stringify({ model: 'acme/fast', messages: [{ role: 'user', content: 'Count.' }] })
+    // 1,023 charges at one instant, then the stream's: the 1,024th record folds the log, summing them all into one.
+    for (let i = 0; i < 1023; i++) expect(sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body: plain }).status).toBe(200)
+    const response = stream(sim, key)
+    const records = () => (sim.exportWorld().keys ?? []).find((k) => k.hash === keyHash)?.usage ?? []
+    expect(records().length).toBeLessThan(1024)
+
+    expect(response.cancel?.(2)).toBe(true)
+
+    const generation = generationOf(sim, key, idOf(response))
+    expect(generation.cancelled).toBe(true)
+    const full = estimateCost(PRICING, { promptTokens: PROMPT_TOKENS, completionTokens: 16 }, { at })
+    const expected = 1023n * units(Number(full)) + units(generation.total_cost)
+    expect(keyUsage(sim, keyHash)).toBe(expected)
+    expect(spent(sim, org.id)).toBe(expected)
+  })
+})

@@ -145,7 +145,7 @@ describe('responders on Responses requests', () => {
   it('answer with a rule that names no operation or createResponses, and not with one for chat completions or embeddings', () => {
     const { sim, key } = chatWorld()
     const text = (answer: ReturnType<typeof respond>) => answer.body.output_text as string
-    const chat = (): string => sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hello there' }] }) }).body.choices[0].message.content
+    const chat = (): string => (sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hello there' }] }) }).body as any).choices[0].message.content
 
     sim.inference.respond({ reply: { content: 'Any text operation.' } })
     expect(text(respond(sim, key, {}))).toBe('Any text operation.')

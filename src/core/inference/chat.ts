@@ -12,7 +12,7 @@ import type { KeyState } from '../store/state.js'
 import { put } from '../store/versions.js'
 import { formatTimestamp } from '../time.js'
 import type { Endpoint } from '../types.js'
-import { appendUsage, figuresAt, limitRemaining } from '../usage.js'
+import { chargeUsage, figuresAt, limitRemaining } from '../usage.js'
 import { recordGeneration } from './generations.js'
 import { chargeCredits, creditsAvailable } from './ledger.js'
 import { defaultReply } from './reply.js'
@@ -337,8 +337,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const record = { at: now, units, byok: false }
   const charged: KeyState = {
     ...key,
-    usage: appendUsage(key.usage, key.usageCount, record),
-    usageCount: key.usageCount + 1,
+    ...chargeUsage(key.usage, key.usageCount, record, now),
     updatedAt: key.updatedAt === null ? now : Math.max(key.updatedAt, now),
   }
   put(ctx, 'keys', key.hash, charged)

@@ -10,6 +10,8 @@ import type { StoreContext } from '../store/context.js'
 import type { KeyState } from '../store/state.js'
 import { put } from '../store/versions.js'
 import type { UsageRecord } from '../usage.js'
+
+const DAY_MS = 86_400_000
 import type { GenerationState } from './generations.js'
 import type { StreamPlan } from './stream.js'
 
@@ -55,6 +57,25 @@ export interface StreamCharge {
 }
 
 /**
+ * Where the key's log holds the charge: at its own place, as it was written; or, once the log was
+ * folded (decisions/0029: records summed per instant, per minute or per day), in the sum of its
+ * group. Groups are disjoint spans of time, each dated at its latest record, so the group of the
+ * charge is the first regular record of its UTC day dated at or after it. -1 when none can hold it.
+ */
+function recordHolding(key: KeyState, charge: StreamCharge): number {
+  const { record, index } = charge
+  if (index < key.usageCount && key.usage[index] === record) return index
+  const day = Math.floor(record.at / DAY_MS)
+  let found = -1
+  for (let i = 0; i < key.usageCount; i++) {
+    const r = key.usage[i] as UsageRecord
+    if (r.byok || r.at < record.at || Math.floor(r.at / DAY_MS) !== day || r.units < record.units) continue
+    if (found === -1 || r.at < (key.usage[found] as UsageRecord).at) found = i
+  }
+  return found
+}
+
+/**
  * The `cancel` of a stream response: the client went away after `framesSent` frames. Before the
  * frame that ends the reply, the key's usage record is replaced by the cost of what was sent (at
  * the same instant) and the generation says `cancelled: true` with the sent tokens and cost; from
@@ -73,11 +94,15 @@ export function streamCanceller(ctx: StoreContext, charge: StreamCharge): (frame
     if (framesSent > charge.plan.terminal) return false
     const key = ctx.data.keys.get(charge.keyHash) as KeyState | undefined
     const row = ctx.data.generations.get(charge.generation.wire.id)
-    if (key === undefined || row !== charge.generation || key.usageCount <= charge.index || key.usage[charge.index] !== charge.record) return false
+    if (key === undefined || row !== charge.generation) return false
+    const at = recordHolding(key, charge)
+    if (at === -1) return false
     const counts = sentCounts(charge.counts, charge.plan.shares, framesSent, charge.estimate)
     const { cost, units } = charge.price(counts)
     const usage = key.usage.slice(0, key.usageCount)
-    usage[charge.index] = { ...charge.record, units }
+    const holder = usage[at] as UsageRecord
+    // The charge's own record, or the sum a fold made of it and others (decisions/0029): less by what was not sent.
+    usage[at] = { ...holder, units: holder.units - (charge.record.units - units) }
     put(ctx, 'keys', key.hash, { ...key, usage })
     const wire = row.wire
     put(ctx, 'generations', wire.id, {

@@ -46,7 +46,8 @@ export interface KeyState {
   /**
    * The key's usage records are the first `usageCount` of this log, in the order recorded; the wire
    * figures are sums over them (core/usage.ts). The log is append-only and may be shared with
-   * other versions of the key, which see a shorter prefix of it (see `appendUsage`).
+   * other versions of the key, which see a shorter prefix of it (see `appendUsage`); a charge that
+   * folds it (`chargeUsage`, decisions/0029) makes a new log, so those versions keep theirs.
    */
   readonly usage: UsageRecord[]
   readonly usageCount: number

@@ -1,6 +1,6 @@
 import { type InstantInput, toEpochMs } from '../time.js'
 import type { ApiKey } from '../types.js'
-import { MAX_EXACT_USD, appendUsage, toUnits, unitsOfKind } from '../usage.js'
+import { MAX_EXACT_USD, chargeUsage, toUnits, unitsOfKind } from '../usage.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
 import { type StoreContext, windowsNow } from './context.js'
 import { keyToWire, requireKey } from './keys.js'
@@ -65,8 +65,7 @@ export function createUsageCollection(ctx: StoreContext): UsageCollection {
       const at = options.at === undefined ? ctx.clock.nowMs() : toEpochMs(options.at, operation, 'at')
       const charged: KeyState = {
         ...key,
-        usage: appendUsage(key.usage, key.usageCount, { at, units: toUnits(cost), byok }),
-        usageCount: key.usageCount + 1,
+        ...chargeUsage(key.usage, key.usageCount, { at, units: toUnits(cost), byok }, ctx.clock.nowMs()),
         updatedAt: key.updatedAt === null ? at : Math.max(key.updatedAt, at),
       }
       put(ctx, 'keys', key.hash, charged)

@@ -78,6 +78,16 @@ export class History {
     this.changed = true
   }
 
+  /**
+   * Forgets `id` of `table` when it was absent at `base`: it is absent again, so nothing about it
+   * changed. A generation recorded and let go between two snapshots (or after the last) leaves no
+   * entry behind, so a million of them take no memory once gone (decisions/0029).
+   */
+  removedAgain(table: Table, id: string): void {
+    const touched = this.touched[table]
+    if (touched.get(id) === undefined) touched.delete(id)
+  }
+
   /** The current state as a version: `base` itself when nothing changed since, else a new child of it. */
   seal(): Version {
     const clockMs = this.ctx.clock.nowMs()
@@ -198,5 +208,6 @@ export function remove<T extends Table>(ctx: StoreContext, table: T, id: string)
   const before = live.get(id)
   ctx.history?.record(table, id, before)
   live.delete(id)
+  ctx.history?.removedAgain(table, id)
   ctx.indices.changed(table, before, undefined)
 }
