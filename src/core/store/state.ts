@@ -86,6 +86,8 @@ export interface StoreData {
   rateBuckets: Map<string, RateBucket>
   /** The latest generations of the money path, by `gen-...` id; bounded (inference/generations.ts). */
   generations: Map<string, GenerationState>
+  /** Free-model requests, a count per organisation per UTC day (inference/free-quota.ts). */
+  freeRequests: Map<string, number>
 }
 
 /** A token bucket's level at the instant it was last updated. */
@@ -330,6 +332,7 @@ export function emptyStoreData(): StoreData {
     videoModels: new Map(),
     rateBuckets: new Map(),
     generations: new Map(),
+    freeRequests: new Map(),
   }
 }
 
@@ -351,5 +354,6 @@ export function copyStoreData(data: StoreData): StoreData {
     videoModels: new Map(data.videoModels),
     rateBuckets: new Map(data.rateBuckets),
     generations: new Map(data.generations),
+    freeRequests: new Map(data.freeRequests),
   }
 }
