@@ -2,7 +2,7 @@
 // the organisation's quota for the UTC day, 50 (1,000 from 10 USD bought); past it, 429.
 import { TooManyRequestsResponseError } from '@openrouter/sdk/models/errors'
 import { describe, expect, it } from 'vitest'
-import { createSimulator } from '../../src/index.js'
+import { type Simulator, createSimulator } from '../../src/index.js'
 import { failureOf, sdkClient, useSimulatorServer } from '../support/server.js'
 import { chat } from './support.js'
 import { countFreeRequest } from '../../src/core/inference/free-quota.js'
@@ -24,7 +24,7 @@ function freeWorld(credits = 0) {
   return { sim, org, first, second }
 }
 
-const quotaOf = (sim: ReturnType<typeof createSimulator>, key: string) =>
+const quotaOf = (sim: { handle: Simulator<unknown>["handle"] }, key: string) =>
   (sim.handle({ method: 'GET', path: '/key', authorization: `Bearer ${key}` }).body as { data: { free_model_daily_requests: unknown } }).data.free_model_daily_requests
 
 describe('the free-model daily quota', () => {
