@@ -17,18 +17,61 @@ export interface DefaultWorld {
   apiKeyHash: string
   /** Acme's workspace UUIDs by slug: `default`, `production`, `staging`, `research`. */
   workspaces: Record<'default' | 'production' | 'staging' | 'research', string>
-  /** Hashes of Acme keys in its default workspace: a disabled one, an expired one, and one whose limit is used up (`limit_remaining` 0). */
-  keys: { disabled: string; expired: string; exhausted: string }
+  /**
+   * Bearer secret of an Acme key ("Demo (near limit)") with a daily limit of 1 USD, 0.999999 USD of
+   * it spent today: its next paid completion is admitted and charged (a key ends at most one
+   * request past its limit), and the one after is refused with 403 `Key limit exceeded (daily
+   * limit)` until the next UTC midnight of the simulator clock.
+   *
+   * @example
+   * import { createSimulator } from 'model-access-sim'
+   * const sim = createSimulator()
+   * const ask = () =>
+   *   sim.handle({
+   *     method: 'POST',
+   *     path: '/chat/completions',
+   *     authorization: `Bearer ${sim.world.nearLimitKey}`,
+   *     body: JSON.stringify({ model: sim.world.models.paid, messages: [{ role: 'user', content: 'Hello' }] }),
+   *   })
+   * console.log(ask().status, ask().status, sim.keys.get(sim.world.keys.nearLimit)?.limit_remaining)
+   * //=> 200 403 0
+   */
+  nearLimitKey: string
+  /**
+   * Hashes of Acme keys in its default workspace: a disabled one, an expired one, one whose limit is
+   * used up (`limit_remaining` 0), and {@link DefaultWorld.nearLimitKey}'s.
+   */
+  keys: { disabled: string; expired: string; exhausted: string; nearLimit: string }
   /** File ids in Acme's default workspace: a server-created batch output (downloadable) and an uploaded file (400 on download). */
   files: { report: string; upload: string }
   /**
    * Model ids: `timeWindowed` (its first endpoint has peak and off-peak prices that tile the UTC
-   * day), `longContext` (its first endpoint has `min_prompt_tokens` tiers), `free` (a `:free`
+   * day; in the default world that is DeepSeek's, half price from 17:00 to 09:00 UTC), `longContext` (its first endpoint has `min_prompt_tokens` tiers), `free` (a `:free`
    * variant, every price "0") and `paid` (the same model without the variant).
    */
   models: { timeWindowed: string; longContext: string; free: string; paid: string }
   /** A second organisation ("Globex Corporation"), to see tenancy at work: its resources are 404 to Acme. It holds a file with the id of Acme's report. */
   otherTenant: { userId: string; managementKey: string; workspaceId: string }
+  /**
+   * An organisation ("Initech") nearly out of credits: it bought 5 USD and its key spent 4.99, so a
+   * cent is left. A paid completion whose worst case (the prompt, and `max_tokens` or else the
+   * endpoint's cap, at the completion price) costs more is refused with 402 `...can only afford N
+   * tokens`; with a small `max_tokens` it is served, until the cent is spent.
+   *
+   * @example
+   * import { createSimulator } from 'model-access-sim'
+   * const sim = createSimulator()
+   * const ask = (extra: object) =>
+   *   sim.handle({
+   *     method: 'POST',
+   *     path: '/chat/completions',
+   *     authorization: `Bearer ${sim.world.lowCredits.apiKey}`,
+   *     body: JSON.stringify({ model: sim.world.models.longContext, messages: [{ role: 'user', content: 'Hello' }], ...extra }),
+   *   })
+   * console.log(sim.credits.get(sim.world.lowCredits.userId), ask({}).status, ask({ max_tokens: 100 }).status)
+   * //=> {"total_credits":5,"total_usage":4.99} 402 200
+   */
+  lowCredits: { userId: string; apiKey: string }
 }
 
 /** The embedded default world: `generateWorld({ seed: 42 })`, committed as JSON by `npm run fixtures`. */
