@@ -5,6 +5,24 @@ import type { WorldSpec } from './spec.js'
  * Handles into a generated world (`generateWorld`, and the embedded default world, which is
  * `generateWorld({ seed: 42 })`): the documented keys and ids, and an entity of each kind worth
  * testing against. Every world `generateWorld` writes has all of them, whatever its seed and size.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * const ask = (key: string, model: string, extra: object = {}) =>
+ *   sim.handle({
+ *     method: 'POST',
+ *     path: '/chat/completions',
+ *     authorization: `Bearer ${key}`,
+ *     body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello' }], ...extra }),
+ *   }).status
+ * // A key with 0.000001 USD left of its daily limit: served once, then refused at the limit.
+ * console.log(ask(sim.world.nearLimitKey, sim.world.models.paid), ask(sim.world.nearLimitKey, sim.world.models.paid))
+ * // An organisation with a cent of credits: 402 for an endpoint's whole completion cap, served with a small max_tokens.
+ * const { apiKey, userId } = sim.world.lowCredits
+ * console.log(sim.credits.get(userId), ask(apiKey, sim.world.models.longContext), ask(apiKey, sim.world.models.longContext, { max_tokens: 100 }))
+ * //=> 200 403
+ * //=> {"total_credits":950,"total_usage":949.99} 402 200
  */
 export interface DefaultWorld {
   /** The primary organisation ("Acme Labs"). */
@@ -22,19 +40,6 @@ export interface DefaultWorld {
    * it spent today: its next paid completion is admitted and charged (a key ends at most one
    * request past its limit), and the one after is refused with 403 `Key limit exceeded (daily
    * limit)` until the next UTC midnight of the simulator clock.
-   *
-   * @example
-   * import { createSimulator } from 'model-access-sim'
-   * const sim = createSimulator()
-   * const ask = () =>
-   *   sim.handle({
-   *     method: 'POST',
-   *     path: '/chat/completions',
-   *     authorization: `Bearer ${sim.world.nearLimitKey}`,
-   *     body: JSON.stringify({ model: sim.world.models.paid, messages: [{ role: 'user', content: 'Hello' }] }),
-   *   })
-   * console.log(ask().status, ask().status, sim.keys.get(sim.world.keys.nearLimit)?.limit_remaining)
-   * //=> 200 403 0
    */
   nearLimitKey: string
   /**
@@ -53,23 +58,11 @@ export interface DefaultWorld {
   /** A second organisation ("Globex Corporation"), to see tenancy at work: its resources are 404 to Acme. It holds a file with the id of Acme's report. */
   otherTenant: { userId: string; managementKey: string; workspaceId: string }
   /**
-   * An organisation ("Initech") nearly out of credits: it bought 5 USD and its key spent 4.99, so a
-   * cent is left. A paid completion whose worst case (the prompt, and `max_tokens` or else the
-   * endpoint's cap, at the completion price) costs more is refused with 402 `...can only afford N
-   * tokens`; with a small `max_tokens` it is served, until the cent is spent.
-   *
-   * @example
-   * import { createSimulator } from 'model-access-sim'
-   * const sim = createSimulator()
-   * const ask = (extra: object) =>
-   *   sim.handle({
-   *     method: 'POST',
-   *     path: '/chat/completions',
-   *     authorization: `Bearer ${sim.world.lowCredits.apiKey}`,
-   *     body: JSON.stringify({ model: sim.world.models.longContext, messages: [{ role: 'user', content: 'Hello' }], ...extra }),
-   *   })
-   * console.log(sim.credits.get(sim.world.lowCredits.userId), ask({}).status, ask({ max_tokens: 100 }).status)
-   * //=> {"total_credits":5,"total_usage":4.99} 402 200
+   * An organisation nearly out of credits, Globex ({@link DefaultWorld.otherTenant}): its keys spent
+   * all but 0.01 USD of what it bought. `apiKey` is a regular Globex key. A paid completion whose
+   * worst case (the prompt, and `max_tokens` or else the endpoint's cap, at the completion price)
+   * costs more than the cent is refused with 402 `...can only afford N tokens`; with a small
+   * `max_tokens` it is served, until the cent is spent.
    */
   lowCredits: { userId: string; apiKey: string }
 }
