@@ -22,7 +22,7 @@ import type { WorldSpec } from './spec.js'
  * const { apiKey, userId } = sim.world.lowCredits
  * console.log(sim.credits.get(userId), ask(apiKey, sim.world.models.longContext), ask(apiKey, sim.world.models.longContext, { max_tokens: 100 }))
  * //=> 200 403
- * //=> {"total_credits":950,"total_usage":949.99} 402 200
+ * //=> {"total_credits":970,"total_usage":969.99} 402 200
  */
 export interface DefaultWorld {
   /** The primary organisation ("Acme Labs"). */
@@ -51,15 +51,17 @@ export interface DefaultWorld {
   files: { report: string; upload: string }
   /**
    * Model ids: `timeWindowed` (its first endpoint has peak and off-peak prices that tile the UTC
-   * day; in the default world that is DeepSeek's, half price from 17:00 to 09:00 UTC), `longContext` (its first endpoint has `min_prompt_tokens` tiers), `free` (a `:free`
-   * variant, every price "0") and `paid` (the same model without the variant).
+   * day; in the default world that is DeepSeek's, half price from 17:00 to 09:00 UTC),
+   * `longContext` (its first endpoint has `min_prompt_tokens` tiers), `free` (a `:free` variant,
+   * every price "0") and `paid` (the same model without the variant).
    */
   models: { timeWindowed: string; longContext: string; free: string; paid: string }
   /** A second organisation ("Globex Corporation"), to see tenancy at work: its resources are 404 to Acme. It holds a file with the id of Acme's report. */
   otherTenant: { userId: string; managementKey: string; workspaceId: string }
   /**
-   * An organisation nearly out of credits, Globex ({@link DefaultWorld.otherTenant}): its keys spent
-   * all but 0.01 USD of what it bought. `apiKey` is a regular Globex key. A paid completion whose
+   * An organisation nearly out of credits, the world's last one (in the default world "Johnston,
+   * Bernhard and Murphy"; Globex in a `small` world, which has no other): its keys spent all but
+   * 0.01 USD of what it bought. `apiKey` is a regular key of it. A paid completion whose
    * worst case (the prompt, and `max_tokens` or else the endpoint's cap, at the completion price)
    * costs more than the cent is refused with 402 `...can only afford N tokens`; with a small
    * `max_tokens` it is served, until the cent is spent.
