@@ -1,5 +1,7 @@
 // `npm start`: the default world served through MSW, read with the official SDK.
 import { OpenRouter } from '@openrouter/sdk'
+import type { ChatResult } from '@openrouter/sdk/models'
+import { ForbiddenResponseError, PaymentRequiredResponseError } from '@openrouter/sdk/models/errors'
 import { setupServer } from 'msw/node'
 import { createSimulator } from '../src/index.js'
 import { createHandlers } from '../src/msw/index.js'
@@ -137,6 +139,46 @@ try {
   ))
     console.log(`  ${line}`)
 
+  // 7. POST /chat/completions: priced, charged, limited. sim.world.nearLimitKey has 0.000001 USD
+  // left of its 1 USD daily limit: this completion is served and charged, the next one refused.
+  const spender = new OpenRouter({ apiKey: sim.world.nearLimitKey, serverURL: 'https://openrouter.ai/api/v1', retryConfig: { strategy: 'none' } })
+  const ask = { model: sim.world.models.paid, messages: [{ role: 'user' as const, content: 'Summarise our refund policy in one line.' }] }
+  const completion = (await spender.chat.send({ chatRequest: ask })) as ChatResult
+  const generation = (await spender.generations.getGeneration({ id: completion.id })).data
+  const after = (await spender.apiKeys.getCurrentKeyMetadata()).data
+  table(`POST /chat/completions  (sim.world.nearLimitKey: 1 USD a day, 0.000001 left)`, [
+    {
+      model: completion.model,
+      provider: generation.providerName,
+      tokens: `${completion.usage?.promptTokens} + ${completion.usage?.completionTokens}`,
+      'usage.cost $': completion.usage?.cost,
+      'GET /generation total_cost $': generation.totalCost,
+      'GET /key usage_daily $': after.usageDaily,
+      'limit_remaining $': after.limitRemaining,
+    },
+  ])
+  console.log(`  reply: ${completion.choices[0]?.message.content as string}`)
+  const refusal = await spender.chat.send({ chatRequest: ask }).catch((error: unknown) => error)
+  if (!(refusal instanceof ForbiddenResponseError)) throw new Error(`expected a 403 at the key's limit, got ${String(refusal)}`)
+  console.log(`\nThe same request again -> ${refusal.statusCode} ${refusal.error.message}`)
+
+  // 8. An organisation with a cent of credits: the worst case must fit, so max_tokens decides.
+  const broke = new OpenRouter({ apiKey: sim.world.lowCredits.apiKey, serverURL: 'https://openrouter.ai/api/v1', retryConfig: { strategy: 'none' } })
+  const unaffordable = await broke.chat.send({ chatRequest: { ...ask, model: sim.world.models.longContext } }).catch((error: unknown) => error)
+  if (!(unaffordable instanceof PaymentRequiredResponseError)) throw new Error(`expected a 402 for the low-credit organisation, got ${String(unaffordable)}`)
+  console.log(`sim.world.lowCredits.apiKey on ${sim.world.models.longContext} -> ${unaffordable.statusCode} ${unaffordable.error.message.slice(0, unaffordable.error.message.indexOf('. To increase'))}`)
+  const small = (await broke.chat.send({ chatRequest: { ...ask, model: sim.world.models.longContext, maxTokens: 100 } })) as ChatResult
+  console.log(`  ...and with maxTokens 100 -> served, usage.cost ${small.usage?.cost} USD`)
+
+  // 9. The price at the clock's instant: the time-windowed endpoint is half price at night (UTC).
+  const prices = []
+  for (const at of ['2026-03-02T12:00:00Z', '2026-03-02T22:00:00Z']) {
+    sim.clock.set(at)
+    const priced = (await regular.chat.send({ chatRequest: { ...ask, model: sim.world.models.timeWindowed, provider: { only: ['DeepSeek'] } } })) as ChatResult
+    prices.push({ 'clock (UTC)': at.slice(11, 16), tokens: `${priced.usage?.promptTokens} + ${priced.usage?.completionTokens}`, 'usage.cost $': priced.usage?.cost })
+  }
+  table(`The same completion on ${sim.world.models.timeWindowed}'s DeepSeek endpoint, by day and by night (sim.clock.set)`, prices)
+
   console.log(`
 What next
   npm test                           the whole suite: wire rules, the official SDK, README examples
@@ -144,7 +186,8 @@ What next
   In your project:
     npm install --save-dev model-access-sim msw       (Node 20: msw@2)
     import { simTest } from 'model-access-sim/vitest'  a mounted simulator in every vitest test
-  README.md: the simulator's controls (faults, clock, usage), pricing, fixtures and Jest.`)
+  README.md: the simulator's controls (faults, clock, usage), "Testing code that spends", pricing,
+  fixtures and Jest.`)
 } finally {
   server.close()
 }

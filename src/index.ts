@@ -30,6 +30,7 @@ export {
 export type { EmptyWorld, Simulator, SimulatorOptions } from './core/simulator.js'
 export type { DefaultWorld } from './core/worlds/default.js'
 export type { WorldFile, WorldInstant, WorldKey, WorldModel, WorldProblem, WorldSpec, WorldUsageRecord, WorldUser, WorldVideoModel, WorldWorkspace } from './core/worlds/spec.js'
+export type { WorldRegExp, WorldResponder } from './core/worlds/responders.js'
 export type { OperationName, SimRequest, SimResponse } from './core/api.js'
 export type { AuthFailure, ErrorStatus } from './core/errors.js'
 export type { ClockMode, SimulatorClock, WallTime } from './core/clock.js'

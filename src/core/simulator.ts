@@ -26,6 +26,7 @@ import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, DEFAULT_WORLD } from './worlds/default.js'
 import { exportWorld, worldFile, worldKey, worldModel, worldUser, worldWorkspace } from './worlds/export.js'
 import { type WorldKey, type WorldProblem, type WorldSpec, WORLD_FORMAT, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
+import { worldResponders } from './worlds/responders.js'
 
 /**
  * Default seed: the one the embedded default world is documented with.
@@ -206,6 +207,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   }
   const { ctx, collections } = createStore(seed, clock)
   const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, specNow === undefined ? 0 : startMs - specNow)
+  // The world's responders, added in order now and again on every reset (decisions/0027).
+  const worldRules = spec === undefined ? [] : worldResponders(spec)
+  const addWorldResponders = (): void => {
+    for (const rule of worldRules) responders.controls.respond(rule)
+  }
+  addWorldResponders()
 
   // From here on every write is recorded, so snapshots and restores cost what changed (decisions/0015).
   const history = new History(ctx)
@@ -241,6 +248,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     inference: responders.controls,
     reset: () => {
       responders.reset()
+      addWorldResponders()
       history.goTo(baseline)
       ctx.random.setState([...baseline.random])
       clock.jump(baseline.clockMs)
@@ -324,5 +332,6 @@ export function validateWorld(spec: unknown): WorldProblem[] {
   })()
   const { ctx, collections } = createStore(DEFAULT_SEED, createClock(specNow ?? Date.parse(DEFAULT_NOW)))
   loadWorld(ctx, collections, spec, 0, problems)
+  worldResponders(spec, problems)
   return problems
 }

@@ -131,7 +131,7 @@ export interface CheckResult {
  * console.log(report.keys.management === maskSecret(sim.world.managementKey), report.keys.regular)
  * //=> true null
  * console.log(report.requests.slice(0, 2))
- * //=> ["GET /keys?include_disabled=true (management key)","GET /keys/04b5405aea0f7c901e24ef5a9396956f46287ba28dde9c0ca6c37c8fd469f577 (management key)"]
+ * //=> ["GET /keys?include_disabled=true (management key)","GET /keys/26e3184c238a2d76a4105e052e8fb176587da6ade593ecdb79558cd0aae5105f (management key)"]
  * console.log(report.requests.every((r) => r.startsWith('GET ')))
  * //=> true
  * await server.close()

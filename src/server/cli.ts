@@ -237,6 +237,7 @@ function banner(url: string, controlUrl: string, control: ControlState, keys: { 
     `  # Python, standard library only`,
     `  python3 -c "import json, urllib.request as r; q = r.Request('${url}/keys', headers={'Authorization': 'Bearer ${management}'}); print(len(json.load(r.urlopen(q))['data']), 'keys')"`,
     '',
+    ...spendingLines(url, sim),
   ]
   if (!keys.management && control === 'open') {
     lines.push(
@@ -248,6 +249,25 @@ function banner(url: string, controlUrl: string, control: ControlState, keys: { 
   }
   lines.push('Stop with Ctrl+C.', '')
   return lines.join('\n')
+}
+
+/**
+ * A priced completion to try, when the world names a key near its limit and a paid model (the
+ * default world and generated ones do): its `usage.cost` is what the key is charged, and the same
+ * command a second time is refused with 403 at the key's limit.
+ */
+function spendingLines(url: string, sim: Simulator<unknown>): string[] {
+  const handles = sim.world as { nearLimitKey?: unknown; models?: { paid?: unknown } }
+  const key = handles.nearLimitKey
+  const model = handles.models?.paid
+  if (typeof key !== 'string' || typeof model !== 'string') return []
+  const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello' }] })
+  return [
+    'Spend: a priced completion (usage.cost is what the key is charged). This key has 0.000001 USD left',
+    'of its daily limit, so the same command a second time answers 403 "Key limit exceeded":',
+    `  curl -s ${url}/chat/completions -H "Authorization: Bearer ${key}" -H 'content-type: application/json' -d '${body}'`,
+    '',
+  ]
 }
 
 function logLine(format: 'pretty' | 'json', entry: RequestLogEntry): string {

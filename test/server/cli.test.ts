@@ -284,6 +284,22 @@ describe('serve, with the default world and the pretty log', () => {
     expect(await accepts(server.port)).toBe(true)
   })
 
+  it('prints a priced completion to try, which charges its cost and is refused at the key\'s limit the second time', async () => {
+    const line = /^ {2}curl -s (\S+\/chat\/completions) -H "Authorization: Bearer (sk-or-v1-\S+)" -H 'content-type: application\/json' -d '(.+)'$/m.exec(server.cli.stdout())
+    expect(line, server.cli.stdout()).not.toBeNull()
+    const [, url = '', key = '', body = ''] = line ?? []
+    const send = () => fetch(url, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body })
+    const first = await send()
+    expect(first.status).toBe(200)
+    const cost = ((await first.json()) as { usage: { cost: number } }).usage.cost
+    expect(cost).toBeGreaterThan(0)
+    const refused = await send()
+    expect(refused.status).toBe(403)
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^Key limit exceeded \(daily limit\)/)
+    // Back to the world as loaded, for the other tests of this server.
+    expect((await fetch(`${server.origin}/__sim/reset`, { method: 'POST' })).status).toBe(204)
+  })
+
   it('lists keys for the printed management key and refuses the printed regular key with 403', async () => {
     const managed = await fetch(`${server.url}/keys`, { headers: bearer(server.managementKey) })
     expect(managed.status).toBe(200)

@@ -13,6 +13,7 @@ import { put } from '../store/versions.js'
 import { formatTimestamp } from '../time.js'
 import type { Endpoint } from '../types.js'
 import { chargeUsage, figuresAt, limitRemaining } from '../usage.js'
+import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { recordGeneration } from './generations.js'
 import { chargeCredits, creditsAvailable } from './ledger.js'
 import { defaultReply } from './reply.js'
@@ -219,6 +220,12 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         continue
       }
       for (const endpoint of route) {
+        // A free endpoint past the organisation's daily quota is passed over: 429 if nothing else answers.
+        const overQuota = freeQuotaRefusal(ctx, principal.userId, endpoint, now)
+        if (overQuota !== null) {
+          failure = overQuota
+          continue
+        }
         checkCredits(ctx, principal.userId, endpoint, input, estimatedPrompt, now)
         const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
         const attemptId = `${endpoint.tag}-${attempts.length + 1}`
@@ -250,6 +257,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         // A mid-stream error: the attempt started answering, then failed (decisions/0026).
         const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path }) : null
         attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
+        countFreeRequest(ctx, key.userId, endpoint, now)
         return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault }, shape)
       }
     }

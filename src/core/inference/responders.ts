@@ -155,7 +155,8 @@ const FINISH_REASONS: readonly FinishReason[] = ['stop', 'length', 'tool_calls',
 
 const OPERATION = 'add a responder'
 
-function checkRule(rule: unknown): ResponderRule {
+/** A rule checked as `sim.inference.respond` checks it; throws a SimulatorError naming the field (`match.model`). */
+export function checkRule(rule: unknown): ResponderRule {
   const check: ArgumentChecker = new ArgumentChecker(OPERATION)
   const given = check.object(rule, 'rule') as ResponderRule
   check.knownFields(given, RULE_FIELDS, '', 'a responder rule', 'rule')

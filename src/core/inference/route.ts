@@ -32,7 +32,8 @@ export interface ResolvedModel {
   sort: ProviderSort | null
 }
 
-const isFree = (pricing: Pricing): boolean => Object.entries(pricing).every(([key, value]) => key === 'overrides' || key === 'discount' || value === '0')
+/** Whether every price of an endpoint is "0": a free endpoint (the `:free` variant's). */
+export const isFree = (pricing: Pricing): boolean => Object.entries(pricing).every(([key, value]) => key === 'overrides' || key === 'discount' || value === '0')
 
 /**
  * The model of an id: the stored model of that exact id; else, for a variant the store has no

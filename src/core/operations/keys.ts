@@ -3,6 +3,7 @@ import type { Principal } from '../auth.js'
 import { BodyReader } from '../body.js'
 import type { RateLimit } from '../controls.js'
 import { ApiError } from '../errors.js'
+import { freeQuotaOf } from '../inference/free-quota.js'
 import { createdPayload, dataPayload, listPayload } from '../json-text.js'
 import { pageOf } from '../pagination.js'
 import { booleanParam, offsetParam, uuidParam } from '../params.js'
@@ -53,23 +54,18 @@ function rateLimitOf(limit: RateLimit | null): CurrentKeyRateLimit {
   return { interval: formatInterval(limit.intervalMs), note: RATE_LIMIT_NOTE, requests: limit.requests }
 }
 
-/** Free-model requests a day: 50, or 1,000 once the organisation has bought at least 10 USD of credits. */
-export function freeModelDailyLimit(totalCredits: number): number {
-  return totalCredits >= 10 ? 1000 : 50
-}
-
 /** The calling key's figures, as `GET /key` shows them (decisions/0021 says where each value comes from). */
 function currentKey(ctx: StoreContext, key: KeyState, defaultRateLimit: RateLimit | null): CurrentKey {
   // Only what was bought: the organisation's usage (a sum over all its keys) is not needed here.
-  const totalCredits = bigUnitsToUsd((ctx.data.users.get(key.userId) as UserState).creditUnits)
-  const freeLimit = freeModelDailyLimit(totalCredits)
+  const user = ctx.data.users.get(key.userId) as UserState
+  const totalCredits = bigUnitsToUsd(user.creditUnits)
   return {
     ...keyFiguresOf(wireKey(key, windowsNow(ctx)).value),
     is_free_tier: totalCredits === 0,
     is_management_key: key.management,
     is_provisioning_key: key.management,
     rate_limit: rateLimitOf(key.rateLimit ?? defaultRateLimit),
-    free_model_daily_requests: { limit: freeLimit, remaining: freeLimit, used: 0 },
+    free_model_daily_requests: freeQuotaOf(ctx, user, ctx.clock.nowMs()),
     allowed_data_regions: ['global'],
     expires_at: key.expiresAt === null ? null : formatTimestamp(key.expiresAt),
     creator_user_id: key.creatorUserId,

@@ -90,6 +90,8 @@ export interface StoreData {
   generations: Map<string, GenerationState>
   /** Each endpoint's traffic for its statistics, by model id and endpoint place (inference/statistics.ts). */
   endpointStats: Map<string, EndpointTraffic>
+  /** Free-model requests, a count per organisation per UTC day (inference/free-quota.ts). */
+  freeRequests: Map<string, number>
 }
 
 /** A token bucket's level at the instant it was last updated. */
@@ -335,6 +337,7 @@ export function emptyStoreData(): StoreData {
     rateBuckets: new Map(),
     generations: new Map(),
     endpointStats: new Map(),
+    freeRequests: new Map(),
   }
 }
 
@@ -357,5 +360,6 @@ export function copyStoreData(data: StoreData): StoreData {
     rateBuckets: new Map(data.rateBuckets),
     generations: new Map(data.generations),
     endpointStats: new Map(data.endpointStats),
+    freeRequests: new Map(data.freeRequests),
   }
 }

@@ -8,7 +8,7 @@
 import type { StoreContext } from './context.js'
 import { type Row, type StoreData, StoreIndices, type Table } from './state.js'
 
-const TABLES: readonly Table[] = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'rateBuckets', 'generations', 'endpointStats']
+const TABLES: readonly Table[] = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'rateBuckets', 'generations', 'endpointStats', 'freeRequests']
 
 /** The changes of one edge, per table: [id, value at the parent, value at the child] (undefined: absent). */
 type Changes = Record<Table, (readonly [string, unknown, unknown])[]>

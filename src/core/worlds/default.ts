@@ -5,6 +5,24 @@ import type { WorldSpec } from './spec.js'
  * Handles into a generated world (`generateWorld`, and the embedded default world, which is
  * `generateWorld({ seed: 42 })`): the documented keys and ids, and an entity of each kind worth
  * testing against. Every world `generateWorld` writes has all of them, whatever its seed and size.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * const ask = (key: string, model: string, extra: object = {}) =>
+ *   sim.handle({
+ *     method: 'POST',
+ *     path: '/chat/completions',
+ *     authorization: `Bearer ${key}`,
+ *     body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello' }], ...extra }),
+ *   }).status
+ * // A key with 0.000001 USD left of its daily limit: served once, then refused at the limit.
+ * console.log(ask(sim.world.nearLimitKey, sim.world.models.paid), ask(sim.world.nearLimitKey, sim.world.models.paid))
+ * // An organisation with a cent of credits: 402 for an endpoint's whole completion cap, served with a small max_tokens.
+ * const { apiKey, userId } = sim.world.lowCredits
+ * console.log(sim.credits.get(userId), ask(apiKey, sim.world.models.longContext), ask(apiKey, sim.world.models.longContext, { max_tokens: 100 }))
+ * //=> 200 403
+ * //=> {"total_credits":970,"total_usage":969.99} 402 200
  */
 export interface DefaultWorld {
   /** The primary organisation ("Acme Labs"). */
@@ -17,19 +35,39 @@ export interface DefaultWorld {
   apiKeyHash: string
   /** Acme's workspace UUIDs by slug: `default`, `production`, `staging`, `research`. */
   workspaces: Record<'default' | 'production' | 'staging' | 'research', string>
-  /** Hashes of Acme keys in its default workspace: a disabled one, an expired one, and one whose limit is used up (`limit_remaining` 0). */
-  keys: { disabled: string; expired: string; exhausted: string }
+  /**
+   * Bearer secret of an Acme key ("Demo (near limit)") with a daily limit of 1 USD, 0.999999 USD of
+   * it spent today: its next paid completion is admitted and charged (a key ends at most one
+   * request past its limit), and the one after is refused with 403 `Key limit exceeded (daily
+   * limit)` until the next UTC midnight of the simulator clock.
+   */
+  nearLimitKey: string
+  /**
+   * Hashes of Acme keys in its default workspace: a disabled one, an expired one, one whose limit is
+   * used up (`limit_remaining` 0), and {@link DefaultWorld.nearLimitKey}'s.
+   */
+  keys: { disabled: string; expired: string; exhausted: string; nearLimit: string }
   /** File ids in Acme's default workspace: a server-created batch output (downloadable) and an uploaded file (400 on download). */
   files: { report: string; upload: string }
   /**
    * Model ids: `timeWindowed` (its first endpoint has peak and off-peak prices that tile the UTC
-   * day), `longContext` (its first endpoint has `min_prompt_tokens` tiers), `free` (a `:free`
-   * variant, every price "0") and `paid` (the same model without the variant); `embedding`
+   * day; in the default world that is DeepSeek's, half price from 17:00 to 09:00 UTC),
+   * `longContext` (its first endpoint has `min_prompt_tokens` tiers), `free` (a `:free` variant,
+   * every price "0") and `paid` (the same model without the variant); `embedding`
    * (`openai/text-embedding-3-small`, 1536 dimensions, served by OpenAI and Azure) for `POST /embeddings`.
    */
   models: { timeWindowed: string; longContext: string; free: string; paid: string; embedding: string }
   /** A second organisation ("Globex Corporation"), to see tenancy at work: its resources are 404 to Acme. It holds a file with the id of Acme's report. */
   otherTenant: { userId: string; managementKey: string; workspaceId: string }
+  /**
+   * An organisation nearly out of credits, the world's last one (in the default world "Johnston,
+   * Bernhard and Murphy"; Globex in a `small` world, which has no other): its keys spent all but
+   * 0.01 USD of what it bought. `apiKey` is a regular key of it. A paid completion whose
+   * worst case (the prompt, and `max_tokens` or else the endpoint's cap, at the completion price)
+   * costs more than the cent is refused with 402 `...can only afford N tokens`; with a small
+   * `max_tokens` it is served, until the cent is spent.
+   */
+  lowCredits: { userId: string; apiKey: string }
 }
 
 /** The embedded default world: `generateWorld({ seed: 42 })`, committed as JSON by `npm run fixtures`. */

@@ -12,6 +12,7 @@ import type { CreateWorkspaceOptions, DefaultWorkspaceOptions, WorkspaceCollecti
 import { MAX_EXACT_USD, type UsageRecord, toUnits } from '../usage.js'
 import { parseInstant, toEpochMs } from '../time.js'
 import { ArgumentChecker, describe, fieldsOf, unknownField, withoutFields } from '../store/check.js'
+import type { WorldResponder } from './responders.js'
 
 /**
  * The format tag every world spec carries; a spec with another one is refused.
@@ -98,6 +99,12 @@ export interface WorldSpec<Handles extends object = Record<string, unknown>> {
   files?: WorldFile[]
   models?: WorldModel[]
   videoModels?: WorldVideoModel[]
+  /**
+   * Responder rules, in the JSON form `POST /__sim/responders` takes (a regular expression as
+   * `{ "regex": "...", "flags": "i" }`), added in order when the world loads and again on
+   * `sim.reset()`: a later rule is newer, so it is tried first (decisions/0027).
+   */
+  responders?: WorldResponder[]
   handles?: Handles
 }
 
@@ -119,6 +126,7 @@ const SPEC_FIELDS = fieldsOf<WorldSpec>({
   files: true,
   models: true,
   videoModels: true,
+  responders: true,
   handles: true,
 })
 // Users, workspaces, models and video models have the fields of their creators' options, which
