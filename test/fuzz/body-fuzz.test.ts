@@ -57,6 +57,7 @@ const plausible = fc
       {},
       { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: name }] },
       { model: 'openai/text-embedding-3-small', input: [name, `n${n}`], dimensions: 1 + n },
+      { model: 'openai/gpt-4o-mini', input: [{ role: 'user', content: name }, { type: 'function_call_output', call_id: `call_${n}`, output: name }], instructions: 'Be brief.' },
     ),
   )
   .map((fields) => JSON.stringify(fields))

@@ -3,7 +3,8 @@
 // organisation, through sim.handle and through MSW: each answer's cost is the engine's exact cost
 // of the routed endpoint at that instant, and the generation's `total_cost` says the same; the sum
 // of the generations' costs equals the keys' added usage (each key's its own), which equals the
-// organisation's added `total_usage` on `GET /credits`. All compared in whole 10^-10 USD as BigInt.
+// organisation's added `total_usage` on `GET /credits`. Chat completions and Responses requests mix
+// in the same sequences. All compared in whole 10^-10 USD as BigInt.
 import fc from 'fast-check'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -40,6 +41,8 @@ const step = fc.record({
   maxTokens: fc.option(fc.integer({ min: 1, max: 400 }), { nil: undefined }),
   stream: fc.boolean(),
   via: fc.constantFrom('handle' as const, 'msw' as const),
+  // A chat completion, or a Responses request (the same money path, another shape).
+  api: fc.constantFrom('chat' as const, 'responses' as const),
 })
 
 const instant = fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2026-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.getTime())
@@ -67,33 +70,36 @@ function world(seed: number, start: number, pricings: Pricing[][]) {
 
 type World = ReturnType<typeof world>
 
-/** One completion's figures, whichever way it travelled. */
+/** One answer's figures, whichever way it travelled and whatever its shape. */
 interface Answer {
   status: number
   id: string
-  provider: string
   promptTokens: number
   completionTokens: number
   cost: number
 }
 
-/** The figures of a JSON completion or of a stream's usage chunk. */
+/** The figures of a JSON answer, or of a stream's last event with usage (the usage chunk, `response.completed`). */
 function figures(status: number, body: unknown, text: string | null): Answer {
-  let last = body as { id: string; provider: string; usage: { prompt_tokens: number; completion_tokens: number; cost: number } }
+  let last = body as any
   if (text !== null) {
-    const chunks = text.split('\n\n').filter((e) => e.startsWith('data: {')).map((e) => JSON.parse(e.slice(6)))
-    last = chunks.at(-1)
+    const events = text.split('\n\n').map((e) => e.split('\n').find((line) => line.startsWith('data: {'))).filter((line) => line !== undefined)
+    last = JSON.parse((events.at(-1) as string).slice(6))
+    if (last.response !== undefined) last = last.response
   }
-  return { status, id: last.id, provider: last.provider, promptTokens: last.usage.prompt_tokens, completionTokens: last.usage.completion_tokens, cost: last.usage.cost }
+  const usage = last.usage
+  return usage.input_tokens === undefined
+    ? { status, id: last.id, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, cost: usage.cost }
+    : { status, id: last.id, promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, cost: usage.cost }
 }
 
-async function complete(w: World, secret: string, body: Record<string, unknown>, via: 'handle' | 'msw'): Promise<Answer> {
+async function complete(w: World, secret: string, path: string, body: Record<string, unknown>, via: 'handle' | 'msw'): Promise<Answer> {
   if (via === 'handle') {
-    const res = w.sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${secret}`, body: JSON.stringify(body) })
+    const res = w.sim.handle({ method: 'POST', path, authorization: `Bearer ${secret}`, body: JSON.stringify(body) })
     if (res.type === 'stream') return figures(res.status, null, res.body.map((f) => f.data).join(''))
     return figures(res.status, res.body, null)
   }
-  const res = await fetch(`${BASE}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(`${BASE}${path}`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const text = await res.text()
   return res.headers.get('content-type') === 'text/event-stream' ? figures(res.status, null, text) : figures(res.status, JSON.parse(text), null)
 }
@@ -126,10 +132,15 @@ describe('the money ledger', () => {
           w.sim.clock.advance(s.advanceMs)
           const model = `acme/model-${s.model}`
           const key = w.keys[s.key]!
-          const answer = await complete(w, key.key, { model, messages: [{ role: 'user', content: 'word '.repeat(s.words) }], stream: s.stream, ...(s.maxTokens !== undefined && { max_tokens: s.maxTokens }) }, s.via)
+          const text = 'word '.repeat(s.words)
+          const answer =
+            s.api === 'chat'
+              ? await complete(w, key.key, '/chat/completions', { model, messages: [{ role: 'user', content: text }], stream: s.stream, ...(s.maxTokens !== undefined && { max_tokens: s.maxTokens }) }, s.via)
+              : await complete(w, key.key, '/responses', { model, input: text, stream: s.stream, ...(s.maxTokens !== undefined && { max_output_tokens: s.maxTokens }) }, s.via)
           expect(answer.status).toBe(200)
           // The engine's exact cost of the routed endpoint at this instant, weekday and tier resolved.
-          const endpoint = w.sim.models.get(model)!.endpoints.find((e) => e.provider_name === answer.provider)!
+          const routed = (await getJson(w, key.key, `/generation?id=${answer.id}`, 'handle')).data.provider_name
+          const endpoint = w.sim.models.get(model)!.endpoints.find((e) => e.provider_name === routed)!
           const cost = estimateCost(endpoint.pricing, { promptTokens: answer.promptTokens, completionTokens: answer.completionTokens }, { at: w.sim.clock.nowMs() })
           expect(answer.cost).toBe(Number(cost))
           expect(unitsOf(answer.cost)).toBe(units(cost))
@@ -154,9 +165,9 @@ describe('the money ledger', () => {
     const w = world(1, saturday - 86_400_000, [[{ prompt: '0.000001', completion: '0.000002', overrides: [{ utc_days: ['saturday'], prompt: '0.00000013', completion: '0.00000017' }] }], [{ prompt: '0', completion: '0' }]])
     server.resetHandlers(...createHandlers(w.sim, { baseUrl: BASE }))
     const body = { model: 'acme/model-0', messages: [{ role: 'user', content: 'word '.repeat(40) }], max_tokens: 10 }
-    const friday = await complete(w, w.keys[0]!.key, body, 'msw')
+    const friday = await complete(w, w.keys[0]!.key, '/chat/completions', body, 'msw')
     w.sim.clock.advance(86_400_000)
-    const onSaturday = await complete(w, w.keys[0]!.key, body, 'msw')
+    const onSaturday = await complete(w, w.keys[0]!.key, '/chat/completions', body, 'msw')
     expect([friday.promptTokens, friday.completionTokens]).toEqual([onSaturday.promptTokens, onSaturday.completionTokens])
     const { promptTokens: p, completionTokens: c } = friday
     expect(units(String(friday.cost))).toBe(BigInt(p) * 10_000n + BigInt(c) * 20_000n)
