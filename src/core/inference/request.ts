@@ -89,22 +89,26 @@ const PART_FIELD: Record<string, string> = {
   input_video: 'video_url',
 }
 
-/** The request fields that are sampling parameters, each with its range and its `supported_parameters` name. */
-const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: number; exclusiveMin?: boolean }, SupportedParameter][] = [
-  ['temperature', { min: 0, max: 2 }, 'temperature'],
-  ['top_p', { min: 0, max: 1, exclusiveMin: true }, 'top_p'],
-  ['top_k', { integer: true, min: 0 }, 'top_k'],
-  ['min_p', { min: 0, max: 1 }, 'min_p'],
-  ['top_a', { min: 0, max: 1 }, 'top_a'],
-  ['frequency_penalty', { min: -2, max: 2 }, 'frequency_penalty'],
-  ['presence_penalty', { min: -2, max: 2 }, 'presence_penalty'],
-  ['repetition_penalty', { min: 0, max: 2, exclusiveMin: true }, 'repetition_penalty'],
-  ['top_logprobs', { integer: true, min: 0, max: 20 }, 'top_logprobs'],
-  ['seed', { integer: true }, 'seed'],
+/**
+ * The request fields that are sampling parameters, each with its range and its `supported_parameters`
+ * name. Each rule says `nullable: true` itself: spreading one into a new rule for every field of
+ * every request showed in profiles.
+ */
+const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: number; exclusiveMin?: boolean; nullable: true }, SupportedParameter][] = [
+  ['temperature', { min: 0, max: 2, nullable: true }, 'temperature'],
+  ['top_p', { min: 0, max: 1, exclusiveMin: true, nullable: true }, 'top_p'],
+  ['top_k', { integer: true, min: 0, nullable: true }, 'top_k'],
+  ['min_p', { min: 0, max: 1, nullable: true }, 'min_p'],
+  ['top_a', { min: 0, max: 1, nullable: true }, 'top_a'],
+  ['frequency_penalty', { min: -2, max: 2, nullable: true }, 'frequency_penalty'],
+  ['presence_penalty', { min: -2, max: 2, nullable: true }, 'presence_penalty'],
+  ['repetition_penalty', { min: 0, max: 2, exclusiveMin: true, nullable: true }, 'repetition_penalty'],
+  ['top_logprobs', { integer: true, min: 0, max: 20, nullable: true }, 'top_logprobs'],
+  ['seed', { integer: true, nullable: true }, 'seed'],
 ]
 
 /** A non-negative token cap as the SDK sends it (an integer of at least 1). */
-const TOKEN_CAP = { integer: true, min: 1 } as const
+const TOKEN_CAP = { integer: true, min: 1, nullable: true } as const
 
 function readContent(reader: BodyReader, message: BodyReader, role: InputMessage['role'], required: boolean): { text: string; mediaParts: number } {
   const raw = message.raw('content')
@@ -294,11 +298,11 @@ export function readChatRequest(value: Record<string, unknown>): ChatInput {
   const { models, modelFields } = readModels(body)
   const messages = readMessages(body)
   for (const [name, rule, parameter] of NUMBER_FIELDS) {
-    body.optionalNumber(name, { ...rule, nullable: true })
+    body.optionalNumber(name, rule)
     uses(name, parameter)
   }
-  const maxTokens = body.optionalNumber('max_tokens', { ...TOKEN_CAP, nullable: true }) ?? null
-  const maxCompletionTokens = body.optionalNumber('max_completion_tokens', { ...TOKEN_CAP, nullable: true }) ?? null
+  const maxTokens = body.optionalNumber('max_tokens', TOKEN_CAP) ?? null
+  const maxCompletionTokens = body.optionalNumber('max_completion_tokens', TOKEN_CAP) ?? null
   uses('max_tokens', 'max_tokens')
   // Routing reads `max_completion_tokens` as `max_tokens`, which is what endpoints list.
   if (maxCompletionTokens !== null) parameters.push('max_tokens')

@@ -80,13 +80,13 @@ export interface ResponsesInput {
   echo: ResponsesEcho
 }
 
-const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: number; exclusiveMin?: boolean }, SupportedParameter][] = [
-  ['temperature', { min: 0, max: 2 }, 'temperature'],
-  ['top_p', { min: 0, max: 1, exclusiveMin: true }, 'top_p'],
-  ['top_k', { integer: true, min: 0 }, 'top_k'],
-  ['frequency_penalty', { min: -2, max: 2 }, 'frequency_penalty'],
-  ['presence_penalty', { min: -2, max: 2 }, 'presence_penalty'],
-  ['top_logprobs', { integer: true, min: 0, max: 20 }, 'top_logprobs'],
+const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: number; exclusiveMin?: boolean; nullable: true }, SupportedParameter][] = [
+  ['temperature', { min: 0, max: 2, nullable: true }, 'temperature'],
+  ['top_p', { min: 0, max: 1, exclusiveMin: true, nullable: true }, 'top_p'],
+  ['top_k', { integer: true, min: 0, nullable: true }, 'top_k'],
+  ['frequency_penalty', { min: -2, max: 2, nullable: true }, 'frequency_penalty'],
+  ['presence_penalty', { min: -2, max: 2, nullable: true }, 'presence_penalty'],
+  ['top_logprobs', { integer: true, min: 0, max: 20, nullable: true }, 'top_logprobs'],
 ]
 
 const objectAt = (reader: BodyReader, at: string, item: unknown, what: string): BodyReader => {
@@ -240,7 +240,7 @@ export function readResponsesRequest(value: Record<string, unknown>): ResponsesI
   if (instructions !== null && instructions !== '') messages.unshift({ role: 'system', text: instructions, mediaParts: 0, toolCallChars: 0 })
   const figures = new Map<string, number | null>()
   for (const [name, rule, parameter] of NUMBER_FIELDS) {
-    figures.set(name, body.optionalNumber(name, { ...rule, nullable: true }) ?? null)
+    figures.set(name, body.optionalNumber(name, rule) ?? null)
     uses(name, parameter)
   }
   const maxOutputTokens = body.optionalNumber('max_output_tokens', { integer: true, min: 1, nullable: true }) ?? null
