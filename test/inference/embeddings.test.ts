@@ -420,3 +420,19 @@ describe('the default world', () => {
     }
   })
 })
+
+describe('embeddings and bounded memory (decisions/0029)', () => {
+  it('fold the key usage log like completions do, the usage exact', () => {
+    const { sim, keyHash, key } = embedWorld()
+    let total = 0n
+    for (let i = 0; i < 1500; i++) {
+      const answer = embed(sim, key, { input: 'a short text', dimensions: 2 })
+      expect(answer.status).toBe(200)
+      total += BigInt(Math.round(answer.body.usage.cost * 1e10))
+      if (i % 100 === 99) sim.clock.advance(3_600_000)
+    }
+    const records = (sim.exportWorld().keys ?? []).find((k) => k.hash === keyHash)?.usage ?? []
+    expect(records.length).toBeLessThan(1024)
+    expect(BigInt(Math.round(sim.keys.get(keyHash)!.usage * 1e10))).toBe(total)
+  })
+})

@@ -9,7 +9,7 @@ import type { KeyState } from '../store/state.js'
 import { put } from '../store/versions.js'
 import { formatTimestamp } from '../time.js'
 import type { Endpoint } from '../types.js'
-import { appendUsage, figuresAt, limitRemaining } from '../usage.js'
+import { chargeUsage, figuresAt, limitRemaining } from '../usage.js'
 import { attemptError, costToUnits, flatPricing, type InferenceRuntime, keyLimitMessage } from './chat.js'
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
 import { recordGeneration } from './generations.js'
@@ -195,8 +195,8 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
 
   const charged: KeyState = {
     ...key,
-    usage: appendUsage(key.usage, key.usageCount, { at: now, units, byok: false }),
-    usageCount: key.usageCount + 1,
+    // Folded like a completion's charge (decisions/0029), so a million embeddings stay bounded too.
+    ...chargeUsage(key.usage, key.usageCount, { at: now, units, byok: false }, now),
     updatedAt: key.updatedAt === null ? now : Math.max(key.updatedAt, now),
   }
   put(ctx, 'keys', key.hash, charged)
