@@ -3,8 +3,8 @@
 // organisation, through sim.handle and through MSW: each answer's cost is the engine's exact cost
 // of the routed endpoint at that instant, and the generation's `total_cost` says the same; the sum
 // of the generations' costs equals the keys' added usage (each key's its own), which equals the
-// organisation's added `total_usage` on `GET /credits`. Chat completions and Responses requests mix
-// in the same sequences. All compared in whole 10^-10 USD as BigInt.
+// organisation's added `total_usage` on `GET /credits`. Chat completions, Responses requests and
+// embeddings mix in the same sequences. All compared in whole 10^-10 USD as BigInt.
 import fc from 'fast-check'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,6 +12,7 @@ import { createSimulator, estimateCost, type Pricing, type PricingOverride } fro
 import { createHandlers } from '../../src/msw/index.js'
 
 const BASE = 'http://money-ledger.test/api/v1'
+const EMBEDDINGS = { output_modalities: ['embeddings' as const], input_modalities: ['text' as const], modality: 'text->embeddings' }
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 
 /** A price of at most 8 decimals, as real prices have. */
@@ -41,8 +42,8 @@ const step = fc.record({
   maxTokens: fc.option(fc.integer({ min: 1, max: 400 }), { nil: undefined }),
   stream: fc.boolean(),
   via: fc.constantFrom('handle' as const, 'msw' as const),
-  // A chat completion, or a Responses request (the same money path, another shape).
-  api: fc.constantFrom('chat' as const, 'responses' as const),
+  // A chat completion, a Responses request (the same money path, another shape), or embeddings.
+  api: fc.constantFrom('chat' as const, 'responses' as const, 'embeddings' as const),
 })
 
 const instant = fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2026-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.getTime())
@@ -64,6 +65,8 @@ function world(seed: number, start: number, pricings: Pricing[][]) {
   const keys = [0, 1, 2].map((i) => sim.keys.create({ userId: org.id, name: `key ${i}` }))
   pricings.forEach((endpoints, m) => {
     sim.models.create({ id: `acme/model-${m}`, endpoints: endpoints.map((p, e) => ({ provider_name: `Provider ${m}${e}`, pricing: p, context_length: 200_000, max_completion_tokens: 4096 })) })
+    // The same prices as an embedding model: its cost is the prompt part of them (and the request fee).
+    sim.models.create({ id: `acme/embed-${m}`, architecture: EMBEDDINGS, endpoints: endpoints.map((p, e) => ({ provider_name: `Embedder ${m}${e}`, pricing: p, context_length: 200_000 })) })
   })
   return { sim, org, admin: admin.key, keys }
 }
@@ -88,6 +91,7 @@ function figures(status: number, body: unknown, text: string | null): Answer {
     if (last.response !== undefined) last = last.response
   }
   const usage = last.usage
+  if (usage.completion_tokens === undefined && usage.output_tokens === undefined) return { status, id: last.id, promptTokens: usage.prompt_tokens, completionTokens: 0, cost: usage.cost }
   return usage.input_tokens === undefined
     ? { status, id: last.id, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, cost: usage.cost }
     : { status, id: last.id, promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, cost: usage.cost }
@@ -136,11 +140,13 @@ describe('the money ledger', () => {
           const answer =
             s.api === 'chat'
               ? await complete(w, key.key, '/chat/completions', { model, messages: [{ role: 'user', content: text }], stream: s.stream, ...(s.maxTokens !== undefined && { max_tokens: s.maxTokens }) }, s.via)
-              : await complete(w, key.key, '/responses', { model, input: text, stream: s.stream, ...(s.maxTokens !== undefined && { max_output_tokens: s.maxTokens }) }, s.via)
+              : s.api === 'responses'
+                ? await complete(w, key.key, '/responses', { model, input: text, stream: s.stream, ...(s.maxTokens !== undefined && { max_output_tokens: s.maxTokens }) }, s.via)
+                : await complete(w, key.key, '/embeddings', { model: `acme/embed-${s.model}`, input: [`${text}end`, `${s.words} words`] }, s.via)
           expect(answer.status).toBe(200)
           // The engine's exact cost of the routed endpoint at this instant, weekday and tier resolved.
           const routed = (await getJson(w, key.key, `/generation?id=${answer.id}`, 'handle')).data.provider_name
-          const endpoint = w.sim.models.get(model)!.endpoints.find((e) => e.provider_name === routed)!
+          const endpoint = w.sim.models.get(s.api === 'embeddings' ? `acme/embed-${s.model}` : model)!.endpoints.find((e) => e.provider_name === routed)!
           const cost = estimateCost(endpoint.pricing, { promptTokens: answer.promptTokens, completionTokens: answer.completionTokens }, { at: w.sim.clock.nowMs() })
           expect(answer.cost).toBe(Number(cost))
           expect(unitsOf(answer.cost)).toBe(units(cost))
