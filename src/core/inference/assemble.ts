@@ -3,7 +3,7 @@
 // the same arithmetic as the money path (chat.ts), so that a record's `usage.cost` is the exact
 // cost of its tokens at its pricing and instant, and its parts agree with each other.
 import { compilePricing } from '../pricing/compile.js'
-import { formatTimestamp } from '../time.js'
+import { generationWire } from './generations.js'
 import type { Pricing } from '../types.js'
 import { streamFrames } from './stream.js'
 import type { ChatAssistantMessage, ChatChunk, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation } from './wire.js'
@@ -98,49 +98,26 @@ export function chunksOf(parts: CompletionParts): ChatChunk[] {
 
 /** The `data` of `GET /generation?id=` for the completion. */
 export function generationRecordOf(parts: CompletionParts): Generation {
-  const cost = usageOf(parts).cost
-  return {
+  return generationWire({
     id: generationIdOf(parts),
-    upstream_id: `chatcmpl-${parts.suffix}`,
-    total_cost: cost,
-    cache_discount: null,
-    upstream_inference_cost: null,
-    created_at: formatTimestamp(parts.createdMs),
+    upstreamId: `chatcmpl-${parts.suffix}`,
+    cost: usageOf(parts).cost,
+    createdMs: parts.createdMs,
     model: parts.model,
-    app_id: null,
     streamed: parts.streamed,
-    cancelled: false,
-    provider_name: parts.provider,
+    provider: parts.provider,
     latency: parts.latencyMs,
-    moderation_latency: null,
-    generation_time: parts.generationMs,
-    finish_reason: parts.finishReason,
-    native_finish_reason: parts.finishReason,
-    tokens_prompt: parts.promptTokens,
-    tokens_completion: parts.completionTokens,
-    native_tokens_prompt: parts.promptTokens,
-    native_tokens_completion: parts.completionTokens,
-    native_tokens_completion_images: 0,
-    native_tokens_reasoning: parts.reasoningTokens,
-    native_tokens_cached: parts.cachedTokens,
-    num_media_prompt: 0,
-    num_input_audio_prompt: 0,
-    num_media_completion: 0,
-    num_search_results: 0,
-    num_fetches: 0,
-    origin: '',
-    usage: cost,
-    is_byok: false,
-    api_type: 'completions',
-    data_region: 'global',
-    external_user: parts.user,
-    http_referer: null,
-    user_agent: null,
-    preset_id: null,
-    router: null,
-    service_tier: null,
-    web_search_engine: null,
-    workspace_id: parts.workspaceId,
-    provider_responses: [{ id: `${parts.suffix}-1`, endpoint_id: `${parts.provider.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, model_permaslug: parts.model, provider_name: parts.provider, status: 200, latency: parts.latencyMs, is_byok: false }],
-  }
+    generationTime: parts.generationMs,
+    finishReason: parts.finishReason,
+    promptTokens: parts.promptTokens,
+    completionTokens: parts.completionTokens,
+    reasoningTokens: parts.reasoningTokens,
+    cachedTokens: parts.cachedTokens,
+    mediaParts: 0,
+    apiType: 'completions',
+    externalUser: parts.user,
+    workspaceId: parts.workspaceId,
+    attempts: [{ id: `${parts.suffix}-1`, endpoint_id: `${parts.provider.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, model_permaslug: parts.model, provider_name: parts.provider, status: 200, latency: parts.latencyMs, is_byok: false }],
+    sessionId: null,
+  })
 }

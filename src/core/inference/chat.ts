@@ -10,11 +10,10 @@ import { parseDecimal } from '../pricing/decimal.js'
 import { atomically, type StoreContext } from '../store/context.js'
 import type { KeyState } from '../store/state.js'
 import { put } from '../store/versions.js'
-import { formatTimestamp } from '../time.js'
 import type { Endpoint } from '../types.js'
 import { chargeUsage, figuresAt, limitRemaining } from '../usage.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
-import { recordGeneration } from './generations.js'
+import { generationWire, recordGeneration } from './generations.js'
 import { chargeCredits, creditsAvailable } from './ledger.js'
 import { defaultReply } from './reply.js'
 import type { ResponderReply, ResponderRule, Responders } from './responders.js'
@@ -25,7 +24,7 @@ import { type StreamCut, type StreamFrame, type StreamPlan, endStream, streamPla
 import { type StreamCounts, sentCounts, streamCanceller } from './settle.js'
 import { streamCut } from './stream-errors.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
-import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation, ProviderResponse } from './wire.js'
+import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, ProviderResponse } from './wire.js'
 
 /** What the money path needs of its simulator besides the store. */
 export interface InferenceRuntime {
@@ -363,52 +362,28 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
     cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: Number(completionCost) },
   }
-  const generation: Generation = {
+  const generation = generationWire({
     id,
-    upstream_id: `chatcmpl-${suffix}`,
-    total_cost: Number(cost),
-    cache_discount: null,
-    upstream_inference_cost: null,
-    created_at: formatTimestamp(now),
+    upstreamId: `chatcmpl-${suffix}`,
+    cost: Number(cost),
+    createdMs: now,
     model: model.model.id,
-    app_id: null,
     streamed: input.stream,
-    cancelled: false,
-    provider_name: endpoint.provider_name,
+    provider: endpoint.provider_name,
     latency: c.latency,
-    moderation_latency: null,
-    generation_time: generationTime,
-    finish_reason: reply.finishReason,
-    native_finish_reason: reply.finishReason,
-    tokens_prompt: counts.promptTokens,
-    tokens_completion: counts.completionTokens,
-    native_tokens_prompt: counts.promptTokens,
-    native_tokens_completion: counts.completionTokens,
-    native_tokens_completion_images: 0,
-    native_tokens_reasoning: counts.reasoningTokens,
-    native_tokens_cached: counts.cachedTokens,
-    num_media_prompt: input.messages.reduce((sum, m) => sum + m.mediaParts, 0),
-    num_input_audio_prompt: 0,
-    num_media_completion: 0,
-    num_search_results: 0,
-    num_fetches: 0,
-    origin: '',
-    usage: Number(cost),
-    is_byok: false,
-    api_type: 'completions',
-    data_region: 'global',
-    external_user: input.user,
-    http_referer: null,
-    user_agent: null,
-    preset_id: null,
-    router: null,
-    service_tier: null,
-    web_search_engine: null,
-    workspace_id: key.workspaceId,
-    provider_responses: c.attempts,
-  }
-  // Set after, not spread in: a conditional spread made this 44-field literal the costliest line of a completion.
-  if (input.sessionId !== null) generation.session_id = input.sessionId
+    generationTime,
+    finishReason: reply.finishReason,
+    promptTokens: counts.promptTokens,
+    completionTokens: counts.completionTokens,
+    reasoningTokens: counts.reasoningTokens,
+    cachedTokens: counts.cachedTokens,
+    mediaParts: input.messages.reduce((sum, m) => sum + m.mediaParts, 0),
+    apiType: 'completions',
+    externalUser: input.user,
+    workspaceId: key.workspaceId,
+    attempts: c.attempts,
+    sessionId: input.sessionId,
+  })
   const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.

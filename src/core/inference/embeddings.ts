@@ -7,18 +7,17 @@ import { ApiError, type ErrorStatus } from '../errors.js'
 import { atomically, type StoreContext } from '../store/context.js'
 import type { KeyState } from '../store/state.js'
 import { put } from '../store/versions.js'
-import { formatTimestamp } from '../time.js'
 import type { Endpoint } from '../types.js'
 import { chargeUsage, figuresAt, limitRemaining } from '../usage.js'
 import { attemptError, costToUnits, flatPricing, type InferenceRuntime, keyLimitMessage } from './chat.js'
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
-import { recordGeneration } from './generations.js'
+import { generationWire, recordGeneration } from './generations.js'
 import { chargeCredits, creditsAvailable } from './ledger.js'
 import type { ResponderRule } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import type { JsonPayload } from '../json-text.js'
 import { embeddingVector, vectorToBase64 } from './vectors.js'
-import type { Generation, ProviderResponse } from './wire.js'
+import type { ProviderResponse } from './wire.js'
 
 /** One vector of an embeddings answer. */
 export interface EmbeddingData {
@@ -202,51 +201,28 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
   put(ctx, 'keys', key.hash, charged)
   chargeCredits(ctx, key.userId, units)
 
-  const generation: Generation = {
+  const generation = generationWire({
     id,
-    upstream_id: `embd-${suffix}`,
-    total_cost: Number(cost),
-    cache_discount: null,
-    upstream_inference_cost: null,
-    created_at: formatTimestamp(now),
+    upstreamId: `embd-${suffix}`,
+    cost: Number(cost),
+    createdMs: now,
     model: model.model.id,
-    app_id: null,
     streamed: false,
-    cancelled: false,
-    provider_name: endpoint.provider_name,
+    provider: endpoint.provider_name,
     latency: a.latency,
-    moderation_latency: null,
-    generation_time: 0,
-    finish_reason: null,
-    native_finish_reason: null,
-    tokens_prompt: promptTokens,
-    tokens_completion: 0,
-    native_tokens_prompt: promptTokens,
-    native_tokens_completion: 0,
-    native_tokens_completion_images: 0,
-    native_tokens_reasoning: 0,
-    native_tokens_cached: 0,
-    num_media_prompt: input.inputs.reduce((sum, i) => sum + i.mediaParts, 0),
-    num_input_audio_prompt: 0,
-    num_media_completion: 0,
-    num_search_results: 0,
-    num_fetches: 0,
-    origin: '',
-    usage: Number(cost),
-    is_byok: false,
-    api_type: 'embeddings',
-    data_region: 'global',
-    external_user: input.user,
-    http_referer: null,
-    user_agent: null,
-    preset_id: null,
-    router: null,
-    service_tier: null,
-    web_search_engine: null,
-    workspace_id: key.workspaceId,
-    provider_responses: a.attempts,
-    ...(input.sessionId !== null && { session_id: input.sessionId }),
-  }
+    generationTime: 0,
+    finishReason: null,
+    promptTokens,
+    completionTokens: 0,
+    reasoningTokens: 0,
+    cachedTokens: 0,
+    mediaParts: input.inputs.reduce((sum, i) => sum + i.mediaParts, 0),
+    apiType: 'embeddings',
+    externalUser: input.user,
+    workspaceId: key.workspaceId,
+    attempts: a.attempts,
+    sessionId: input.sessionId,
+  })
   recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
 
   const usage: EmbeddingsUsage = {

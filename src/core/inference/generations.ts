@@ -4,7 +4,8 @@
 // requests a simulator serves (decisions/0024).
 import type { StoreContext } from '../store/context.js'
 import { put, remove } from '../store/versions.js'
-import type { Generation } from './wire.js'
+import { formatTimestamp } from '../time.js'
+import type { Generation, ProviderResponse } from './wire.js'
 
 /** How many generations a simulator keeps; the oldest goes when one more is recorded (then its id is 404). */
 export const GENERATION_LIMIT = 10_000
@@ -40,4 +41,81 @@ export function recordGeneration(ctx: StoreContext, state: Omit<GenerationState,
 export function generationOf(ctx: StoreContext, id: string, userId: string): GenerationState | undefined {
   const row = ctx.data.generations.get(id)
   return row !== undefined && row.userId === userId ? row : undefined
+}
+
+/** What differs from one generation to another; every other field of the wire record is the same for all the simulator records. */
+export interface GenerationFacts {
+  id: string
+  upstreamId: string
+  /** The cost in USD, as a number (the exact decimal's). */
+  cost: number
+  createdMs: number
+  model: string
+  streamed: boolean
+  provider: string
+  /** Time to first token and generation time, milliseconds. */
+  latency: number
+  generationTime: number
+  finishReason: string | null
+  promptTokens: number
+  completionTokens: number
+  reasoningTokens: number
+  cachedTokens: number
+  mediaParts: number
+  apiType: 'completions' | 'embeddings'
+  externalUser: string | null
+  workspaceId: string | null
+  attempts: ProviderResponse[]
+  sessionId: string | null
+}
+
+/** The wire record of a generation (`GET /generation?id=`'s data), for the money path and the fixtures alike. */
+export function generationWire(f: GenerationFacts): Generation {
+  const generation: Generation = {
+    id: f.id,
+    upstream_id: f.upstreamId,
+    total_cost: f.cost,
+    cache_discount: null,
+    upstream_inference_cost: null,
+    created_at: formatTimestamp(f.createdMs),
+    model: f.model,
+    app_id: null,
+    streamed: f.streamed,
+    cancelled: false,
+    provider_name: f.provider,
+    latency: f.latency,
+    moderation_latency: null,
+    generation_time: f.generationTime,
+    finish_reason: f.finishReason,
+    native_finish_reason: f.finishReason,
+    tokens_prompt: f.promptTokens,
+    tokens_completion: f.completionTokens,
+    native_tokens_prompt: f.promptTokens,
+    native_tokens_completion: f.completionTokens,
+    native_tokens_completion_images: 0,
+    native_tokens_reasoning: f.reasoningTokens,
+    native_tokens_cached: f.cachedTokens,
+    num_media_prompt: f.mediaParts,
+    num_input_audio_prompt: 0,
+    num_media_completion: 0,
+    num_search_results: 0,
+    num_fetches: 0,
+    origin: '',
+    usage: f.cost,
+    is_byok: false,
+    api_type: f.apiType,
+    data_region: 'global',
+    external_user: f.externalUser,
+    http_referer: null,
+    user_agent: null,
+    preset_id: null,
+    router: null,
+    service_tier: null,
+    web_search_engine: null,
+    workspace_id: f.workspaceId,
+    provider_responses: f.attempts,
+  }
+  // Set after, not spread in: a conditional spread made this literal the costliest line of a completion.
+  if (f.sessionId !== null) generation.session_id = f.sessionId
+  return generation
 }
