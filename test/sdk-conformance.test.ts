@@ -10,6 +10,7 @@ import {
   NotFoundResponseError,
   OpenRouterDefaultError,
   OpenRouterError,
+  PaymentRequiredResponseError,
   ServiceUnavailableResponseError,
   TooManyRequestsResponseError,
   UnauthorizedResponseError,
@@ -33,6 +34,7 @@ import {
   type OperationName,
   type WorkloadPerformance,
 } from '../src/index.js'
+import { creditsMessage } from '../src/core/inference/chat.js'
 import { DEFAULT_BASE_URL, createHandlers, toResponse } from '../src/msw/index.js'
 import { failureOf } from './support/server.js'
 
@@ -356,11 +358,12 @@ describe('successful answers parse through the SDK', () => {
 
 type Sdk = OpenRouter
 type ErrorClass = abstract new (...args: never[]) => OpenRouterError
-type DeclaredStatus = Extract<ErrorStatus, 400 | 401 | 403 | 404 | 429 | 500 | 502 | 503>
+type DeclaredStatus = Extract<ErrorStatus, 400 | 401 | 402 | 403 | 404 | 429 | 500 | 502 | 503>
 
 const ERROR_CLASSES: Record<DeclaredStatus, { type: ErrorClass; name: string }> = {
   400: { type: BadRequestResponseError, name: 'BadRequestResponseError' },
   401: { type: UnauthorizedResponseError, name: 'UnauthorizedResponseError' },
+  402: { type: PaymentRequiredResponseError, name: 'PaymentRequiredResponseError' },
   403: { type: ForbiddenResponseError, name: 'ForbiddenResponseError' },
   404: { type: NotFoundResponseError, name: 'NotFoundResponseError' },
   429: { type: TooManyRequestsResponseError, name: 'TooManyRequestsResponseError' },
@@ -386,15 +389,15 @@ const DECLARED: Record<OperationName, readonly DeclaredStatus[]> = {
   createWorkspace: [400, 401, 403, 500],
   updateWorkspace: [400, 401, 403, 404, 500],
   deleteWorkspace: [400, 401, 403, 404, 500],
-  createChatCompletion: [400, 401, 403, 404, 429, 500, 502, 503],
-  getGeneration: [401, 404, 429, 500, 502],
-  createResponses: [400, 401, 403, 404, 429, 500, 502, 503],
+  createChatCompletion: [400, 401, 402, 403, 404, 429, 500, 502, 503],
+  getGeneration: [401, 402, 404, 429, 500, 502],
+  createResponses: [400, 401, 402, 403, 404, 429, 500, 502, 503],
   createKey: [400, 401, 403, 429, 500],
   updateKey: [400, 401, 404, 429, 500],
   deleteKey: [401, 404, 429, 500],
   getCurrentKey: [401, 500],
   getCredits: [401, 403, 500],
-  createEmbeddings: [400, 401, 403, 404, 429, 500, 502, 503],
+  createEmbeddings: [400, 401, 402, 403, 404, 429, 500, 502, 503],
 }
 
 const SDK_METHOD: Record<OperationName, string> = {
@@ -495,6 +498,8 @@ interface ErrorCase {
   metadata?: Record<string, unknown>
   /** Whether the envelope names the calling organisation in `user_id`. */
   identifiesCaller: boolean
+  /** The calling organisation, when it is not the world's (asked after `secret()` made it). */
+  caller?: () => string
 }
 
 /** A status the simulator produces by its own rules, through a real request. */
@@ -504,7 +509,7 @@ function produced(
   when: string,
   secret: () => string | undefined,
   call: (sdk: Sdk) => Promise<unknown>,
-  extra: { message?: string; metadata?: Record<string, unknown>; identifiesCaller?: boolean } = {},
+  extra: { message?: string; metadata?: Record<string, unknown>; identifiesCaller?: boolean; caller?: () => string } = {},
 ): ErrorCase {
   return {
     name: `${SDK_METHOD[operation]} answers ${status} as ${ERROR_CLASSES[status].name} when ${when}`,
@@ -516,6 +521,7 @@ function produced(
     message: extra.message ?? ERROR_MESSAGES[status],
     ...(extra.metadata === undefined ? {} : { metadata: extra.metadata }),
     identifiesCaller: extra.identifiesCaller ?? true,
+    ...(extra.caller === undefined ? {} : { caller: extra.caller }),
   }
 }
 
@@ -549,6 +555,14 @@ function unauthorized(operation: OperationName, call: (sdk: Sdk) => Promise<unkn
   ]
 }
 
+/** A new organisation has no credits (decisions/0021), so it can pay for nothing but free endpoints. */
+let brokeUserId = ''
+const withoutCredits = (): string => {
+  brokeUserId = sim.users.create({ name: 'No credits' }).id
+  return sim.keys.create({ userId: brokeUserId }).key
+}
+const broke = (): string => brokeUserId
+
 /** The inference operations' cases: each status produced by a rule, a fault or a responder (decisions/0024). */
 function INFERENCE_ERROR_CASES(): ErrorCase[] {
   const chat = (request: Record<string, unknown> = {}) => (sdk: Sdk) =>
@@ -579,6 +593,11 @@ function INFERENCE_ERROR_CASES(): ErrorCase[] {
       metadata: { parameter: 'temperature', reason: 'must be at most 2', value: '3' },
     }),
     ...unauthorized('createChatCompletion', chat()),
+    produced('createChatCompletion', 402, 'the organisation has no credits', withoutCredits, chat({ maxTokens: 100 }), {
+      message: creditsMessage(100, 0),
+      metadata: { provider_name: null },
+      caller: broke,
+    }),
     produced('createChatCompletion', 403, "the key's limit is used up", spentKey, chat(), {
       message: 'Key limit exceeded (total limit). Manage it using https://openrouter.ai/settings/keys',
     }),
@@ -598,6 +617,11 @@ function INFERENCE_ERROR_CASES(): ErrorCase[] {
       metadata: { parameter: 'previous_response_id', reason: 'is not supported: responses are not stored; send the whole conversation as `input`', value: '"resp_123"' },
     }),
     ...unauthorized('createResponses', respond()),
+    produced('createResponses', 402, 'the organisation has no credits', withoutCredits, respond({ maxOutputTokens: 100 }), {
+      message: creditsMessage(100, 0),
+      metadata: { provider_name: null },
+      caller: broke,
+    }),
     produced('createResponses', 403, "the key's limit is used up", spentKey, respond(), {
       message: 'Key limit exceeded (total limit). Manage it using https://openrouter.ai/settings/keys',
     }),
@@ -613,6 +637,8 @@ function INFERENCE_ERROR_CASES(): ErrorCase[] {
     produced('createResponses', 502, 'every provider fails', failingProviders, respond()),
     produced('createResponses', 503, 'a fault answers 503', withFault('createResponses', { status: 503 }), respond()),
     ...unauthorized('getGeneration', generation('gen-0-none')),
+    // Reading a generation spends nothing: the simulator has no 402 of its own here.
+    overridden('getGeneration', 402),
     produced('getGeneration', 404, 'no generation has the id', asRegular, generation('gen-0-none'), { metadata: { resource: 'generation' } }),
     produced('getGeneration', 404, "the id is another organisation's generation", asRegular, (sdk) => generation(globexGeneration())(sdk), { metadata: { resource: 'generation' } }),
     produced('getGeneration', 429, 'a fault answers 429', withFault('getGeneration', { status: 429, headers: { 'retry-after': '7' } }), generation('gen-0-none')),
@@ -637,6 +663,10 @@ function EMBEDDINGS_ERROR_CASES(): ErrorCase[] {
       metadata: { parameter: 'dimensions', reason: 'must be at most 1536, the output size of openai/text-embedding-3-small', value: '4096' },
     }),
     ...unauthorized('createEmbeddings', embed()),
+    produced('createEmbeddings', 402, 'the organisation has no credits', withoutCredits, embed(), {
+      metadata: { provider_name: null },
+      caller: broke,
+    }),
     produced('createEmbeddings', 403, 'the key is a management key', asManagement, embed(), {
       message: 'Management keys cannot be used for inference requests; use a regular API key',
       metadata: { reason: 'management_key' },
@@ -900,7 +930,7 @@ describe('declared error statuses arrive as the SDK typed errors', () => {
     expect(typed.data$.error.code).toBe(status)
     expect(typed.data$.error.message).toBe(errorCase.message)
     if (errorCase.metadata !== undefined) expect(typed.data$.error.metadata).toEqual(errorCase.metadata)
-    expect(typed.data$.userId).toBe(errorCase.identifiesCaller ? world.userId : undefined)
+    expect(typed.data$.userId).toBe(errorCase.identifiesCaller ? (errorCase.caller?.() ?? world.userId) : undefined)
     expect(typed.contentType).toBe('application/json')
     if (status === 429) expect(typed.headers.get('retry-after')).toBe('7')
   })

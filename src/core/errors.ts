@@ -12,6 +12,7 @@ import type { ErrorEnvelope } from './types.js'
 export const ERROR_MESSAGES = {
   400: 'Invalid request parameters',
   401: 'Missing Authentication header',
+  402: 'Insufficient credits. Add more using https://openrouter.ai/settings/credits',
   403: 'Only management keys can perform this operation',
   404: 'Resource not found',
   413: 'Request body too large',

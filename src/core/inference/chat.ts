@@ -279,7 +279,7 @@ function checkCredits(ctx: StoreContext, userId: string, endpoint: Endpoint, inp
   const base = costToUnits(pricing.cost({ promptTokens, completionTokens: 0 }, { at }))
   const perToken = costToUnits(flatPricing(pricing.resolve({ promptTokens, at })).cost({ completionTokens: 1, requests: 0 }, { at }))
   const affordable = perToken === 0 ? requested : Math.max(0, Math.floor((available - base) / perToken))
-  throw new ApiError(402 as ErrorStatus, { message: creditsMessage(requested, Math.min(affordable, requested)), metadata: { provider_name: null } })
+  throw new ApiError(402, { message: creditsMessage(requested, Math.min(affordable, requested)), metadata: { provider_name: null } })
 }
 
 interface Completion {

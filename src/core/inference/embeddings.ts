@@ -3,7 +3,7 @@
 // count, price, charge, record. The reply is one deterministic unit vector per input (vectors.ts),
 // and the cost is the prompt tokens at the routed endpoint's prompt price plus its request fee.
 import type { Principal } from '../auth.js'
-import { ApiError, type ErrorStatus } from '../errors.js'
+import { ApiError, ERROR_MESSAGES } from '../errors.js'
 import { atomically, type StoreContext } from '../store/context.js'
 import type { KeyState } from '../store/state.js'
 import { put } from '../store/versions.js'
@@ -89,7 +89,7 @@ export function embeddingDimensions(modelId: string): number {
 }
 
 /** The 402 when the organisation's credits cannot pay for the request (the service's wording). */
-export const EMBEDDINGS_CREDITS_MESSAGE = 'Insufficient credits. Add more using https://openrouter.ai/settings/credits'
+export const EMBEDDINGS_CREDITS_MESSAGE = ERROR_MESSAGES[402]
 
 /**
  * Runs one embeddings request for an authenticated caller, answering its body as a payload (the
@@ -164,7 +164,7 @@ function checkCredits(ctx: StoreContext, userId: string, endpoint: Endpoint, pro
   if (available === null) return
   const cost = costToUnits(pricingOf(endpoint).cost({ promptTokens, completionTokens: 0 }, { at }))
   if (cost === 0 || cost <= available) return
-  throw new ApiError(402 as ErrorStatus, { message: EMBEDDINGS_CREDITS_MESSAGE, metadata: { provider_name: null } })
+  throw new ApiError(402, { message: EMBEDDINGS_CREDITS_MESSAGE, metadata: { provider_name: null } })
 }
 
 interface Answer {
