@@ -9,12 +9,10 @@ import type { CostUsage } from '../pricing/cost.js'
 import { parseDecimal } from '../pricing/decimal.js'
 import { atomically, type StoreContext } from '../store/context.js'
 import type { KeyState } from '../store/state.js'
-import { put } from '../store/versions.js'
 import type { Endpoint } from '../types.js'
-import { chargeUsage, figuresAt, limitRemaining } from '../usage.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { generationWire, recordGeneration } from './generations.js'
-import { chargeCredits, creditsAvailable } from './ledger.js'
+import { chargeKey, creditsAvailable, refuseAtKeyLimit } from './ledger.js'
 import { defaultReply } from './reply.js'
 import type { ResponderReply, ResponderRule, Responders } from './responders.js'
 import { type ChatInput, readChatRequest } from './request.js'
@@ -85,10 +83,6 @@ export interface AnswerShape<T> {
   end(plan: StreamPlan, done: Completed): void
 }
 
-/** The message of a key limit's 403, naming the period as the service does. */
-export function keyLimitMessage(limitReset: KeyState['limitReset']): string {
-  return `Key limit exceeded (${limitReset ?? 'total'} limit). Manage it using https://openrouter.ai/settings/keys`
-}
 
 /** The message of the 402 when the organisation's credits cannot cover the request's worst case. */
 export function creditsMessage(requested: number, affordable: number): string {
@@ -202,10 +196,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
   const models = resolveModels(ctx, input)
   const key = ctx.data.keys.get(principal.keyHash) as KeyState
   const now = ctx.clock.nowMs()
-  if (key.limit !== null) {
-    const remaining = limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, figuresAt(key.usage, key.usageCount, ctx.windows.at(now)))
-    if (remaining === 0) throw new ApiError(403, { message: keyLimitMessage(key.limitReset), metadata: { reason: 'key_limit_exceeded', limit: key.limit, limit_reset: key.limitReset } })
-  }
+  refuseAtKeyLimit(ctx, key, now)
   const estimatedPrompt = promptTokensOf(input)
   const lastUser = lastUserText(input)
   // Routing draws from the seeded stream; a request that fails leaves it as it was.
@@ -341,14 +332,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const units = costToUnits(cost)
 
   // Step 8: the key's usage record at this instant, and the organisation's credits, in one write.
-  const record = { at: now, units, byok: false }
-  const charged: KeyState = {
-    ...key,
-    ...chargeUsage(key.usage, key.usageCount, record, now),
-    updatedAt: key.updatedAt === null ? now : Math.max(key.updatedAt, now),
-  }
-  put(ctx, 'keys', key.hash, charged)
-  chargeCredits(ctx, key.userId, units)
+  const record = chargeKey(ctx, key, units, now)
 
   recordAttempt(ctx, model.model, endpoint, c.streamFault === null ? 200 : c.streamFault.respond.status, c.latency, throughput)
   const generationTime = Math.round((counts.completionTokens / Math.max(throughput, 1)) * 1000)

@@ -6,13 +6,11 @@ import type { Principal } from '../auth.js'
 import { ApiError, ERROR_MESSAGES } from '../errors.js'
 import { atomically, type StoreContext } from '../store/context.js'
 import type { KeyState } from '../store/state.js'
-import { put } from '../store/versions.js'
 import type { Endpoint } from '../types.js'
-import { chargeUsage, figuresAt, limitRemaining } from '../usage.js'
-import { attemptError, costToUnits, flatPricing, type InferenceRuntime, keyLimitMessage } from './chat.js'
+import { attemptError, costToUnits, flatPricing, type InferenceRuntime } from './chat.js'
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
 import { generationWire, recordGeneration } from './generations.js'
-import { chargeCredits, creditsAvailable } from './ledger.js'
+import { chargeKey, creditsAvailable, refuseAtKeyLimit } from './ledger.js'
 import type { ResponderRule } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import type { JsonPayload } from '../json-text.js'
@@ -112,10 +110,7 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
   const dimensions = input.dimensions ?? most
   const key = ctx.data.keys.get(principal.keyHash) as KeyState
   const now = ctx.clock.nowMs()
-  if (key.limit !== null) {
-    const remaining = limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, figuresAt(key.usage, key.usageCount, ctx.windows.at(now)))
-    if (remaining === 0) throw new ApiError(403, { message: keyLimitMessage(key.limitReset), metadata: { reason: 'key_limit_exceeded', limit: key.limit, limit_reset: key.limitReset } })
-  }
+  refuseAtKeyLimit(ctx, key, now)
   const estimatedPrompt = input.inputs.reduce((sum, i) => sum + i.tokens, 0)
   const longest = input.inputs.reduce((most, i) => Math.max(most, i.tokens), 0)
   const texts = input.inputs.flatMap((i) => (i.text === null ? [] : [i.text]))
@@ -192,14 +187,7 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
   const promptCost = flatPricing(pricing.resolve({ promptTokens, at: now })).cost({ promptTokens, requests: 0 }, { at: now })
   const units = costToUnits(cost)
 
-  const charged: KeyState = {
-    ...key,
-    // Folded like a completion's charge (decisions/0029), so a million embeddings stay bounded too.
-    ...chargeUsage(key.usage, key.usageCount, { at: now, units, byok: false }, now),
-    updatedAt: key.updatedAt === null ? now : Math.max(key.updatedAt, now),
-  }
-  put(ctx, 'keys', key.hash, charged)
-  chargeCredits(ctx, key.userId, units)
+  chargeKey(ctx, key, units, now)
 
   const generation = generationWire({
     id,
