@@ -249,6 +249,23 @@ function protocolError(status: number, message: string, reason: string): Answere
 }
 
 /**
+ * Waits `ms` of real time, or less when the client goes away or the server closes first. The timer
+ * is in `timers`, which `close()` clears, so a closing server waits for no one.
+ */
+function realWait(ms: number, res: ServerResponse, timers: Set<NodeJS.Timeout>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer)
+      timers.delete(timer)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    timers.add(timer)
+    res.once('close', done)
+  })
+}
+
+/**
  * Writes a stream answer frame by frame, waiting for real between frames only when the response
  * asks for it; stops early when the client goes away or the server closes, and then tells the
  * simulator how many frames were written, so it charges only those (decisions/0026).
@@ -257,18 +274,7 @@ async function writeStream(res: ServerResponse, response: Extract<SimResponse, {
   res.writeHead(response.status, response.headers)
   let written = 0
   for (const chunk of streamChunks(response)) {
-    if (chunk.waitMs > 0) {
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer)
-          timers.delete(timer)
-          resolve()
-        }
-        const timer = setTimeout(done, chunk.waitMs)
-        timers.add(timer)
-        res.once('close', done)
-      })
-    }
+    if (chunk.waitMs > 0) await realWait(chunk.waitMs, res, timers)
     if (res.destroyed) {
       response.cancel?.(written)
       return
@@ -389,17 +395,8 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
     if (response.realDelay && response.delayMs !== undefined) {
       // A silence asked for is not an idle connection.
       req.socket.setTimeout(0)
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer)
-          timers.delete(timer)
-          resolve()
-        }
-        const timer = setTimeout(done, response.delayMs)
-        timers.add(timer)
-        // A client that goes away, or a server that closes, during the wait gets no answer.
-        res.on('close', done)
-      })
+      // A client that goes away, or a server that closes, during the wait gets no answer.
+      await realWait(response.delayMs, res, timers)
       if (res.destroyed) {
         // A stream nobody received: only its prompt is charged.
         if (response.type === 'stream') response.cancel?.(0)

@@ -18,7 +18,7 @@ import type { ResponderReply, ResponderRule, Responders } from './responders.js'
 import { type ChatInput, readChatRequest } from './request.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import { hadOutage, recordAttempt } from './statistics.js'
-import { type StreamCut, type StreamFrame, type StreamPlan, endStream, streamPlan } from './stream.js'
+import { type StreamCut, type StreamFrame, type StreamPlan, type StreamSource, endStream, streamPlan } from './stream.js'
 import { type StreamCounts, sentCounts, streamCanceller } from './settle.js'
 import { streamCut } from './stream-errors.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
@@ -49,22 +49,9 @@ export type ChatOutcome = InferenceOutcome<ChatCompletion>
  * `POST /chat/completions` makes a ChatCompletion or chunks of it; `POST /responses` a Responses
  * result or its events.
  */
-export interface Completed {
-  /** The generation's id (`gen-...`). */
-  id: string
-  /** The 20 random characters of the id, for ids derived from it. */
+export interface Completed extends StreamSource {
+  /** The 20 random characters of the generation's id (`gen-...`), for ids derived from it. */
   suffix: string
-  provider: string
-  /** The model's id as the store holds it (without a variant). */
-  model: string
-  /** Unix seconds. */
-  created: number
-  message: ChatAssistantMessage
-  finishReason: FinishReason
-  usage: ChatUsage
-  /** Time to first token and tokens per second of the endpoint, for a stream's offsets. */
-  latency: number
-  throughput: number
   stream: boolean
 }
 
