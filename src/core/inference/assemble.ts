@@ -4,6 +4,7 @@
 // cost of its tokens at its pricing and instant, and its parts agree with each other.
 import { compilePricing } from '../pricing/compile.js'
 import { generationWire } from './generations.js'
+import { priceCounts } from './chat.js'
 import type { Pricing } from '../types.js'
 import { streamFrames } from './stream.js'
 import type { ChatAssistantMessage, ChatChunk, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation } from './wire.js'
@@ -37,23 +38,8 @@ export const generationIdOf = (parts: CompletionParts): string => `gen-${Math.fl
 
 /** `usage` with the exact cost of the tokens at the pricing and instant, split as the money path splits it. */
 export function usageOf(parts: CompletionParts): ChatUsage {
-  const at = parts.createdMs
-  const engine = compilePricing(parts.pricing)
-  const tokens = { promptTokens: parts.promptTokens, completionTokens: parts.completionTokens, reasoningTokens: parts.reasoningTokens, cachedTokens: parts.cachedTokens }
-  const cost = engine.cost(tokens, { at })
-  const tier = compilePricing(engine.resolve({ promptTokens: parts.promptTokens, at }))
-  const promptCost = tier.cost({ promptTokens: parts.promptTokens, cachedTokens: parts.cachedTokens, requests: 0 }, { at })
-  const completionCost = tier.cost({ completionTokens: parts.completionTokens, reasoningTokens: parts.reasoningTokens, requests: 0 }, { at })
-  return {
-    prompt_tokens: parts.promptTokens,
-    completion_tokens: parts.completionTokens,
-    total_tokens: parts.promptTokens + parts.completionTokens,
-    cost: Number(cost),
-    is_byok: false,
-    prompt_tokens_details: { cached_tokens: parts.cachedTokens, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: parts.reasoningTokens, audio_tokens: 0 },
-    cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: Number(completionCost) },
-  }
+  const { promptTokens, completionTokens, reasoningTokens, cachedTokens } = parts
+  return priceCounts(compilePricing(parts.pricing), { promptTokens, completionTokens, reasoningTokens, cachedTokens }, parts.createdMs).usage
 }
 
 function messageOf(parts: CompletionParts): ChatAssistantMessage {

@@ -5,7 +5,6 @@ import type { Principal } from '../auth.js'
 import { ApiError, ERROR_MESSAGES, type ErrorStatus } from '../errors.js'
 import type { FaultResponse, StreamFault } from '../controls.js'
 import { compilePricing, type CompiledPricing, type ResolvedPricing } from '../pricing/compile.js'
-import type { CostUsage } from '../pricing/cost.js'
 import { parseDecimal } from '../pricing/decimal.js'
 import { atomically, type StoreContext } from '../store/context.js'
 import type { KeyState } from '../store/state.js'
@@ -93,6 +92,30 @@ export function flatPricing(prices: ResolvedPricing): CompiledPricing {
     flat.set(prices, engine)
   }
   return engine
+}
+
+/**
+ * The exact cost of a completion's counts on a pricing at an instant (overrides and tier resolved),
+ * and its `usage` as the wire shows it: the cost, and its prompt and completion parts at the tier.
+ */
+export function priceCounts(pricing: CompiledPricing, counts: { promptTokens: number; completionTokens: number; reasoningTokens: number; cachedTokens: number }, at: number): { cost: string; usage: ChatUsage } {
+  const cost = pricing.cost(counts, { at })
+  const tier = flatPricing(pricing.resolve({ promptTokens: counts.promptTokens, at }))
+  const promptCost = tier.cost({ promptTokens: counts.promptTokens, cachedTokens: counts.cachedTokens, requests: 0 }, { at })
+  const completionCost = tier.cost({ completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, requests: 0 }, { at })
+  return {
+    cost,
+    usage: {
+      prompt_tokens: counts.promptTokens,
+      completion_tokens: counts.completionTokens,
+      total_tokens: counts.promptTokens + counts.completionTokens,
+      cost: Number(cost),
+      is_byok: false,
+      prompt_tokens_details: { cached_tokens: counts.cachedTokens, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
+      cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: Number(completionCost) },
+    },
+  }
 }
 
 /** The reply of one attempt, before truncation and counting. */
@@ -311,11 +334,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
 
   // Step 7: the endpoint's pricing at this instant and prompt size, exact.
   const pricing = pricingOf(endpoint)
-  const usage: CostUsage = { promptTokens: counts.promptTokens, completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, cachedTokens: counts.cachedTokens }
-  const cost = pricing.cost(usage, { at: now })
-  const tier = flatPricing(pricing.resolve({ promptTokens: counts.promptTokens, at: now }))
-  const promptCost = tier.cost({ promptTokens: counts.promptTokens, cachedTokens: counts.cachedTokens, requests: 0 }, { at: now })
-  const completionCost = tier.cost({ completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, requests: 0 }, { at: now })
+  const { cost, usage: chatUsage } = priceCounts(pricing, counts, now)
   const units = costToUnits(cost)
 
   // Step 8: the key's usage record at this instant, and the organisation's credits, in one write.
@@ -323,16 +342,6 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
 
   recordAttempt(ctx, model.model, endpoint, c.streamFault === null ? 200 : c.streamFault.respond.status, c.latency, throughput)
   const generationTime = Math.round((counts.completionTokens / Math.max(throughput, 1)) * 1000)
-  const chatUsage: ChatUsage = {
-    prompt_tokens: counts.promptTokens,
-    completion_tokens: counts.completionTokens,
-    total_tokens: counts.promptTokens + counts.completionTokens,
-    cost: Number(cost),
-    is_byok: false,
-    prompt_tokens_details: { cached_tokens: counts.cachedTokens, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
-    cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: Number(completionCost) },
-  }
   const generation = generationWire({
     id,
     upstreamId: `chatcmpl-${suffix}`,
