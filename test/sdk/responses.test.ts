@@ -115,18 +115,18 @@ describe('sdk.responses.send', () => {
   })
 
   it('refuses as the chat path does: 402 as PaymentRequiredResponseError, 403 as ForbiddenResponseError, charging nothing', async () => {
-    const { sim, sdk } = setup()
+    const { sim } = setup()
     const broke = sim.users.create({ name: 'Broke' })
     const brokeKey = sim.keys.create({ userId: broke.id }).key
     const payment = await failureOf(sdkClient(brokeKey).responses.send({ responsesRequest: { model: sim.world.models.paid, input: 'Hi' } as ResponsesRequest }))
     expect(payment).toBeInstanceOf(PaymentRequiredResponseError)
     expect((payment as PaymentRequiredResponseError).error.message).toMatch(/can only afford 0/)
 
-    const limited = sim.keys.create({ userId: sim.world.userId, limit: 1, usage: { total: 1 } }).key
+    const { key: limited, record } = sim.keys.create({ userId: sim.world.userId, limit: 1, usage: { total: 1 } })
     const forbidden = await failureOf(sdkClient(limited).responses.send({ responsesRequest: { model: sim.world.models.paid, input: 'Hi' } as ResponsesRequest }))
     expect(forbidden).toBeInstanceOf(ForbiddenResponseError)
     expect(sim.credits.get(broke.id).total_usage).toBe(0)
-    expect(sdk).toBeDefined()
+    expect(sim.keys.get(record.hash)!.usage).toBe(1)
   })
 })
 
