@@ -1,5 +1,5 @@
-import { BEARER, type Principal, authenticate, requireManagement } from './auth.js'
-import { readJsonObject } from './body.js'
+import { type Principal, bearerSecret, malformedBearer, principalOfKey, requireManagement } from './auth.js'
+import { MAX_BODY_BYTES, readJsonObject, strictUtf8 } from './body.js'
 import { type Controls, faultError, takeToken } from './controls.js'
 import { ApiError, AUTH_MESSAGES, errorEnvelope } from './errors.js'
 import type { JournalStore } from './journal.js'
@@ -105,18 +105,17 @@ function errorResponse(error: ApiError, principal: Principal | null): SimRespons
   }
 }
 
-/** The caller's key hash if the bearer names a known key, whatever its state; never throws. */
-function bearerKeyHash(ctx: StoreContext, authorization: string | null | undefined): string | null {
-  const found = BEARER.exec(authorization?.trim() ?? '')
-  return (found && ctx.indices.keyHashBySecret.get(found[1] as string)) ?? null
-}
-
 /** The caller, or the 401 to answer with: read once per request, used by the journal and the operation. */
 type Caller = { principal: Principal | null } | { failure: ApiError }
 
-function callerOf(ctx: StoreContext, authorization: string | null | undefined): Caller {
+const ANONYMOUS: Caller = Object.freeze({ principal: null })
+
+/** The caller of a bearer secret (see `bearerSecret`) whose key, if any, has the hash `keyHash`. */
+function callerOf(ctx: StoreContext, secret: string | null | undefined, keyHash: string | null): Caller {
+  if (secret === undefined) return ANONYMOUS
+  if (secret === null) return { failure: malformedBearer() }
   try {
-    return { principal: authenticate(ctx, authorization) }
+    return { principal: principalOfKey(ctx, keyHash ?? undefined) }
   } catch (error) {
     if (error instanceof ApiError) return { failure: error }
     throw error
@@ -162,6 +161,21 @@ function bodyText(body: SimRequest['body']): string | null {
   return typeof body === 'string' ? body : lenient.decode(body)
 }
 
+/**
+ * A bytes body read as UTF-8 once, for the journal and the operation alike: its text; undefined
+ * when the body is not bytes, is over the cap (its 413 reads the bytes' size) or is not UTF-8.
+ */
+function decodedBody(body: SimRequest['body']): string | undefined {
+  if (!(body instanceof Uint8Array) || body.byteLength > MAX_BODY_BYTES) return undefined
+  return strictUtf8(body)
+}
+
+/** The body as a JSON object, read from the text decoded once when there is one. */
+function readBody(request: SimRequest, decoded: string | undefined): Record<string, unknown> {
+  if (decoded === undefined) return readJsonObject(request.body, contentTypeOf(request))
+  return readJsonObject(decoded, contentTypeOf(request), (request.body as Uint8Array).byteLength)
+}
+
 /** The operation a request names, or null (another method, an unknown path); never throws. */
 export function operationOf(request: SimRequest): OperationName | null {
   try {
@@ -172,7 +186,7 @@ export function operationOf(request: SimRequest): OperationName | null {
 }
 
 /** The operations and the catch-all, after faults and rate limits have let the request through. */
-function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, method: string, path: string, matched: Matched | undefined, caller: Caller): SimResponse {
+function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, method: string, path: string, matched: Matched | undefined, caller: Caller, decoded: string | undefined): SimResponse {
   // Known only once the request names an operation: the catch-all answers without a user_id.
   let principal: Principal | null = null
   try {
@@ -189,7 +203,8 @@ function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, me
     if (operation.auth === 'management') allowed = requireManagement(principal)
     else if (operation.auth === 'key' && principal === null) throw new ApiError(401, { message: AUTH_MESSAGES.missing })
     const params: Record<string, string> = {}
-    for (const [name, raw] of Object.entries(matched.params)) params[name] = decodeSegment(raw, name)
+    const raw = matched.params
+    for (const name in raw) params[name] = decodeSegment(raw[name] as string, name)
     const query = request.query instanceof URLSearchParams ? request.query : new URLSearchParams(request.query ?? '')
     let body: Record<string, unknown> | undefined
     const call: Call<Principal | null> = {
@@ -199,7 +214,7 @@ function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, me
       principal: allowed,
       request,
       defaultRateLimit: router.controls.defaultRateLimit,
-      json: () => (body ??= readJsonObject(request.body, contentTypeOf(request))),
+      json: () => (body ??= readBody(request, decoded)),
       inference: router.inference,
     }
     return operation.auth === 'public' ? operation.run(call) : operation.run(call as Call<Principal>)
@@ -231,7 +246,10 @@ function malformed(request: unknown): ApiError | null {
   if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) return bad('body', 'a string, a Uint8Array or null')
   if (headers !== undefined && headers !== null) {
     if (typeof headers !== 'object' || Array.isArray(headers)) return bad('headers', 'an object of header names to strings')
-    for (const [name, value] of Object.entries(headers)) if (value !== undefined && typeof value !== 'string') return bad(`headers.${name}`, 'a string')
+    for (const name in headers) {
+      const value = (headers as Record<string, unknown>)[name]
+      if (Object.hasOwn(headers, name) && value !== undefined && typeof value !== 'string') return bad(`headers.${name}`, 'a string')
+    }
   }
   return null
 }
@@ -249,15 +267,25 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   let rateLimited = false
   let principal: Principal | null = null
   // What the journal shows of the request; empty for a request too malformed to read.
-  let shown: { method: string; path: string; query: string; requestBody: string | null } = { method: '', path: '', query: '', requestBody: null }
+  let shownMethod = ''
+  let shownPath = ''
+  let shownQuery = ''
+  let requestBody: string | null = null
+  let decoded: string | undefined
   try {
     const refused = malformed(request)
     if (refused !== null) throw refused
-    shown = { method: request.method.toUpperCase(), path: request.path, query: queryText(request), requestBody: bodyText(request.body) }
+    shownMethod = request.method.toUpperCase()
+    shownPath = request.path
+    shownQuery = queryText(request)
+    decoded = decodedBody(request.body)
+    requestBody = decoded ?? bodyText(request.body)
     const { method, path, matched } = routeOf(request)
     operation = matched?.operation.name ?? null
-    const keyHash = bearerKeyHash(ctx, request.authorization)
-    const caller = callerOf(ctx, request.authorization)
+    // The header is read once: the key's hash (for faults and the rate limiter, whatever its state) and the caller.
+    const secret = bearerSecret(request.authorization)
+    const keyHash = typeof secret === 'string' ? (ctx.indices.keyHashBySecret.get(secret) ?? null) : null
+    const caller = callerOf(ctx, secret, keyHash)
     principal = 'principal' in caller ? caller.principal : null
     const picked = router.controls.pickFault({ operation, path, keyHash })
     const retryAfter = picked === null ? takeToken(ctx, keyHash, router.controls.defaultRateLimit) : null
@@ -271,7 +299,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
       rateLimited = true
       response = errorResponse(new ApiError(429, { headers: { 'retry-after': String(retryAfter) } }), principal)
     } else {
-      response = serve(ctx, router, request, method, path, matched, caller)
+      response = serve(ctx, router, request, method, path, matched, caller, decoded)
     }
   } catch (error) {
     response =
@@ -289,7 +317,10 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   }
   router.journal.add({
     arrivedMs,
-    ...shown,
+    method: shownMethod,
+    path: shownPath,
+    query: shownQuery,
+    requestBody,
     operation,
     status: response.status,
     outcome: response.type === 'network-error' || response.type === 'never' ? response.type : 'response',

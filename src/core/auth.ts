@@ -21,16 +21,32 @@ function unauthorized(reason: AuthFailure): ApiError {
  * secret, a disabled key or an expired key (`expires_at` <= now): 401 saying which.
  */
 export function authenticate(ctx: StoreContext, authorization: string | null | undefined): Principal | null {
-  if (authorization === null || authorization === undefined || authorization.trim() === '') return null
-  const match = BEARER.exec(authorization.trim())
-  if (!match) throw unauthorized('malformed')
-  const hash = ctx.indices.keyHashBySecret.get(match[1] as string)
+  const secret = bearerSecret(authorization)
+  if (secret === undefined) return null
+  if (secret === null) throw unauthorized('malformed')
+  return principalOfKey(ctx, ctx.indices.keyHashBySecret.get(secret))
+}
+
+/** The secret an Authorization header carries: undefined without one (or a blank one), null when it is not `Bearer <secret>`. */
+export function bearerSecret(authorization: string | null | undefined): string | null | undefined {
+  if (authorization === null || authorization === undefined) return undefined
+  const trimmed = authorization.trim()
+  if (trimmed === '') return undefined
+  const match = BEARER.exec(trimmed)
+  return match ? (match[1] as string) : null
+}
+
+/** The caller whose secret belongs to the key of `hash` (undefined: no key has it), or the 401 saying why not. */
+export function principalOfKey(ctx: StoreContext, hash: string | undefined): Principal {
   const key: KeyState | undefined = hash === undefined ? undefined : ctx.data.keys.get(hash)
   if (!key) throw unauthorized('unknown')
   if (key.disabled) throw unauthorized('disabled')
   if (key.expiresAt !== null && key.expiresAt <= ctx.clock.nowMs()) throw unauthorized('expired')
   return { userId: key.userId, keyHash: key.hash, management: key.management }
 }
+
+/** The malformed-header 401, for a caller that read the header with {@link bearerSecret}. */
+export const malformedBearer = (): ApiError => unauthorized('malformed')
 
 /** The management-only rule: anonymous callers get 401, regular keys 403. */
 export function requireManagement(principal: Principal | null): Principal {

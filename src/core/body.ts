@@ -19,6 +19,15 @@ export const MAX_BODY_DEPTH = 128
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
+/** Bytes read as UTF-8, or undefined when they are not UTF-8. */
+export function strictUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return decoder.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
 /** Whether a parsed JSON value nests arrays and objects deeper than `limit`, found without recursion. */
 function nestedDeeperThan(value: object, limit: number): boolean {
   const pending: unknown[] = [value]
@@ -36,6 +45,18 @@ function nestedDeeperThan(value: object, limit: number): boolean {
     }
   }
   return false
+}
+
+/**
+ * Whether a JSON text has more than `limit` opening brackets: only then can it nest deeper than
+ * `limit` (brackets inside strings count too, which errs on the side of looking).
+ */
+function mayNestDeeperThan(text: string, limit: number): boolean {
+  if (text.length <= 2 * limit) return false
+  let opened = 0
+  for (let at = text.indexOf('{'); at !== -1 && opened <= limit; at = text.indexOf('{', at + 1)) opened++
+  for (let at = text.indexOf('['); at !== -1 && opened <= limit; at = text.indexOf('[', at + 1)) opened++
+  return opened > limit
 }
 
 /** The 400 about the body as a whole. */
@@ -64,11 +85,12 @@ function isJsonType(contentType: string): boolean {
  * JSON value that is not an object, and one nested deeper than {@link MAX_BODY_DEPTH} are each
  * refused, naming `body`.
  */
-export function readJsonObject(body: string | Uint8Array | null | undefined, contentType: string | undefined): Record<string, unknown> {
+export function readJsonObject(body: string | Uint8Array | null | undefined, contentType: string | undefined, bytes?: number): Record<string, unknown> {
   if (body === null || body === undefined || (typeof body === 'string' ? body.trim() === '' : body.byteLength === 0)) {
     throw badBody('is required: a JSON object')
   }
-  const size = byteLength(body)
+  // `bytes`: the size of the bytes a string body was decoded from, when the caller decoded them.
+  const size = bytes ?? byteLength(body)
   if (size > MAX_BODY_BYTES) {
     throw new ApiError(413, { metadata: { parameter: 'body', reason: `is larger than the ${MAX_BODY_BYTES} bytes read at most`, limit: MAX_BODY_BYTES } })
   }
@@ -93,7 +115,7 @@ export function readJsonObject(body: string | Uint8Array | null | undefined, con
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badBody(`must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}`)
   }
-  if (nestedDeeperThan(value, MAX_BODY_DEPTH)) throw badBody(`nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`)
+  if (mayNestDeeperThan(text, MAX_BODY_DEPTH) && nestedDeeperThan(value, MAX_BODY_DEPTH)) throw badBody(`nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`)
   return value as Record<string, unknown>
 }
 

@@ -56,7 +56,7 @@ export function mayHaveBody(method: string): boolean {
  */
 export function toSimRequest(
   method: string,
-  url: URL,
+  url: Pick<URL, 'pathname' | 'searchParams'>,
   basePath: string,
   authorization: string | null,
   extras?: { body: string | Uint8Array | null; headers: Record<string, string | undefined> },

@@ -113,16 +113,35 @@ export class JournalStore {
   add(entry: NewJournalEntry): void {
     const seq = this.nextSeq++
     if (this.limit === 0) return
-    const { response, ...rest } = entry
+    const response = entry.response
     const payload = payloadOf(response)
     let kept: KeptResponse
     if (payload === undefined) kept = { response, payload }
     else {
       // Everything but the body (an accessor that would build it).
       const { status, headers, type, delayMs, realDelay } = response
-      kept = { response: { status, headers, type, ...(delayMs !== undefined && { delayMs }), ...(realDelay && { realDelay }) } as Omit<SimResponse, 'body'>, payload }
+      const bare = { status, headers, type } as Omit<SimResponse, 'body'>
+      if (delayMs !== undefined) bare.delayMs = delayMs
+      if (realDelay) bare.realDelay = realDelay
+      kept = { response: bare, payload }
     }
-    const full: KeptEntry = { seq, ...rest, kept }
+    // Field by field, not spread from `entry`: a rest spread here was a measurable part of every request.
+    const full: KeptEntry = {
+      seq,
+      arrivedMs: entry.arrivedMs,
+      method: entry.method,
+      path: entry.path,
+      query: entry.query,
+      requestBody: entry.requestBody,
+      operation: entry.operation,
+      status: entry.status,
+      outcome: entry.outcome,
+      principal: entry.principal,
+      fault: entry.fault,
+      rateLimited: entry.rateLimited,
+      delayMs: entry.delayMs,
+      kept,
+    }
     if (this.ring.length < this.limit) {
       this.ring.push(full)
       return

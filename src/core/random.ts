@@ -66,8 +66,10 @@ export class Random {
   }
 
   private fromAlphabet(alphabet: string, length: number): string {
-    let out = ''
-    for (let i = 0; i < length; i++) out += alphabet[this.int(0, alphabet.length - 1)]
-    return out
+    // Character codes, then one string: a string grown a character at a time is a chain of
+    // `length` pieces until something flattens it.
+    const codes = new Array<number>(length)
+    for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(this.int(0, alphabet.length - 1))
+    return String.fromCharCode.apply(null, codes)
   }
 }

@@ -43,6 +43,18 @@ export class SortedIndex<T> {
     return true
   }
 
+  /** The largest item, or undefined when there is none. */
+  last(): T | undefined {
+    this.merge()
+    return this.items.length > this.head ? this.items[this.items.length - 1] : undefined
+  }
+
+  /** The smallest item, or undefined when there is none. */
+  first(): T | undefined {
+    this.merge()
+    return this.items.length > this.head ? this.items[this.head] : undefined
+  }
+
   /** Up to `limit` items, largest first, after skipping the `offset` largest. */
   pageFromEnd(offset: number, limit: number): T[] {
     this.merge()

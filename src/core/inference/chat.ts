@@ -75,8 +75,18 @@ export function creditsMessage(requested: number, affordable: number): string {
   return `This request requires more credits, or fewer max_tokens. You requested up to ${requested} tokens, but can only afford ${affordable}. To increase, visit https://openrouter.ai/settings/credits and add more credits`
 }
 
+/** 10^0 to 10^10, each exact. */
+const TENS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
+
 /** A decimal cost in USD as whole 10^-10 USD, rounded half up past the tenth decimal (decisions/0024). */
 export function costToUnits(cost: string): number {
+  // Most costs have few enough digits to read exactly as a double: no BigInt then.
+  const dot = cost.indexOf('.')
+  const decimals = dot === -1 ? 0 : cost.length - dot - 1
+  if (cost.length <= 16 && decimals <= 10) {
+    const whole = dot === -1 ? cost : cost.slice(0, dot) + cost.slice(dot + 1)
+    return Number(whole) * (TENS[10 - decimals] as number)
+  }
   const { units, scale } = parseDecimal(cost)
   if (scale <= 10) return Number(units * 10n ** BigInt(10 - scale))
   const divisor = 10n ** BigInt(scale - 10)
@@ -143,9 +153,12 @@ const lastUserText = (input: ChatInput): string | null => {
   return null
 }
 
+/** No tool calls: shared, never written to (a cut assigns a new list). */
+const NO_TOOL_CALLS: ChatToolCall[] = []
+
 function replyOf(rule: ResponderRule | undefined, seed: number, model: string, input: ChatInput, idBase: string): Reply {
   const given = rule?.reply
-  const toolCalls: ChatToolCall[] = (given?.toolCalls ?? []).map((call, i) => ({
+  const toolCalls: ChatToolCall[] = given?.toolCalls === undefined || given.toolCalls.length === 0 ? NO_TOOL_CALLS : given.toolCalls.map((call, i) => ({
     id: call.id ?? `call_${idBase}_${i}`,
     type: 'function',
     function: { name: call.name, arguments: call.arguments },
@@ -296,6 +309,12 @@ interface Completion {
   streamFault: StreamFault | null
 }
 
+const mediaPartsOf = (input: ChatInput): number => {
+  let parts = 0
+  for (const message of input.messages) parts += message.mediaParts
+  return parts
+}
+
 /** Steps 5 to 9 on the endpoint that answered: reply, count, price, charge, record. */
 function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion, shape: AnswerShape<T>): InferenceOutcome<T> {
   const { key, model, endpoint, input, now } = c
@@ -310,23 +329,22 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     cachedTokens: reply.stated?.cachedTokens ?? 0,
   }
   if (counts.reasoningTokens > counts.completionTokens) counts.completionTokens = counts.reasoningTokens
-  const caps = [input.maxTokens, endpoint.max_completion_tokens].filter((cap): cap is number => cap !== null)
-  truncate(reply, counts, caps.length === 0 ? null : Math.min(...caps))
+  const endpointCap = endpoint.max_completion_tokens
+  const cap = input.maxTokens === null ? endpointCap : endpointCap === null ? input.maxTokens : Math.min(input.maxTokens, endpointCap)
+  truncate(reply, counts, cap)
   counts.cachedTokens = Math.min(counts.cachedTokens, counts.promptTokens)
-  const message: ChatAssistantMessage = {
-    role: 'assistant' as const,
-    content: reply.content,
-    refusal: null,
-    ...(reply.reasoning !== null && { reasoning: reply.reasoning }),
-    ...(reply.toolCalls.length > 0 && { tool_calls: reply.toolCalls }),
-  }
+  // Optional fields set after, not spread in: spreads here showed in profiles of every completion.
+  const message: ChatAssistantMessage = { role: 'assistant' as const, content: reply.content, refusal: null }
+  if (reply.reasoning !== null) message.reasoning = reply.reasoning
+  if (reply.toolCalls.length > 0) message.tool_calls = reply.toolCalls
   const created = Math.floor(now / 1000)
   const throughput = c.rule?.reply?.tokensPerSecond ?? endpoint.throughput_last_30m?.p50 ?? 50
-  const base = { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream }
 
   // A stream's frames up to its end; a mid-stream error charges only the chunks before it (decisions/0026).
   const cut = c.streamFault === null ? undefined : streamCut(c.streamFault)
-  const plan = input.stream ? shape.plan(base, cut) : undefined
+  const plan = input.stream
+    ? shape.plan({ id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream }, cut)
+    : undefined
   if (plan !== undefined && cut !== undefined) {
     Object.assign(counts, sentCounts(counts, plan.shares, plan.terminal, plan.estimate))
     reply.finishReason = 'error'
@@ -357,7 +375,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     completionTokens: counts.completionTokens,
     reasoningTokens: counts.reasoningTokens,
     cachedTokens: counts.cachedTokens,
-    mediaParts: input.messages.reduce((sum, m) => sum + m.mediaParts, 0),
+    mediaParts: mediaPartsOf(input),
     apiType: 'completions',
     externalUser: input.user,
     workspaceId: key.workspaceId,
@@ -367,7 +385,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
-  const done: Completed = { id, suffix, provider: base.provider, model: base.model, created, message, finishReason: reply.finishReason, usage: chatUsage, latency: c.latency, throughput, stream: input.stream }
+  const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, latency: c.latency, throughput, stream: input.stream }
   if (plan === undefined) return { type: 'json', body: shape.json(done) }
   if (cut === undefined) shape.end(plan, done)
   const price = (sent: StreamCounts) => {

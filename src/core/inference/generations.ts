@@ -25,13 +25,13 @@ export interface GenerationState {
 
 /** Stores a generation, letting the oldest go once more than `limit` are kept. */
 export function recordGeneration(ctx: StoreContext, state: Omit<GenerationState, 'seq'>, limit = GENERATION_LIMIT): GenerationState {
-  const newest = ctx.indices.generationOrder.pageFromEnd(0, 1)[0]
+  const newest = ctx.indices.generationOrder.last()
   // Written out rather than spread from `state`: a spread here was a tenth of recording one.
   const row: GenerationState = { seq: newest === undefined ? 1 : newest.seq + 1, userId: state.userId, keyHash: state.keyHash, cost: state.cost, units: state.units, wire: state.wire }
   put(ctx, 'generations', row.wire.id, row)
   const order = ctx.indices.generationOrder
   while (order.size > limit) {
-    const oldest = order.pageFromEnd(order.size - 1, 1)[0] as GenerationState
+    const oldest = order.first() as GenerationState
     remove(ctx, 'generations', oldest.wire.id)
   }
   return row

@@ -12,9 +12,8 @@ const WORDS = [
   'now', 'then', 'again', 'later', 'soon', 'always',
 ] as const
 
-/** FNV-1a over the text, 32 bits. */
-function hash(text: string, seed: number): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0
+/** FNV-1a, 32 bits: `h` folded with the text's UTF-16 units. */
+function fold(h: number, text: string): number {
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i)
     h = Math.imul(h, 0x01000193) >>> 0
@@ -22,12 +21,34 @@ function hash(text: string, seed: number): number {
   return h
 }
 
+const NUL = '\u0000'
+const SOH = '\u0001'
+
+/**
+ * Replies by the hash they are made from. A reply is a function of its hash alone, so the cache
+ * holds no state of any simulator; it only spares the words' draw and join for a repeated request.
+ */
+const made = new Map<number, string>()
+const MADE_LIMIT = 1_024
+
 /**
  * The default reply to a request for `model`: 12 to 47 words drawn from a fixed list by a hash of
- * the seed, the model and every message's role and text, as one sentence.
+ * the seed, the model and every message's role and text, as one sentence. The hash is FNV-1a over
+ * `model`, NUL, then each message's role, SOH and text, with a NUL between messages.
  */
 export function defaultReply(seed: number, model: string, input: Pick<ChatInput, 'messages'>): string {
-  let state = hash(`${model}\u0000${input.messages.map((m) => `${m.role}\u0001${m.text}`).join('\u0000')}`, seed) || 1
+  // Folded piece by piece: the same hash as over the joined text, without building it.
+  let h = fold(fold((0x811c9dc5 ^ seed) >>> 0, model), NUL)
+  const messages = input.messages
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as (typeof messages)[number]
+    if (i > 0) h = fold(h, NUL)
+    h = fold(fold(fold(h, m.role), SOH), m.text)
+  }
+  let state = h || 1
+  const cached = made.get(state)
+  if (cached !== undefined) return cached
+  const key = state
   const next = (): number => {
     // xorshift32: a small, fixed stream from the hash.
     state ^= state << 13
@@ -41,5 +62,8 @@ export function defaultReply(seed: number, model: string, input: Pick<ChatInput,
   const words: string[] = []
   for (let i = 0; i < count; i++) words.push(WORDS[next() % WORDS.length] as string)
   const text = words.join(' ')
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
+  const reply = `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
+  if (made.size >= MADE_LIMIT) made.clear()
+  made.set(key, reply)
+  return reply
 }

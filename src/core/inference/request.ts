@@ -107,6 +107,12 @@ const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: 
   ['seed', { integer: true, nullable: true }, 'seed'],
 ]
 
+/** Rules of fields read on every request, made once. */
+const ANY_STRING = {} as const
+const NULLABLE_STRING = { nullable: true } as const
+const SESSION_ID = { maxLength: 256 } as const
+const NON_EMPTY = { minLength: 1 } as const
+
 /** A non-negative token cap as the SDK sends it (an integer of at least 1). */
 const TOKEN_CAP = { integer: true, min: 1, nullable: true } as const
 
@@ -152,7 +158,7 @@ function readMessages(body: BodyReader): InputMessage[] {
     const role = message.optionalEnum('role', ROLES)
     if (role === undefined) message.fail(message.at('role'), `is required: one of ${ROLES.join(', ')}`)
     message.known(MESSAGE_FIELDS[role])
-    message.optionalString('name', {})
+    message.optionalString('name', ANY_STRING)
     const { text, mediaParts } = readContent(body, message, role, role !== 'assistant')
     let toolCallChars = 0
     if (role === 'tool') message.string('tool_call_id', { minLength: 1 })
@@ -273,9 +279,10 @@ function arrayField(body: BodyReader, name: string): unknown[] | undefined {
  * (`model`, `models[2]`) for the 400 that names an unknown one. One of them is required.
  */
 export function readModels(body: BodyReader): Pick<ChatInput, 'models' | 'modelFields'> {
-  const model = body.optionalString('model', { minLength: 1 })
+  const model = body.optionalString('model', NON_EMPTY)
   const models = readNames(body, 'models') ?? []
   if (model === undefined && models.length === 0) body.fail('model', 'is required: give `model`, or a non-empty `models` list')
+  if (models.length === 0) return { models: [model as string], modelFields: ['model'] }
   const sources = new Map<string, string>()
   if (model !== undefined) sources.set(model, 'model')
   models.forEach((id, i) => {
@@ -291,40 +298,53 @@ export function readModels(body: BodyReader): Pick<ChatInput, 'models' | 'modelF
 export function readChatRequest(value: Record<string, unknown>): ChatInput {
   const body: BodyReader = new BodyReader(value)
   body.known(CHAT_REQUEST_FIELDS)
+  // After known(), every own field is one of CHAT_REQUEST_FIELDS, which no object inherits, and a
+  // parsed body has no undefined: `value[name] !== undefined` says a field is present. Absent
+  // fields (most of them, in most requests) are then passed over without a call.
   const parameters: SupportedParameter[] = []
   const uses = (name: string, parameter: SupportedParameter): void => {
-    if (body.has(name) && body.raw(name) !== null) parameters.push(parameter)
+    const given = value[name]
+    if (given !== undefined && given !== null) parameters.push(parameter)
   }
   const { models, modelFields } = readModels(body)
   const messages = readMessages(body)
   for (const [name, rule, parameter] of NUMBER_FIELDS) {
+    if (value[name] === undefined) continue
     body.optionalNumber(name, rule)
     uses(name, parameter)
   }
-  const maxTokens = body.optionalNumber('max_tokens', TOKEN_CAP) ?? null
-  const maxCompletionTokens = body.optionalNumber('max_completion_tokens', TOKEN_CAP) ?? null
+  const maxTokens = value['max_tokens'] === undefined ? null : (body.optionalNumber('max_tokens', TOKEN_CAP) ?? null)
+  const maxCompletionTokens = value['max_completion_tokens'] === undefined ? null : (body.optionalNumber('max_completion_tokens', TOKEN_CAP) ?? null)
   uses('max_tokens', 'max_tokens')
   // Routing reads `max_completion_tokens` as `max_tokens`, which is what endpoints list.
   if (maxCompletionTokens !== null) parameters.push('max_tokens')
-  const stream = body.optionalBoolean('stream') ?? false
-  const streamOptions = body.optionalObject('stream_options', true)
-  if (streamOptions) {
-    streamOptions.known(new Set(['include_usage']))
-    streamOptions.optionalBoolean('include_usage')
+  const stream = value['stream'] === undefined ? false : (body.optionalBoolean('stream') ?? false)
+  if (value['stream_options'] !== undefined) {
+    const streamOptions = body.optionalObject('stream_options', true)
+    if (streamOptions) {
+      streamOptions.known(new Set(['include_usage']))
+      streamOptions.optionalBoolean('include_usage')
+    }
   }
-  const stop = body.raw('stop')
+  const stop = value['stop']
   if (stop !== undefined && stop !== null && typeof stop !== 'string') {
     if (!Array.isArray(stop) || stop.some((s) => typeof s !== 'string')) body.fail('stop', 'must be a string or an array of strings', stop)
   }
   uses('stop', 'stop')
-  const logitBias = body.optionalObject('logit_bias', true)
-  if (logitBias) for (const key of Object.keys(logitBias.value)) logitBias.checkNumber(logitBias.at(key), logitBias.raw(key), { min: -100, max: 100 })
-  uses('logit_bias', 'logit_bias')
-  nullableBoolean(body, 'logprobs')
-  uses('logprobs', 'logprobs')
-  nullableBoolean(body, 'parallel_tool_calls')
-  uses('parallel_tool_calls', 'parallel_tool_calls')
-  const tools = arrayField(body, 'tools')
+  if (value['logit_bias'] !== undefined) {
+    const logitBias = body.optionalObject('logit_bias', true)
+    if (logitBias) for (const key of Object.keys(logitBias.value)) logitBias.checkNumber(logitBias.at(key), logitBias.raw(key), { min: -100, max: 100 })
+    uses('logit_bias', 'logit_bias')
+  }
+  if (value['logprobs'] !== undefined) {
+    nullableBoolean(body, 'logprobs')
+    uses('logprobs', 'logprobs')
+  }
+  if (value['parallel_tool_calls'] !== undefined) {
+    nullableBoolean(body, 'parallel_tool_calls')
+    uses('parallel_tool_calls', 'parallel_tool_calls')
+  }
+  const tools = value['tools'] === undefined ? undefined : arrayField(body, 'tools')
   tools?.forEach((tool, i) => {
     if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) body.fail(`tools[${i}]`, 'must be a tool object', tool)
     const t: BodyReader = new BodyReader(tool as Record<string, unknown>, `tools[${i}]`)
@@ -332,35 +352,45 @@ export function readChatRequest(value: Record<string, unknown>): ChatInput {
     if (type === 'function') {
       const fn = t.optionalObject('function')
       if (fn === undefined || fn === null) t.fail(t.at('function'), 'is required for a function tool')
-      fn.string('name', { minLength: 1 })
+      fn.string('name', NON_EMPTY)
     }
   })
   uses('tools', 'tools')
-  const toolChoice = body.raw('tool_choice')
-  if (toolChoice !== undefined && typeof toolChoice !== 'string' && (typeof toolChoice !== 'object' || toolChoice === null || Array.isArray(toolChoice))) {
-    body.fail('tool_choice', 'must be "none", "auto", "required" or a tool choice object', toolChoice)
+  const toolChoice = value['tool_choice']
+  if (toolChoice !== undefined) {
+    if (typeof toolChoice !== 'string' && (typeof toolChoice !== 'object' || toolChoice === null || Array.isArray(toolChoice))) {
+      body.fail('tool_choice', 'must be "none", "auto", "required" or a tool choice object', toolChoice)
+    }
+    if (typeof toolChoice === 'string' && !['none', 'auto', 'required'].includes(toolChoice)) body.fail('tool_choice', 'must be "none", "auto", "required" or a tool choice object', toolChoice)
+    uses('tool_choice', 'tool_choice')
   }
-  if (typeof toolChoice === 'string' && !['none', 'auto', 'required'].includes(toolChoice)) body.fail('tool_choice', 'must be "none", "auto", "required" or a tool choice object', toolChoice)
-  uses('tool_choice', 'tool_choice')
-  const responseFormat = body.optionalObject('response_format')
-  if (responseFormat) {
-    const type = responseFormat.optionalEnum('type', ['text', 'json_object', 'json_schema', 'grammar', 'python'])
-    if (type === undefined) responseFormat.fail(responseFormat.at('type'), 'is required')
-    parameters.push(type === 'json_schema' ? 'structured_outputs' : 'response_format')
+  if (value['response_format'] !== undefined) {
+    const responseFormat = body.optionalObject('response_format')
+    if (responseFormat) {
+      const type = responseFormat.optionalEnum('type', ['text', 'json_object', 'json_schema', 'grammar', 'python'])
+      if (type === undefined) responseFormat.fail(responseFormat.at('type'), 'is required')
+      parameters.push(type === 'json_schema' ? 'structured_outputs' : 'response_format')
+    }
   }
-  objectField(body, 'reasoning')
-  uses('reasoning', 'reasoning')
-  body.optionalString('reasoning_effort', { nullable: true })
-  uses('reasoning_effort', 'reasoning_effort')
-  objectField(body, 'prediction', true)
-  uses('prediction', 'prediction')
-  for (const name of ['cache_control', 'debug', 'image_config', 'metadata', 'trace']) objectField(body, name)
-  objectField(body, 'prompt_cache_options', true)
-  for (const name of ['modalities', 'plugins', 'stop_server_tools_when']) arrayField(body, name)
-  body.optionalString('prompt_cache_key', { nullable: true })
-  body.optionalString('service_tier', { nullable: true })
-  const sessionId = body.optionalString('session_id', { maxLength: 256 }) ?? null
-  const user = body.optionalString('user', {}) ?? null
+  if (value['reasoning'] !== undefined) {
+    objectField(body, 'reasoning')
+    uses('reasoning', 'reasoning')
+  }
+  if (value['reasoning_effort'] !== undefined) {
+    body.optionalString('reasoning_effort', NULLABLE_STRING)
+    uses('reasoning_effort', 'reasoning_effort')
+  }
+  if (value['prediction'] !== undefined) {
+    objectField(body, 'prediction', true)
+    uses('prediction', 'prediction')
+  }
+  for (const name of OTHER_OBJECT_FIELDS) if (value[name] !== undefined) objectField(body, name)
+  if (value['prompt_cache_options'] !== undefined) objectField(body, 'prompt_cache_options', true)
+  for (const name of OTHER_ARRAY_FIELDS) if (value[name] !== undefined) arrayField(body, name)
+  if (value['prompt_cache_key'] !== undefined) body.optionalString('prompt_cache_key', NULLABLE_STRING)
+  if (value['service_tier'] !== undefined) body.optionalString('service_tier', NULLABLE_STRING)
+  const sessionId = value['session_id'] === undefined ? null : (body.optionalString('session_id', SESSION_ID) ?? null)
+  const user = value['user'] === undefined ? null : (body.optionalString('user', ANY_STRING) ?? null)
   const provider = readProvider(body)
   return {
     models,
@@ -376,3 +406,7 @@ export function readChatRequest(value: Record<string, unknown>): ChatInput {
     sessionId,
   }
 }
+
+/** Fields only type-checked: objects, and arrays. */
+const OTHER_OBJECT_FIELDS = ['cache_control', 'debug', 'image_config', 'metadata', 'trace'] as const
+const OTHER_ARRAY_FIELDS = ['modalities', 'plugins', 'stop_server_tools_when'] as const

@@ -33,7 +33,17 @@ export interface ResolvedModel {
 }
 
 /** Whether every price of an endpoint is "0": a free endpoint (the `:free` variant's). */
-export const isFree = (pricing: Pricing): boolean => Object.entries(pricing).every(([key, value]) => key === 'overrides' || key === 'discount' || value === '0')
+export function isFree(pricing: Pricing): boolean {
+  let free = freeByPricing.get(pricing)
+  if (free === undefined) {
+    free = Object.entries(pricing).every(([key, value]) => key === 'overrides' || key === 'discount' || value === '0')
+    freeByPricing.set(pricing, free)
+  }
+  return free
+}
+
+// Pricing objects are values that never change (see `compiled`): whether one is free is kept beside it.
+const freeByPricing = new WeakMap<Pricing, boolean>()
 
 /**
  * The model of an id: the stored model of that exact id; else, for a variant the store has no
@@ -138,19 +148,34 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
   let drop: Drop = 'status'
   const keep = (endpoints: Endpoint[], reason: Drop, test: (endpoint: Endpoint) => boolean): Endpoint[] => {
     if (endpoints.length === 0) return endpoints
+    // Most requests drop nothing: the list is then kept as it is, not copied.
+    if (endpoints.every(test)) return endpoints
     const kept = endpoints.filter(test)
     if (kept.length === 0) drop = reason
     return kept
   }
-  let endpoints = keep([...model.endpoints], 'status', (e) => (e.status ?? 0) >= 0)
   const held = route.contextTokens ?? promptTokens
-  endpoints = keep(endpoints, 'context', (e) => held + (input.maxTokens ?? 1) <= e.context_length && (e.max_prompt_tokens === null || held <= e.max_prompt_tokens))
+  const cap = input.maxTokens ?? 1
+  // One pass for the two filters every request goes through (status, context); a copy only when one drops an endpoint.
+  let endpoints = model.endpoints as Endpoint[]
+  let open = 0
+  let fits = 0
+  for (const e of endpoints) {
+    if ((e.status ?? 0) < 0) continue
+    open++
+    if (held + cap <= e.context_length && (e.max_prompt_tokens === null || held <= e.max_prompt_tokens)) fits++
+  }
+  if (fits !== endpoints.length) {
+    endpoints = endpoints.filter((e) => (e.status ?? 0) >= 0)
+    if (open === 0) drop = 'status'
+    else endpoints = keep(endpoints, 'context', (e) => held + cap <= e.context_length && (e.max_prompt_tokens === null || held <= e.max_prompt_tokens))
+  }
   if (prefs.only !== null) endpoints = keep(endpoints, 'provider', (e) => names(e, prefs.only as string[]))
   if (prefs.ignore !== null) endpoints = keep(endpoints, 'provider', (e) => !names(e, prefs.ignore as string[]))
   if (prefs.quantizations !== null) endpoints = keep(endpoints, 'quantization', (e) => (prefs.quantizations as string[]).includes(e.quantization ?? 'unknown'))
   if (prefs.requireParameters) endpoints = keep(endpoints, 'parameters', (e) => input.parameters.every((p) => e.supported_parameters.includes(p)))
   const max = prefs.maxPrice
-  if (Object.keys(max).length > 0) {
+  if (max.prompt !== undefined || max.completion !== undefined || max.request !== undefined || max.image !== undefined || max.audio !== undefined) {
     endpoints = keep(endpoints, 'price', (e) => {
       const prices = pricingOf(e).resolve({ promptTokens, at })
       const within = (limit: number | undefined, price: string | undefined, scale: number): boolean => limit === undefined || (price === undefined ? 0 : Number(price) * scale) <= limit
@@ -163,6 +188,8 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
 
   const sort = prefs.sort ?? route.sort ?? model.sort
   let ordered: Endpoint[]
+  // The sorts below sort in place: never the model's own list, which `keep` may have passed on.
+  if (sort !== null && endpoints === model.endpoints) endpoints = [...endpoints]
   if (sort === 'price') {
     const completion = input.maxTokens ?? 1000
     const costs = new Map(endpoints.map((e) => [e, rankingCost(e, promptTokens, completion, at)]))
@@ -202,27 +229,36 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
  * each with a weight of 1 / price² (price: prompt plus completion per token at this request's prompt
  * size and instant). Free endpoints come first, drawn evenly among themselves.
  */
-function weightedOrder(endpoints: Endpoint[], promptTokens: number, at: number, random: Random): Endpoint[] {
-  const pool = endpoints.map((endpoint) => ({ endpoint, price: unitPrice(endpoint, promptTokens, at) }))
+function weightedOrder(endpoints: readonly Endpoint[], promptTokens: number, at: number, random: Random): Endpoint[] {
+  // Parallel arrays, not an object per endpoint: this runs for every request.
+  const pool = endpoints.slice()
+  const prices = endpoints.map((endpoint) => unitPrice(endpoint, promptTokens, at))
   const order: Endpoint[] = []
   while (pool.length > 1) {
-    const free = pool.filter((p) => p.price === 0)
-    const candidates = free.length > 0 ? free : pool
-    const weights = candidates.map((p) => (p.price === 0 ? 1 : 1 / (p.price * p.price)))
-    const total = weights.reduce((sum, w) => sum + w, 0)
+    let free = 0
+    for (const price of prices) if (price === 0) free++
+    // Among free endpoints (when there are any) evenly; else by 1 / price², summed in pool order.
+    let total = 0
+    for (const price of prices) if (free === 0) total += 1 / (price * price)
+    if (free > 0) total = free
     let draw = random.float() * total
-    let chosen = candidates.length - 1
-    for (let i = 0; i < candidates.length; i++) {
-      draw -= weights[i] as number
+    let chosen = -1
+    let last = -1
+    for (let i = 0; i < pool.length; i++) {
+      const price = prices[i] as number
+      if (free > 0 && price !== 0) continue
+      last = i
+      draw -= free > 0 ? 1 : 1 / (price * price)
       if (draw < 0) {
         chosen = i
         break
       }
     }
-    const picked = candidates[chosen] as (typeof pool)[number]
-    order.push(picked.endpoint)
-    pool.splice(pool.indexOf(picked), 1)
+    if (chosen === -1) chosen = last
+    order.push(pool[chosen] as Endpoint)
+    pool.splice(chosen, 1)
+    prices.splice(chosen, 1)
   }
-  if (pool[0] !== undefined) order.push(pool[0].endpoint)
+  if (pool[0] !== undefined) order.push(pool[0])
   return order
 }

@@ -1,0 +1,157 @@
+// The shortcuts of a request's hot path give exactly what the plain code they replace gave: each
+// is checked here against that plain code (a reference written out in the test), over random input.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { createSimulator } from '../../src/index.js'
+import { createHandlers } from '../../src/msw/index.js'
+import { startServer } from '../../src/server/index.js'
+import { MAX_BODY_DEPTH } from '../../src/core/body.js'
+import { costToUnits } from '../../src/core/inference/chat.js'
+import { defaultReply } from '../../src/core/inference/reply.js'
+import type { InputMessage } from '../../src/core/inference/request.js'
+import { SortedIndex } from '../../src/core/sorted-index.js'
+import { setupServer } from 'msw/node'
+
+const SEED = 20261126
+
+/** costToUnits as BigInt arithmetic alone: whole 10^-10 USD, half up past the tenth decimal. */
+function unitsReference(cost: string): number {
+  const dot = cost.indexOf('.')
+  const units = BigInt(dot === -1 ? cost : cost.slice(0, dot) + cost.slice(dot + 1))
+  const scale = dot === -1 ? 0 : cost.length - dot - 1
+  if (scale <= 10) return Number(units * 10n ** BigInt(10 - scale))
+  const divisor = 10n ** BigInt(scale - 10)
+  return Number((units + divisor / 2n) / divisor)
+}
+
+/** The default reply's hash as it was first written: FNV-1a over the joined text. */
+function replyReference(seed: number, model: string, messages: readonly Pick<InputMessage, 'role' | 'text'>[]): string {
+  const text = `${model}\u0000${messages.map((m) => `${m.role}\u0001${m.text}`).join('\u0000')}`
+  let h = (0x811c9dc5 ^ seed) >>> 0
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return String(h || 1)
+}
+
+describe('costToUnits', () => {
+  it('agrees with exact BigInt arithmetic on every decimal, short (read as a double) or long', () => {
+    const digits = (min: number, max: number) => fc.array(fc.constantFrom(...'0123456789'), { minLength: min, maxLength: max }).map((d) => d.join(''))
+    const cost = fc.oneof(
+      fc.tuple(digits(1, 8), digits(0, 14)).map(([whole, fraction]) => (fraction === '' ? whole : `${whole}.${fraction}`)),
+      fc.tuple(digits(1, 20), digits(1, 25)).map(([whole, fraction]) => `${whole}.${fraction}`),
+      fc.constantFrom('0', '0.0', '0.00000000005', '0.00000000004999', '999999999999999', '0.9999999999', '12345.6789012345'),
+    )
+    fc.assert(
+      fc.property(cost, (c) => {
+        expect(costToUnits(c), c).toBe(unitsReference(c))
+      }),
+      { seed: SEED, numRuns: 3000 },
+    )
+  })
+})
+
+describe('defaultReply', () => {
+  it('draws from the same hash as FNV-1a over the joined text, so replies are those the hash of the whole text picks', () => {
+    // Two requests get the same reply exactly when the reference hashes agree (words are drawn from the hash alone).
+    const message = fc.record({ role: fc.constantFrom('system', 'user', 'assistant', 'tool' as const), text: fc.string({ unit: 'binary', maxLength: 40 }) })
+    const request = fc.record({ seed: fc.integer(), model: fc.string({ maxLength: 20 }), messages: fc.array(message, { maxLength: 4 }) })
+    fc.assert(
+      fc.property(request, request, (a, b) => {
+        const input = (r: typeof a) => ({ messages: r.messages.map((m) => ({ ...m, mediaParts: 0, toolCallChars: 0 })) as InputMessage[] })
+        const same = replyReference(a.seed, a.model, a.messages) === replyReference(b.seed, b.model, b.messages)
+        if (same) expect(defaultReply(a.seed, a.model, input(a))).toBe(defaultReply(b.seed, b.model, input(b)))
+        // The reply is a function of the hash: computed twice, cached or not, it is the same text.
+        expect(defaultReply(a.seed, a.model, input(a))).toBe(defaultReply(a.seed, a.model, input(a)))
+      }),
+      { seed: SEED, numRuns: 500 },
+    )
+  })
+
+  it('gives, word for word, the replies the code that hashed the joined text gave (written down from it)', () => {
+    const m = (role: InputMessage['role'], text: string) => ({ role, text, mediaParts: 0, toolCallChars: 0 })
+    expect(defaultReply(7, 'm', { messages: [m('system', 'Be brief.'), m('user', 'Hello there')] })).toBe(
+      'Model that soon without here costs simulated all arrival time now network fallbacks order time keys words providers without request your your limits this prices some keys on a without later providers calls are messages rely providers network with tests soon.',
+    )
+    expect(defaultReply(7, 'openai/gpt-4o', { messages: [] })).toBe(
+      'Prices they always can reply these they today reply limits without is tokens routing keys always fallbacks tokens on simulated again answers these are or can tokens time in request surprises at with always a costs routing.',
+    )
+    expect(defaultReply(-3, 'x/y', { messages: [m('user', 'h\u00e9llo \u{1F600}')] })).toBe(
+      'These or of prices streams in the is are seed prices limits of order every the network costs about for request network network short on at can calls time time later on today that here seed order so is short stable order streams without your always costs.',
+    )
+  })
+})
+
+describe('SortedIndex first and last', () => {
+  it('are the smallest and the largest, as a page from either end gives them', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 60 }), fc.nat({ max: 60 }), (values, removals) => {
+        const index = new SortedIndex<number>((a, b) => a - b)
+        for (const v of values) index.insert(v)
+        for (let i = 0; i < removals && index.size > 0; i++) index.remove(index.first() as number)
+        expect(index.last()).toBe(index.pageFromEnd(0, 1)[0])
+        expect(index.first()).toBe(index.size === 0 ? undefined : index.pageFromEnd(index.size - 1, 1)[0])
+      }),
+      { seed: SEED, numRuns: 500 },
+    )
+  })
+})
+
+describe('body depth', () => {
+  it('reads a shallow body whose strings hold more brackets than the depth cap', () => {
+    const sim = createSimulator()
+    const name = `${'['.repeat(MAX_BODY_DEPTH + 5)}${'{'.repeat(MAX_BODY_DEPTH + 5)}`
+    const res = sim.handle({ method: 'POST', path: '/keys', authorization: `Bearer ${sim.world.managementKey}`, body: JSON.stringify({ name: name.slice(0, 100) + name.slice(-100) }) })
+    expect(res.status).toBe(201)
+  })
+})
+
+describe('request targets read without a URL parse', () => {
+  it('through MSW: the query is read, a fragment is not part of it, and the journal shows the path as sent', async () => {
+    const sim = createSimulator()
+    const server = setupServer(...createHandlers(sim))
+    server.listen({ onUnhandledRequest: 'error' })
+    try {
+      const headers = { authorization: `Bearer ${sim.world.managementKey}` }
+      const all = (await (await fetch('https://openrouter.ai/api/v1/keys', { headers })).json()) as { data: unknown[] }
+      const paged = await fetch('https://openrouter.ai/api/v1/keys?offset=1#part?offset=5', { headers })
+      expect(paged.status).toBe(200)
+      expect(((await paged.json()) as { data: unknown[] }).data).toEqual(all.data.slice(1))
+      const [first, second] = sim.journal.list()
+      expect([first?.path, first?.query, second?.path, second?.query]).toEqual(['/keys', '', '/keys', 'offset=1'])
+    } finally {
+      server.close()
+    }
+  })
+
+  it('over the server: plain paths and paths that need a parse (dot segments, escapes, a query) reach the same operation', async () => {
+    const sim = createSimulator()
+    const server = await startServer(sim, { port: 0 })
+    try {
+      const headers = { authorization: `Bearer ${sim.world.managementKey}` }
+      const { request } = await import('node:http')
+      const get = (path: string) =>
+        new Promise<number>((resolve, reject) => {
+          request({ host: '127.0.0.1', port: server.port, path, headers }, (res) => {
+            res.resume()
+            res.on('end', () => resolve(res.statusCode ?? 0))
+          })
+            .on('error', reject)
+            .end()
+        })
+      expect(await get('/api/v1/keys')).toBe(200)
+      expect(await get('/api/v1/./keys')).toBe(200)
+      expect(await get('/api/v1/x/../keys?offset=1')).toBe(200)
+      expect(await get('/api/v1/%6Beys')).toBe(404)
+      expect(sim.journal.list().map((e) => [e.operation, e.path, e.query])).toEqual([
+        ['listKeys', '/keys', ''],
+        ['listKeys', '/keys', ''],
+        ['listKeys', '/keys', 'offset=1'],
+        [null, '/%6Beys', ''],
+      ])
+    } finally {
+      await server.close()
+    }
+  })
+})
