@@ -47,12 +47,26 @@ export async function answer(sim: Pick<Simulator<unknown>, 'handle'>, base: SimB
   const extras = mayHaveBody(request.method)
     ? { body: request.body === null ? null : await request.text(), headers: { 'content-type': request.headers.get('content-type') ?? undefined } }
     : undefined
-  const simRequest = toSimRequest(request.method, new URL(request.url), base.basePath, request.headers.get('authorization'), extras) as SimRequest
+  const simRequest = toSimRequest(request.method, urlParts(base, request.url), base.basePath, request.headers.get('authorization'), extras) as SimRequest
   const response = sim.handle(simRequest)
   // Simulated latency has already passed on the simulator clock; wait for real only when asked.
   if (response.realDelay && response.delayMs !== undefined) await delay(response.delayMs)
   if (response.type === 'never') await delay('infinite')
   return response
+}
+
+/**
+ * The path and query of a request's URL, which is under `base`. A Request's URL is already in its
+ * serialized form (dot segments resolved, bytes escaped), so its path is read off the text rather
+ * than parsed again.
+ */
+function urlParts(base: SimBase, url: string): { pathname: string; searchParams: URLSearchParams } {
+  const query = url.indexOf('?')
+  const fragment = url.indexOf('#')
+  const end = query !== -1 && (fragment === -1 || query < fragment) ? query : fragment
+  const pathname = url.slice(base.prefix.length - base.basePath.length, end === -1 ? undefined : end)
+  const search = end === query && query !== -1 ? url.slice(query + 1, fragment === -1 ? undefined : fragment) : ''
+  return { pathname, searchParams: new URLSearchParams(search) }
 }
 
 /** Whether `url` is the base URL or below it (`/api/v12` is not below `/api/v1`). */
