@@ -5,7 +5,7 @@
 import { ApiError } from '../errors.js'
 import { windowsNow } from '../store/context.js'
 import type { StoreContext } from '../store/context.js'
-import { organisationUsageUnits } from '../store/credits.js'
+import { noteCharge, organisationUsageUnits } from '../store/credits.js'
 import type { KeyState } from '../store/state.js'
 import { put } from '../store/versions.js'
 import { chargeUsage, figuresAt, limitRemaining, type UsageRecord } from '../usage.js'
@@ -44,10 +44,12 @@ export function refuseAtKeyLimit(ctx: StoreContext, key: KeyState, now: number):
  */
 export function chargeKey(ctx: StoreContext, key: KeyState, units: number, now: number): UsageRecord {
   const record: UsageRecord = { at: now, units, byok: false }
+  const before = ctx.indices.keysEpoch
   put(ctx, 'keys', key.hash, {
     ...key,
     ...chargeUsage(key.usage, key.usageCount, record, now),
     updatedAt: key.updatedAt === null ? now : Math.max(key.updatedAt, now),
   })
+  noteCharge(ctx, key.userId, before, now, units)
   return record
 }

@@ -1,7 +1,7 @@
 // Steps 2 and 4 of the money path: which model a request names, and in which order its endpoints
 // are tried (decisions/0024 gives the rules and why).
 import { ApiError } from '../errors.js'
-import { compilePricing, type CompiledPricing } from '../pricing/compile.js'
+import { compilePricing, type CompiledPricing, type ResolvedPricing } from '../pricing/compile.js'
 import { parseDecimal, rescale } from '../pricing/decimal.js'
 import type { Random } from '../random.js'
 import type { StoreContext } from '../store/context.js'
@@ -123,8 +123,16 @@ function compareCosts(a: { units: bigint; scale: number }, b: { units: bigint; s
 /** The price per token an endpoint resolves to for this request (prompt plus completion), for weights. */
 function unitPrice(endpoint: Endpoint, promptTokens: number, at: number): number {
   const prices = pricingOf(endpoint).resolve({ promptTokens, at })
-  return Number(prices.prompt) + Number(prices.completion)
+  let price = unitPrices.get(prices)
+  if (price === undefined) {
+    price = Number(prices.prompt) + Number(prices.completion)
+    unitPrices.set(prices, price)
+  }
+  return price
 }
+
+// A resolved tier is a frozen object shared by every request that resolves to it: its unit price is kept beside it.
+const unitPrices = new WeakMap<ResolvedPricing, number>()
 
 /** What routing needs besides the request. */
 export interface RouteContext {

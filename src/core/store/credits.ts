@@ -67,6 +67,20 @@ export function organisationUsageUnits(ctx: StoreContext, user: UserState, windo
   return units
 }
 
+/**
+ * After a charge of `units` at `nowMs` to a key of `userId`, the one key change since epoch
+ * `before`: the kept sum, when it was current, moves by the charge instead of being summed again
+ * over every key of the store at the next request (a charge's record is at `nowMs`, so the sum at
+ * `nowMs` grows by exactly its units; folding records keeps a key's total).
+ */
+export function noteCharge(ctx: StoreContext, userId: string, before: number, nowMs: number, units: number): void {
+  const indices = ctx.indices as StoreIndices & { [SUMS]?: Map<string, KeptSum> }
+  const kept = indices[SUMS]?.get(userId)
+  if (kept === undefined || kept.epoch !== before || kept.nowMs !== nowMs || indices.keysEpoch !== before + 1) return
+  kept.epoch = indices.keysEpoch
+  kept.units += BigInt(units)
+}
+
 const SUMS = Symbol('organisation usage sums')
 
 interface KeptSum {
