@@ -250,11 +250,11 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         }
         const picked = runtime.responders.pick({ operation: shape.operation, model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
         const rule = picked?.rule
-        if (rule?.error !== undefined) {
+        if (picked !== undefined && rule?.error !== undefined) {
           attempts.push(attempt(rule.error.status))
           recordAttempt(ctx, model.model, endpoint, rule.error.status)
           failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
-          ruleFailure = { error: failure, by: picked as ResponderState }
+          ruleFailure = { error: failure, by: picked }
           continue
         }
         const ttft = rule?.reply?.latencyMs ?? latency

@@ -144,10 +144,10 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
       }
       const picked = runtime.responders.pick({ operation: 'createEmbeddings', model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: null, hasTools: false, inputs: texts })
       const rule = picked?.rule
-      if (rule?.error !== undefined) {
+      if (picked !== undefined && rule?.error !== undefined) {
         attempts.push(attempt(rule.error.status))
         failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
-        ruleFailure = { error: failure, by: picked as ResponderState }
+        ruleFailure = { error: failure, by: picked }
         continue
       }
       attempts.push(attempt(200))
