@@ -9,6 +9,7 @@ import { OPERATIONS } from './operations/index.js'
 import { type Call, type Operation, JSON_HEADERS } from './operations/operation.js'
 import type { OperationName } from './operations/names.js'
 import type { InferenceRuntime } from './inference/chat.js'
+import { remainingUses } from './inference/responders.js'
 import type { StreamFrame } from './inference/stream.js'
 
 export type { OperationName } from './operations/names.js'
@@ -315,6 +316,10 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     response.delayMs = delay.ms
     if (delay.real) response.realDelay = true
   }
+  // The responder rule the inference pipeline says answered, if any: read, and set back to null for the next request.
+  const responders = router.inference.responders
+  const answered = responders.answered
+  if (answered !== null) responders.answered = null
   router.journal.add({
     arrivedMs,
     method: shownMethod,
@@ -326,6 +331,8 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     outcome: response.type === 'network-error' || response.type === 'never' ? response.type : 'response',
     principal,
     fault,
+    responder: answered === null ? null : answered.name,
+    responderRemaining: answered === null ? null : remainingUses(answered),
     rateLimited,
     delayMs: delay.ms,
     response,

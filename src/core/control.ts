@@ -182,6 +182,8 @@ function journalQuery(query: URLSearchParams): JournalQuery {
     }
     filter.outcome = outcome as JournalEntry['outcome']
   }
+  const responder = query.get('responder')
+  if (responder) filter.responder = responder
   return {
     filter,
     after: queryInteger(query, 'after', 0, Number.MAX_SAFE_INTEGER, 0),

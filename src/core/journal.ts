@@ -26,6 +26,22 @@ export interface JournalEntry {
   principal: Principal | null
   /** The name of the fault that answered, if one did. */
   fault: string | null
+  /**
+   * The name of the responder rule (`sim.inference.respond`, `POST /__sim/responders`, a world
+   * file's `responders`) whose answer this was: its reply, or its `error` when that error is what
+   * the request got. Null when no rule answered: the default reply, a request refused before a
+   * reply was made (authentication, validation, the key's limit, credits), a fault, the rate
+   * limiter, and every operation other than chat completions, Responses and embeddings. A rule is
+   * named as `sim.inference.responders.list()` names it (`responder-<n>` unless it was given a
+   * `name`); filter on it with `list({ responder })`.
+   */
+  responder: string | null
+  /**
+   * The uses that rule had left once it answered this request (`remaining` of
+   * `sim.inference.responders.list()` at that moment): 0 on the entry of its last use. Null when
+   * the rule has no `times` limit, or when no rule answered.
+   */
+  responderRemaining: number | null
   /** Whether the rate limiter answered (429). */
   rateLimited: boolean
   /** Simulated latency, in milliseconds. */
@@ -56,6 +72,8 @@ export interface JournalFilter {
   /** The hash of the calling key. */
   keyHash?: string
   outcome?: JournalEntry['outcome']
+  /** The name of the responder rule that answered (`JournalEntry.responder`). */
+  responder?: string
 }
 
 /**
@@ -81,7 +99,7 @@ export interface Journal {
 const OUTCOMES: readonly JournalEntry['outcome'][] = ['response', 'network-error', 'never']
 
 /** A misspelt criterion (`opertion`) is refused: ignored, it would make the filter match everything. */
-export const JOURNAL_FILTER_FIELDS = fieldsOf<JournalFilter>({ operation: true, status: true, method: true, keyHash: true, outcome: true })
+export const JOURNAL_FILTER_FIELDS = fieldsOf<JournalFilter>({ operation: true, status: true, method: true, keyHash: true, outcome: true, responder: true })
 
 function checkFilter(filter: unknown): void {
   const check: ArgumentChecker = new ArgumentChecker('list the journal')
@@ -94,6 +112,7 @@ function checkFilter(filter: unknown): void {
   if (given['method'] !== undefined) check.string(given['method'], 'filter.method')
   if (given['keyHash'] !== undefined) check.string(given['keyHash'], 'filter.keyHash')
   if (given['outcome'] !== undefined) check.oneOf(given['outcome'], OUTCOMES, 'filter.outcome')
+  if (given['responder'] !== undefined) check.string(given['responder'], 'filter.responder')
 }
 
 /**
@@ -125,7 +144,8 @@ export class JournalStore {
       if (realDelay) bare.realDelay = realDelay
       kept = { response: bare, payload }
     }
-    // Field by field, not spread from `entry`: a rest spread here was a measurable part of every request.
+    // Field by field, not `{ seq, ...rest, kept }`: a rest and a spread copy each field the slow,
+    // generic way, a cost per field on every request. The order is the one `list()` shows.
     const full: KeptEntry = {
       seq,
       arrivedMs: entry.arrivedMs,
@@ -138,6 +158,8 @@ export class JournalStore {
       outcome: entry.outcome,
       principal: entry.principal,
       fault: entry.fault,
+      responder: entry.responder,
+      responderRemaining: entry.responderRemaining,
       rateLimited: entry.rateLimited,
       delayMs: entry.delayMs,
       kept,
@@ -170,7 +192,8 @@ export class JournalStore {
         (filter.status === undefined || e.status === filter.status) &&
         (filter.method === undefined || e.method === filter.method.toUpperCase()) &&
         (filter.keyHash === undefined || e.principal?.keyHash === filter.keyHash) &&
-        (filter.outcome === undefined || e.outcome === filter.outcome),
+        (filter.outcome === undefined || e.outcome === filter.outcome) &&
+        (filter.responder === undefined || e.responder === filter.responder),
     )
   }
 

@@ -78,6 +78,8 @@ describe('sim.handle with a malformed request', () => {
       outcome: 'response',
       principal: null,
       fault: null,
+      responder: null,
+      responderRemaining: null,
       rateLimited: false,
       delayMs: 0,
     })

@@ -13,7 +13,7 @@ import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { generationWire, recordGeneration } from './generations.js'
 import { chargeKey, creditsAvailable, refuseAtKeyLimit } from './ledger.js'
 import { defaultReply } from './reply.js'
-import type { ResponderReply, ResponderRule, Responders } from './responders.js'
+import type { ResponderReply, ResponderRule, ResponderState, Responders } from './responders.js'
 import { type ChatInput, readChatRequest } from './request.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import { hadOutage, recordAttempt } from './statistics.js'
@@ -226,6 +226,8 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
   return atomically(ctx, () => {
     const attempts: ProviderResponse[] = []
     let failure: ApiError | undefined
+    // The last failure a responder's error made, and its rule: the journal names the rule when that is the answer.
+    let ruleFailure: { error: ApiError; by: ResponderState } | undefined
     for (const model of models) {
       const route = routeEndpoints(model, input, { promptTokens: estimatedPrompt, at: now, random: ctx.random, sort: null, outage: (e) => hadOutage(ctx, model.model, e) })
       if (route instanceof ApiError) {
@@ -259,11 +261,13 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
           continue
         }
-        const rule = runtime.responders.pick({ operation: shape.operation, model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
-        if (rule?.error !== undefined) {
+        const picked = runtime.responders.pick({ operation: shape.operation, model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
+        const rule = picked?.rule
+        if (picked !== undefined && rule?.error !== undefined) {
           attempts.push(attempt(rule.error.status))
           recordAttempt(ctx, model.model, endpoint, rule.error.status)
           failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
+          ruleFailure = { error: failure, by: picked }
           continue
         }
         const ttft = rule?.reply?.latencyMs ?? latency
@@ -271,9 +275,13 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path }) : null
         attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
         countFreeRequest(ctx, key.userId, endpoint, now)
-        return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault }, shape)
+        const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault }, shape)
+        // For the journal: a reference, no object made (null: the default reply answered).
+        runtime.responders.answered = picked ?? null
+        return outcome
       }
     }
+    if (failure !== undefined && failure === ruleFailure?.error) runtime.responders.answered = ruleFailure.by
     throw failure ?? new ApiError(502)
   })
 }

@@ -11,7 +11,7 @@ import { attemptError, costToUnits, flatPricing, type InferenceRuntime } from '.
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
 import { generationWire, recordGeneration } from './generations.js'
 import { chargeKey, creditsAvailable, refuseAtKeyLimit } from './ledger.js'
-import type { ResponderRule } from './responders.js'
+import type { ResponderRule, ResponderState } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import type { JsonPayload } from '../json-text.js'
 import { embeddingVector, vectorToBase64 } from './vectors.js'
@@ -121,6 +121,8 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
     const route = routeEndpoints(model, routing, { promptTokens: estimatedPrompt, contextTokens: longest, at: now, random: ctx.random, sort: null })
     if (route instanceof ApiError) throw route
     let failure: ApiError | undefined
+    // The last failure a responder's error made, and its rule: the journal names the rule when that is the answer.
+    let ruleFailure: { error: ApiError; by: ResponderState } | undefined
     for (const endpoint of route) {
       checkCredits(ctx, principal.userId, endpoint, estimatedPrompt, now)
       const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
@@ -140,15 +142,21 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
         failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
         continue
       }
-      const rule = runtime.responders.pick({ operation: 'createEmbeddings', model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: null, hasTools: false, inputs: texts })
-      if (rule?.error !== undefined) {
+      const picked = runtime.responders.pick({ operation: 'createEmbeddings', model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: null, hasTools: false, inputs: texts })
+      const rule = picked?.rule
+      if (picked !== undefined && rule?.error !== undefined) {
         attempts.push(attempt(rule.error.status))
         failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
+        ruleFailure = { error: failure, by: picked }
         continue
       }
       attempts.push(attempt(200))
-      return complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, dimensions, now, attempts, latency })
+      const answer = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, dimensions, now, attempts, latency })
+      // For the journal: a reference, no object made (null: the default vectors answered).
+      runtime.responders.answered = picked ?? null
+      return answer
     }
+    if (failure !== undefined && failure === ruleFailure?.error) runtime.responders.answered = ruleFailure.by
     throw failure ?? new ApiError(502)
   })
 }

@@ -80,7 +80,7 @@ export interface ResponderRule {
   error?: ResponderError
   /** Answer at most this many attempts, then step aside. Default: every one. */
   times?: number
-  /** A name for `list()` and `remove()`; default `responder-<n>`. */
+  /** A name for `list()`, `remove()` and the journal's `responder`; default `responder-<n>`. */
   name?: string
 }
 
@@ -109,8 +109,12 @@ export interface ResponderInfo {
  *   }).body as { choices: { message: { content: string } }[] }
  * console.log(rule.name, ask('Where is my REFUND?').choices[0]?.message.content)
  * console.log(sim.inference.responders.list())
+ * // The journal names the rule that answered each request (null: the default reply).
+ * ask('Hello')
+ * console.log(sim.journal.list().map((e) => [e.responder, e.responderRemaining]))
  * //=> responder-1 Refunds take 5 days.
  * //=> [{"name":"responder-1","used":1,"remaining":0}]
+ * //=> [["responder-1",0],[null,null]]
  */
 export interface InferenceControls {
   /** Adds a rule; the newest matching rule answers first. Returns its name. */
@@ -136,13 +140,20 @@ export interface AttemptFacts {
   inputs?: readonly string[]
 }
 
-interface ResponderState {
-  name: string
-  rule: ResponderRule
-  pattern: RegExp | undefined
-  inputPattern: RegExp | undefined
-  limit: number
+/** A rule as the simulator keeps it: what `pick` returns, and what the journal names (`answered`). */
+export interface ResponderState {
+  readonly name: string
+  readonly rule: ResponderRule
+  readonly pattern: RegExp | undefined
+  readonly inputPattern: RegExp | undefined
+  /** `times`, or Infinity. */
+  readonly limit: number
   used: number
+}
+
+/** Attempts the rule may still answer; null when it has no `times`. */
+export function remainingUses(state: ResponderState): number | null {
+  return state.limit === Number.POSITIVE_INFINITY ? null : state.limit - state.used
 }
 
 const RULE_FIELDS = fieldsOf<ResponderRule>({ match: true, reply: true, error: true, times: true, name: true })
@@ -241,10 +252,18 @@ export function checkRule(rule: unknown): ResponderRule {
 export class Responders {
   private states: ResponderState[] = []
   private next = 1
+  /**
+   * The rule whose answer the request being handled got (its reply, or its error when that was the
+   * request's answer), or null. The inference pipeline sets it; the router reads it into the
+   * journal entry and sets it back to null, so it is null between requests (decisions/0027). A
+   * reference to the rule kept here, not an object made per request.
+   */
+  answered: ResponderState | null = null
 
   reset(): void {
     this.states = []
     this.next = 1
+    this.answered = null
   }
 
   readonly controls: InferenceControls = {
@@ -267,7 +286,7 @@ export class Responders {
       return { name: state.name }
     },
     responders: {
-      list: () => this.states.map((s) => ({ name: s.name, used: s.used, remaining: s.limit === Number.POSITIVE_INFINITY ? null : s.limit - s.used })),
+      list: () => this.states.map((s) => ({ name: s.name, used: s.used, remaining: remainingUses(s) })),
       remove: (name) => {
         if (typeof name !== 'string') throw invalidArgument('remove a responder', 'name', `must be a responder's name, got ${describe(name)}`)
         this.states = this.states.filter((s) => s.name !== name)
@@ -284,7 +303,7 @@ export class Responders {
   }
 
   /** The rule that answers this attempt, newest first, counting it as used; undefined when none does. */
-  pick(facts: AttemptFacts): ResponderRule | undefined {
+  pick(facts: AttemptFacts): ResponderState | undefined {
     for (const state of this.states) {
       if (state.used >= state.limit) continue
       const match = state.rule.match
@@ -308,7 +327,7 @@ export class Responders {
         }
       }
       state.used++
-      return state.rule
+      return state
     }
     return undefined
   }
