@@ -1,4 +1,6 @@
 import { type OperationName, type SimResponse, payloadOf } from './api.js'
+import { frameRebuildOf } from './operations/operation.js'
+import type { StreamFrame } from './inference/stream.js'
 import type { JsonPayload } from './json-text.js'
 import type { Principal } from './auth.js'
 import { OPERATION_NAMES } from './controls.js'
@@ -55,8 +57,14 @@ export interface JournalEntry {
   response: SimResponse
 }
 
-/** What an entry keeps of a response: a cached body as its payload (shared records, not a copy). */
-type KeptResponse = { response: SimResponse; payload: undefined } | { response: Omit<SimResponse, 'body'>; payload: JsonPayload }
+/**
+ * What an entry keeps of a response: a cached body as its payload (shared records, not a copy), a
+ * stream's frames as the means to make them again.
+ */
+type KeptResponse =
+  | { response: SimResponse; payload: undefined; frames?: undefined }
+  | { response: Omit<SimResponse, 'body'>; payload: JsonPayload; frames?: undefined }
+  | { response: Omit<SimResponse, 'body'>; payload: undefined; frames: () => readonly StreamFrame[] }
 
 /** An entry as the journal keeps it: the instant unformatted and a cached body unbuilt until `list()`. */
 export type KeptEntry = Omit<JournalEntry, 'at' | 'response'> & { arrivedMs: number; kept: KeptResponse }
@@ -134,15 +142,16 @@ export class JournalStore {
     if (this.limit === 0) return
     const response = entry.response
     const payload = payloadOf(response)
+    const frames = payload === undefined && response.type === 'stream' ? frameRebuildOf(response) : undefined
     let kept: KeptResponse
-    if (payload === undefined) kept = { response, payload }
+    if (payload === undefined && frames === undefined) kept = { response, payload }
     else {
-      // Everything but the body (an accessor that would build it).
+      // Everything but the body (an accessor that would build it, or frames made again on `list()`).
       const { status, headers, type, delayMs, realDelay } = response
       const bare = { status, headers, type } as Omit<SimResponse, 'body'>
       if (delayMs !== undefined) bare.delayMs = delayMs
       if (realDelay) bare.realDelay = realDelay
-      kept = { response: bare, payload }
+      kept = frames === undefined ? { response: bare, payload: payload as JsonPayload } : { response: bare, payload: undefined, frames }
     }
     // Field by field, not `{ seq, ...rest, kept }`: a rest and a spread copy each field the slow,
     // generic way, a cost per field on every request. The order is the one `list()` shows.
@@ -208,6 +217,8 @@ export class JournalStore {
     if (bodies === 'none') delete (copy.response as { body?: unknown }).body
     // A cached body is built afresh, which is a copy already.
     else if (kept.payload !== undefined) (copy.response as { body: unknown }).body = kept.payload.value()
+    // Made again, which is a copy already.
+    else if (kept.frames !== undefined) (copy.response as { body: unknown }).body = kept.frames()
     else if (bodies === 'shared' && body !== undefined) (copy.response as { body: unknown }).body = body
     return copy
   }

@@ -37,8 +37,12 @@ export interface InferenceRuntime {
 /** What a successful request produced: its JSON answer, or the frames of its stream. */
 export type InferenceOutcome<T> =
   | { type: 'json'; body: T }
-  /** `cancel(framesSent)`: the client went away after that many frames (decisions/0026). */
-  | { type: 'stream'; frames: StreamFrame[]; cancel: (framesSent: number) => boolean }
+  /**
+   * `cancel(framesSent)`: the client went away after that many frames (decisions/0026).
+   * `rebuild()`: the same frames made again, for a journal that keeps the means to make them
+   * rather than the frames themselves.
+   */
+  | { type: 'stream'; frames: StreamFrame[]; cancel: (framesSent: number) => boolean; rebuild: () => StreamFrame[] }
 
 /** What a successful completion produced: the JSON answer, or the frames of a stream. */
 export type ChatOutcome = InferenceOutcome<ChatCompletion>
@@ -350,9 +354,10 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
 
   // A stream's frames up to its end; a mid-stream error charges only the chunks before it (decisions/0026).
   const cut = c.streamFault === null ? undefined : streamCut(c.streamFault)
-  const plan = input.stream
-    ? shape.plan({ id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream }, cut)
+  const source = input.stream
+    ? { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream }
     : undefined
+  const plan = source === undefined ? undefined : shape.plan(source, cut)
   if (plan !== undefined && cut !== undefined) {
     Object.assign(counts, sentCounts(counts, plan.shares, plan.terminal, plan.estimate))
     reply.finishReason = 'error'
@@ -401,7 +406,13 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     return { cost: sentCost, units: costToUnits(sentCost) }
   }
   const cancel = streamCanceller(ctx, { keyHash: key.hash, record, index: key.usageCount, generation: row, counts: { ...counts }, plan, estimate: plan.estimate, throughput, price })
-  return { type: 'stream', frames: plan.frames, cancel }
+  // The plan is a function of these values alone (none of them changes after), so it is made again alike.
+  const rebuild = (): StreamFrame[] => {
+    const again = shape.plan(source as Omit<Completed, 'usage'>, cut)
+    if (cut === undefined) shape.end(again, done)
+    return again.frames
+  }
+  return { type: 'stream', frames: plan.frames, cancel, rebuild }
 }
 
 /** `POST /chat/completions`' answer: a ChatCompletion, or its chunks as stream frames. */

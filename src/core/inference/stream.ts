@@ -36,6 +36,9 @@ export function pieces(text: string): string[] {
   return out
 }
 
+/** The first delta's opening: its role, then its other fields. */
+const ROLE_OPEN = '{"role":"assistant",'
+
 const event = (chunk: ChatChunk): string => `data: ${JSON.stringify(chunk)}\n\n`
 
 /**
@@ -91,18 +94,30 @@ export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut)
   const template = event(chunk(null as unknown as ChatChunk['choices'][number]['delta'], null))
   const splice = template.lastIndexOf('"delta":null') + '"delta":'.length
   const [head, tail] = [template.slice(0, splice), template.slice(splice + 'null'.length)]
-  const push = (delta: ChatChunk['choices'][number]['delta'], chars: number, tokens: number): void => {
+  /** Adds a frame whose delta's JSON is `json` (after the role, on the first), or counts its tokens only past a cut. */
+  const pushJson = (json: string, chars: number, tokens: number): void => {
     estimate += tokens
     if (sent >= limit) return
-    frames.push({ atMs: Math.round(at), data: head + JSON.stringify(sent === 0 ? { role: 'assistant', ...delta } : delta) + tail })
+    frames.push({ atMs: Math.round(at), data: head + (sent === 0 ? ROLE_OPEN + json.slice(1) : json) + tail })
     shares.push(tokens)
     sent++
     at += chars * perChar
   }
+  const push = (delta: ChatChunk['choices'][number]['delta'], chars: number, tokens: number): void => pushJson(JSON.stringify(delta), chars, tokens)
   // A piece of 16 characters is 4 tokens, and only the last piece of a text is shorter: the
   // pieces' tokens sum to the text's, so the shares of a whole reply are its completion tokens.
-  for (const piece of pieces(message.reasoning ?? '')) push({ content: '', reasoning: piece }, piece.length, textTokens(piece))
-  for (const piece of pieces(message.content ?? '')) push({ content: piece }, piece.length, textTokens(piece))
+  // A text piece's delta is written as JSON.stringify writes `{ content: '', reasoning: piece }`
+  // or `{ content: piece }`, without the object: a 100-chunk reply made 100 of them.
+  const reasoning = message.reasoning ?? ''
+  for (let i = 0; i < reasoning.length; i += CHUNK_CHARS) {
+    const piece = reasoning.slice(i, i + CHUNK_CHARS)
+    pushJson(`{"content":"","reasoning":${JSON.stringify(piece)}}`, piece.length, textTokens(piece))
+  }
+  const content = message.content ?? ''
+  for (let i = 0; i < content.length; i += CHUNK_CHARS) {
+    const piece = content.slice(i, i + CHUNK_CHARS)
+    pushJson(`{"content":${JSON.stringify(piece)}}`, piece.length, textTokens(piece))
+  }
   ;(message.tool_calls ?? []).forEach((call, index) => {
     const tokens = textTokens(call.function.name + call.function.arguments)
     push({ content: null, tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] }, call.function.arguments.length, tokens)

@@ -6,14 +6,14 @@ import { chatCompletion } from '../inference/chat.js'
 import { generationOf } from '../inference/generations.js'
 import { createResponse } from '../inference/responses.js'
 import type { StreamFrame } from '../inference/stream.js'
-import { type Operation, clone, jsonAnswer } from './operation.js'
+import { type Operation, clone, jsonAnswer, withFrameRebuild } from './operation.js'
 
 /** A stream's answer: its frames, and `cancel` for the adapter to report a client gone early. */
-function streamAnswer(outcome: { frames: StreamFrame[]; cancel: (framesSent: number) => boolean }): SimResponse {
+function streamAnswer(outcome: { frames: StreamFrame[]; cancel: (framesSent: number) => boolean; rebuild: () => StreamFrame[] }): SimResponse {
   const response: SimResponse = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, type: 'stream', body: outcome.frames }
   // Not enumerable: the response stays plain data (the journal clones it), the method rides along.
   Object.defineProperty(response, 'cancel', { value: outcome.cancel, enumerable: false })
-  return response
+  return withFrameRebuild(response, outcome.rebuild)
 }
 
 export const INFERENCE_OPERATIONS: readonly Operation[] = [

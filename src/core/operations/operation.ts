@@ -7,6 +7,7 @@ import type { RateLimit } from '../controls.js'
 import type { JsonPayload } from '../json-text.js'
 import type { StoreContext } from '../store/context.js'
 import type { InferenceRuntime } from '../inference/chat.js'
+import type { StreamFrame } from '../inference/stream.js'
 import type { OperationName } from './names.js'
 
 /** Everything an operation is handed for one request. */
@@ -90,6 +91,23 @@ export function payloadResponse(payload: JsonPayload, status = 200): SimResponse
   Object.defineProperty(response, BODY, { value: { payload, body: undefined } satisfies BodyState })
   Object.defineProperty(response, 'body', BODY_ACCESSOR)
   return response as unknown as SimResponse
+}
+
+const REBUILD = Symbol('stream frames made again')
+
+/**
+ * Marks a stream answer whose frames `rebuild` makes again, byte for byte: the journal keeps that,
+ * not the frames (a 100-chunk stream is some 30 KB of text; a thousand of them held for the journal
+ * made garbage collection half of a streamed request's cost).
+ */
+export function withFrameRebuild(response: SimResponse, rebuild: () => readonly StreamFrame[]): SimResponse {
+  Object.defineProperty(response, REBUILD, { value: rebuild, enumerable: false })
+  return response
+}
+
+/** How to make a stream answer's frames again, if it was marked so; else undefined. */
+export function frameRebuildOf(response: SimResponse): (() => readonly StreamFrame[]) | undefined {
+  return (response as { [REBUILD]?: () => readonly StreamFrame[] })[REBUILD]
 }
 
 /** The cached payload of a response, while its body has not been read or replaced; else undefined. */
