@@ -7,6 +7,7 @@ import type { FaultResponse, StreamFault } from '../controls.js'
 import { compilePricing, type CompiledPricing, type ResolvedPricing } from '../pricing/compile.js'
 import { parseDecimal } from '../pricing/decimal.js'
 import { atomically, type StoreContext } from '../store/context.js'
+import { type JsonPayload, utf8Length } from '../json-text.js'
 import type { KeyState } from '../store/state.js'
 import type { Endpoint } from '../types.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
@@ -36,7 +37,7 @@ export interface InferenceRuntime {
 
 /** What a successful request produced: its JSON answer, or the frames of its stream. */
 export type InferenceOutcome<T> =
-  | { type: 'json'; body: T }
+  | { type: 'json'; answer: AnswerPayload<T> }
   /**
    * `cancel(framesSent)`: the client went away after that many frames (decisions/0026).
    * `rebuild()`: the same frames made again, for a journal that keeps the means to make them
@@ -68,6 +69,8 @@ export interface AnswerShape<T> {
   /** The operation, as responder rules name it in `match.operation`. */
   readonly operation: 'createChatCompletion' | 'createResponses'
   json(done: Completed): T
+  /** The JSON text of `json(done)`, byte for byte, written without building the object (optional: else it is stringified). */
+  text?(done: Completed): string
   /** The frames up to the one that ends the reply; with a cut, the error after `cut.afterChunks` content frames instead. */
   plan(done: Omit<Completed, 'usage'>, cut: StreamCut | undefined): StreamPlan
   end(plan: StreamPlan, done: Completed): void
@@ -399,7 +402,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
   const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, latency: c.latency, throughput, stream: input.stream }
-  if (plan === undefined) return { type: 'json', body: shape.json(done) }
+  if (plan === undefined) return { type: 'json', answer: new AnswerPayload(shape, done) }
   if (cut === undefined) shape.end(plan, done)
   const price = (sent: StreamCounts) => {
     const sentCost = pricing.cost(sent, { at: now })
@@ -415,6 +418,42 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   return { type: 'stream', frames: plan.frames, cancel, rebuild }
 }
 
+/**
+ * A completed request's JSON answer: its text written by the shape (the adapters send it; no
+ * object is built for that), its value built on first read of the response's body.
+ */
+export class AnswerPayload<T> implements JsonPayload {
+  private written: string | undefined
+
+  constructor(
+    private readonly shape: AnswerShape<T>,
+    private readonly done: Completed,
+  ) {}
+
+  get byteLength(): number {
+    return utf8Length(this.text())
+  }
+
+  text(): string {
+    return (this.written ??= this.shape.text === undefined ? JSON.stringify(this.shape.json(this.done)) : this.shape.text(this.done))
+  }
+
+  value(): T {
+    return this.shape.json(this.done)
+  }
+}
+
+/** A ChatUsage's JSON, as JSON.stringify writes the object priceCounts makes (every number finite). */
+function usageText(u: ChatUsage): string {
+  const c = u.cost_details
+  return (
+    `{"prompt_tokens":${u.prompt_tokens},"completion_tokens":${u.completion_tokens},"total_tokens":${u.total_tokens},"cost":${u.cost},"is_byok":${u.is_byok},` +
+    `"prompt_tokens_details":{"cached_tokens":${u.prompt_tokens_details.cached_tokens},"audio_tokens":${u.prompt_tokens_details.audio_tokens}},` +
+    `"completion_tokens_details":{"reasoning_tokens":${u.completion_tokens_details.reasoning_tokens},"audio_tokens":${u.completion_tokens_details.audio_tokens}},` +
+    `"cost_details":{"upstream_inference_cost":${c.upstream_inference_cost},"upstream_inference_prompt_cost":${c.upstream_inference_prompt_cost},"upstream_inference_completions_cost":${c.upstream_inference_completions_cost}}}`
+  )
+}
+
 /** `POST /chat/completions`' answer: a ChatCompletion, or its chunks as stream frames. */
 const CHAT_SHAPE: AnswerShape<ChatCompletion> = {
   operation: 'createChatCompletion',
@@ -428,6 +467,11 @@ const CHAT_SHAPE: AnswerShape<ChatCompletion> = {
     system_fingerprint: null,
     usage,
   }),
+  // The same fields in the same order as `json`; strings through JSON.stringify, numbers as JSON writes them.
+  text: ({ id, provider, model, created, message, finishReason, usage }) =>
+    `{"id":${JSON.stringify(id)},"provider":${JSON.stringify(provider)},"model":${JSON.stringify(model)},"object":"chat.completion","created":${created},` +
+    `"choices":[{"index":0,"logprobs":null,"finish_reason":${JSON.stringify(finishReason)},"native_finish_reason":${JSON.stringify(finishReason)},"message":${JSON.stringify(message)}}],` +
+    `"system_fingerprint":null,"usage":${usageText(usage)}}`,
   plan: (done, cut) => streamPlan(done, cut),
   end: (plan, done) => {
     endStream(plan, done)

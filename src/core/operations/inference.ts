@@ -6,7 +6,7 @@ import { chatCompletion } from '../inference/chat.js'
 import { generationOf } from '../inference/generations.js'
 import { createResponse } from '../inference/responses.js'
 import type { StreamFrame } from '../inference/stream.js'
-import { type Operation, clone, jsonAnswer, withFrameRebuild } from './operation.js'
+import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild } from './operation.js'
 
 /** A stream's answer: its frames, and `cancel` for the adapter to report a client gone early. */
 function streamAnswer(outcome: { frames: StreamFrame[]; cancel: (framesSent: number) => boolean; rebuild: () => StreamFrame[] }): SimResponse {
@@ -24,7 +24,7 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     auth: 'key',
     run({ ctx, principal, request, json, inference }) {
       const outcome = chatCompletion(ctx, inference, principal, json(), request.path)
-      if (outcome.type === 'json') return jsonAnswer(200, outcome.body)
+      if (outcome.type === 'json') return payloadResponse(outcome.answer)
       return streamAnswer(outcome)
     },
   },
@@ -35,7 +35,7 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     auth: 'key',
     run({ ctx, principal, request, json, inference }) {
       const outcome = createResponse(ctx, inference, principal, json(), request.path)
-      if (outcome.type === 'json') return jsonAnswer(200, outcome.body)
+      if (outcome.type === 'json') return payloadResponse(outcome.answer)
       return streamAnswer(outcome)
     },
   },
