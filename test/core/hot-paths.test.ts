@@ -11,6 +11,7 @@ import { defaultReply } from '../../src/core/inference/reply.js'
 import type { InputMessage } from '../../src/core/inference/request.js'
 import { SortedIndex } from '../../src/core/sorted-index.js'
 import { setupServer } from 'msw/node'
+import { type AnsweredResponse, toWire } from '../../src/core/http.js'
 
 const SEED = 20261126
 
@@ -153,5 +154,44 @@ describe('request targets read without a URL parse', () => {
     } finally {
       await server.close()
     }
+  })
+})
+
+describe('a key record written field by field', () => {
+  it('is JSON.stringify of the record the body shows, byte for byte, on every key operation that answers one', () => {
+    const name = fc.string({ unit: 'binary', minLength: 1, maxLength: 30 })
+    const key = fc.record(
+      {
+        name,
+        limit: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 1_000_000 }), fc.double({ min: 0, max: 1e6, noNaN: true })),
+        limitReset: fc.constantFrom(null, 'daily', 'weekly', 'monthly' as const),
+        includeByokInLimit: fc.boolean(),
+        disabled: fc.boolean(),
+        expiresAt: fc.option(fc.integer({ min: Date.UTC(2027, 0, 1), max: Date.UTC(2199, 0, 1) }).map((ms) => new Date(ms).toISOString()), { nil: undefined }),
+        usage: fc.option(fc.record({ total: fc.constant(12.3456), daily: fc.constant(1.5) }), { nil: undefined }),
+      },
+      { requiredKeys: ['name'] },
+    )
+    fc.assert(
+      fc.property(key, name, (options, rename) => {
+        const sim = createSimulator({ seed: 9, now: '2026-03-04T05:06:07Z' })
+        const auth = `Bearer ${sim.world.managementKey}`
+        const { record } = sim.keys.create({ userId: sim.world.userId, ...options })
+        const answers = [
+          sim.handle({ method: 'GET', path: `/keys/${record.hash}`, authorization: auth }),
+          sim.handle({ method: 'PATCH', path: `/keys/${record.hash}`, authorization: auth, body: JSON.stringify({ name: rename }) }),
+          sim.handle({ method: 'POST', path: '/keys', authorization: auth, body: JSON.stringify({ name: rename, limit: options.limit ?? null }) }),
+          sim.handle({ method: 'GET', path: '/keys', authorization: auth }),
+        ]
+        for (const answer of answers) {
+          // The text first: reading `body` builds the object and withdraws the written text.
+          const wire = toWire(answer as AnsweredResponse, answer.status === 201 ? 'POST' : 'GET')
+          expect(answer.status, wire.body as string).toBeLessThan(300)
+          expect(wire.body).toBe(JSON.stringify(answer.body))
+          expect(Number(wire.headers['content-length'])).toBe(new TextEncoder().encode(wire.body as string).byteLength)
+        }
+      }),
+      { seed: SEED, numRuns: 150 },
+    )
   })
 })

@@ -332,34 +332,71 @@ export function wireKey(key: KeyState, windows: UsageWindows): WireCache {
   const f = figuresAt(key.usage, key.usageCount, windows)
   const cached = (key as CachedKey)[WIRE]
   if (cached !== undefined && sameFigures(cached.figures, f)) return cached
-  const value: ApiKey = {
-    hash: key.hash,
-    name: key.name,
-    label: key.label,
-    disabled: key.disabled,
-    limit: key.limit,
-    limit_remaining: limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, f),
-    limit_reset: key.limitReset,
-    include_byok_in_limit: key.includeByokInLimit,
-    usage: toUsd(f.total),
-    usage_daily: toUsd(f.daily),
-    usage_weekly: toUsd(f.weekly),
-    usage_monthly: toUsd(f.monthly),
-    byok_usage: toUsd(f.byokTotal),
-    byok_usage_daily: toUsd(f.byokDaily),
-    byok_usage_weekly: toUsd(f.byokWeekly),
-    byok_usage_monthly: toUsd(f.byokMonthly),
-    created_at: formatTimestamp(key.createdAt),
-    updated_at: key.updatedAt === null ? null : formatTimestamp(key.updatedAt),
-    expires_at: key.expiresAt === null ? null : formatTimestamp(key.expiresAt),
-    creator_user_id: key.creatorUserId,
-    workspace_id: key.workspaceId,
-    external_user: key.externalUser,
-  }
-  const json = JSON.stringify(value)
-  const entry: WireCache = { figures: { ...f }, value, json, bytes: utf8Length(json) }
+  const entry = new KeyWire(key, f)
   Object.defineProperty(key, WIRE, { value: entry, configurable: true, writable: true, enumerable: false })
   return entry
+}
+
+/**
+ * A key's wire record: its JSON written field by field (what the wire needs, and all a write's
+ * answer needs), the object built only when a body is read. The text is JSON.stringify of the
+ * object, byte for byte: strings through JSON.stringify, numbers and booleans as JSON writes them.
+ */
+class KeyWire implements WireCache {
+  readonly figures: UsageFigures
+  readonly json: string
+  readonly bytes: number
+  private built: ApiKey | undefined
+
+  constructor(
+    private readonly key: KeyState,
+    f: UsageFigures,
+  ) {
+    this.figures = { ...f }
+    const limitLeft = limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, f)
+    const time = (ms: number | null): string => (ms === null ? 'null' : `"${formatTimestamp(ms)}"`)
+    this.json =
+      `{"hash":${JSON.stringify(key.hash)},"name":${JSON.stringify(key.name)},"label":${JSON.stringify(key.label)},"disabled":${key.disabled},` +
+      `"limit":${key.limit},"limit_remaining":${limitLeft},"limit_reset":${JSON.stringify(key.limitReset)},"include_byok_in_limit":${key.includeByokInLimit},` +
+      `"usage":${toUsd(f.total)},"usage_daily":${toUsd(f.daily)},"usage_weekly":${toUsd(f.weekly)},"usage_monthly":${toUsd(f.monthly)},` +
+      `"byok_usage":${toUsd(f.byokTotal)},"byok_usage_daily":${toUsd(f.byokDaily)},"byok_usage_weekly":${toUsd(f.byokWeekly)},"byok_usage_monthly":${toUsd(f.byokMonthly)},` +
+      `"created_at":${time(key.createdAt)},"updated_at":${time(key.updatedAt)},"expires_at":${time(key.expiresAt)},` +
+      `"creator_user_id":${JSON.stringify(key.creatorUserId)},"workspace_id":${JSON.stringify(key.workspaceId)},"external_user":${JSON.stringify(key.externalUser)}}`
+    // utf8Length's scan also makes the kept text one flat string, not a chain of its pieces.
+    this.bytes = utf8Length(this.json)
+  }
+
+  /** Shared: hand out copies, never this object itself. */
+  get value(): ApiKey {
+    if (this.built !== undefined) return this.built
+    const key = this.key
+    const f = this.figures
+    this.built = {
+      hash: key.hash,
+      name: key.name,
+      label: key.label,
+      disabled: key.disabled,
+      limit: key.limit,
+      limit_remaining: limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, f),
+      limit_reset: key.limitReset,
+      include_byok_in_limit: key.includeByokInLimit,
+      usage: toUsd(f.total),
+      usage_daily: toUsd(f.daily),
+      usage_weekly: toUsd(f.weekly),
+      usage_monthly: toUsd(f.monthly),
+      byok_usage: toUsd(f.byokTotal),
+      byok_usage_daily: toUsd(f.byokDaily),
+      byok_usage_weekly: toUsd(f.byokWeekly),
+      byok_usage_monthly: toUsd(f.byokMonthly),
+      created_at: formatTimestamp(key.createdAt),
+      updated_at: key.updatedAt === null ? null : formatTimestamp(key.updatedAt),
+      expires_at: key.expiresAt === null ? null : formatTimestamp(key.expiresAt),
+      creator_user_id: key.creatorUserId,
+      workspace_id: key.workspaceId,
+      external_user: key.externalUser,
+    }
+    return this.built
+  }
 }
 
 /** The fields `GET /key` shares with a key's wire record: its label, limit and usage figures. */
