@@ -86,7 +86,7 @@ export function toWire(response: AnsweredResponse, method: string): WireResponse
   const payload = response.type === 'json' ? payloadOf(response) : undefined
   if (payload !== undefined) {
     headers['content-length'] = String(payload.byteLength)
-    return { status: response.status, headers, body: head ? null : payload.text() }
+    return { status: response.status, headers, body: head ? null : payload.bytes !== undefined ? payload.bytes() : payload.text() }
   }
   if (response.type === 'json') {
     // Sent as text, as a cached payload is: encoding it to bytes first made MSW build a byte stream

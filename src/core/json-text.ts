@@ -74,6 +74,11 @@ export interface JsonPayload {
   text(): string
   /** The body as a fresh object. */
   value(): unknown
+  /**
+   * The UTF-8 bytes of {@link JsonPayload.text}, for a payload that has them without encoding
+   * the text (a large answer made from kept bytes): the adapters send these when given.
+   */
+  bytes?(): Uint8Array
 }
 
 const DATA_OPEN = '{"data":'

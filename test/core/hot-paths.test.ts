@@ -167,8 +167,8 @@ describe('a key record written field by field', () => {
         limitReset: fc.constantFrom(null, 'daily', 'weekly', 'monthly' as const),
         includeByokInLimit: fc.boolean(),
         disabled: fc.boolean(),
-        expiresAt: fc.option(fc.integer({ min: Date.UTC(2027, 0, 1), max: Date.UTC(2199, 0, 1) }).map((ms) => new Date(ms).toISOString()), { nil: undefined }),
-        usage: fc.option(fc.record({ total: fc.constant(12.3456), daily: fc.constant(1.5) }), { nil: undefined }),
+        expiresAt: fc.oneof(fc.constant(null), fc.integer({ min: Date.UTC(2027, 0, 1), max: Date.UTC(2199, 0, 1) }).map((ms) => new Date(ms).toISOString())),
+        usage: fc.record({ total: fc.constant(12.3456), daily: fc.constant(1.5) }),
       },
       { requiredKeys: ['name'] },
     )
@@ -193,5 +193,34 @@ describe('a key record written field by field', () => {
       }),
       { seed: SEED, numRuns: 150 },
     )
+  })
+})
+
+describe('an embeddings answer sent as bytes', () => {
+  it('is the UTF-8 of JSON.stringify of its body, for a list asked again (its data kept), a new list, base64 and a set size', () => {
+    const sim = createSimulator({ seed: 4 })
+    const model = sim.world.models.embedding
+    const auth = `Bearer ${sim.world.apiKey}`
+    const lists = [['a refund policy', 'shipping times'], ['a refund policy', 'shipping times'], ['shipping times', 'a refund policy', 'ünïcödé ✓'], ['one']]
+    const bodies = [
+      ...lists.map((input) => ({ model, input })),
+      { model, input: lists[0], encoding_format: 'base64' },
+      { model, input: lists[0], encoding_format: 'base64' },
+      { model, input: lists[2], dimensions: 8 },
+      { model, input: 'one' },
+    ]
+    const sent: string[] = []
+    for (const body of bodies) {
+      const answer = sim.handle({ method: 'POST', path: '/embeddings', authorization: auth, body: JSON.stringify(body) })
+      const wire = toWire(answer as AnsweredResponse, 'POST')
+      expect(answer.status).toBe(200)
+      expect(wire.body).toBeInstanceOf(Uint8Array)
+      const text = new TextDecoder().decode(wire.body as Uint8Array)
+      expect(text).toBe(JSON.stringify(answer.body))
+      expect(Number(wire.headers['content-length'])).toBe((wire.body as Uint8Array).byteLength)
+      sent.push(text)
+    }
+    // The journal makes each answer's text again from the inputs: the same bodies.
+    expect(sim.journal.list().map((e) => JSON.stringify(e.response.body))).toEqual(sent)
   })
 })

@@ -262,35 +262,81 @@ class VectorTexts {
   }
 }
 
-const vectorTexts = new WeakMap<InferenceRuntime, VectorTexts>()
+/** How many bytes of answers' `data` a simulator keeps (the last few lists of vectors asked for). */
+const DATA_CACHE_BYTES = 32 * 2 ** 20
+
+const encoder = new TextEncoder()
 
 /**
- * The body of an embeddings answer as a payload: its text is the answer's fields around each
- * vector's JSON, byte for byte what `JSON.stringify` of the value writes. It keeps the inputs' keys,
- * not the text (the journal keeps payloads: a 100-vector answer is 3 MB of text), and makes the text
- * again when asked again; `value()` parses it.
+ * The `data` of answers already sent, as UTF-8 bytes, per list of inputs (model, size, format and
+ * every input's key, in order): a suite that embeds the same list again is answered from these
+ * bytes, with no 3 MB text to join, flatten and encode again for each request. The oldest go
+ * first past {@link DATA_CACHE_BYTES}; a list over it alone is not kept.
+ */
+class DataBytes {
+  private readonly lists = new Map<string, Uint8Array>()
+  private bytes = 0
+
+  constructor(private readonly texts: VectorTexts) {}
+
+  data(seed: number, model: string, keys: readonly string[], dimensions: number, base64: boolean): Uint8Array {
+    const id = `${model}\u0000${dimensions}\u0000${base64 ? 'b' : 'f'}\u0000${keys.join('\u0000')}`
+    const kept = this.lists.get(id)
+    if (kept !== undefined) return kept
+    const made = encoder.encode(dataText(this.texts, seed, model, keys, dimensions, base64))
+    if (made.byteLength > DATA_CACHE_BYTES) return made
+    this.lists.set(id, made)
+    this.bytes += made.byteLength
+    for (const [oldest, bytes] of this.lists) {
+      if (this.bytes <= DATA_CACHE_BYTES) break
+      this.lists.delete(oldest)
+      this.bytes -= bytes.byteLength
+    }
+    return made
+  }
+}
+
+/** The JSON of an answer's `data`: each vector's entry, in the inputs' order. */
+function dataText(texts: VectorTexts, seed: number, model: string, keys: readonly string[], dimensions: number, base64: boolean): string {
+  const parts = new Array<string>(keys.length)
+  for (let i = 0; i < keys.length; i++) parts[i] = `{"object":"embedding","embedding":${texts.text(seed, model, keys[i] as string, dimensions, base64)},"index":${i}}`
+  return `[${parts.join(',')}]`
+}
+
+/** A simulator's caches of vector JSON and of answers' data (keyed by its runtime, so they go with it). */
+const caches = new WeakMap<InferenceRuntime, { texts: VectorTexts; data: DataBytes }>()
+
+/**
+ * The body of an embeddings answer as a payload: the answer's fields around its `data`, byte for
+ * byte what `JSON.stringify` of the value writes. It keeps the inputs' keys, not the text (the
+ * journal keeps payloads: a 100-vector answer is 3 MB of text): the adapters take its bytes, made
+ * from the kept bytes of the list's data; `text()` joins the vectors' JSON again; `value()` parses it.
  */
 function embeddingsPayload(runtime: InferenceRuntime, head: { id: string; model: string; usage: EmbeddingsUsage }, keys: readonly string[], dimensions: number, base64: boolean): JsonPayload {
-  let texts = vectorTexts.get(runtime)
-  if (texts === undefined) {
-    texts = new VectorTexts()
-    vectorTexts.set(runtime, texts)
+  let cache = caches.get(runtime)
+  if (cache === undefined) {
+    const texts = new VectorTexts()
+    cache = { texts, data: new DataBytes(texts) }
+    caches.set(runtime, cache)
   }
-  const cache = texts
-  const make = (): string => {
-    const parts = new Array<string>(keys.length)
-    for (let i = 0; i < keys.length; i++) parts[i] = `{"object":"embedding","embedding":${cache.text(runtime.seed, head.model, keys[i] as string, dimensions, base64)},"index":${i}}`
-    return `{"id":${JSON.stringify(head.id)},"object":"list","data":[${parts.join(',')}],"model":${JSON.stringify(head.model)},"usage":${JSON.stringify(head.usage)}}`
-  }
-  // The first text is kept until it is sent (the adapters read the length, then the text), then let go.
-  let pending: string | undefined = make()
-  const byteLength = pending.length // ASCII: ids, model ids, numbers and base64
+  const { texts, data } = cache
+  const open = encoder.encode(`{"id":${JSON.stringify(head.id)},"object":"list","data":`)
+  const close = encoder.encode(`,"model":${JSON.stringify(head.model)},"usage":${JSON.stringify(head.usage)}}`)
+  // Made now for the length (and kept by the cache for the bytes asked for next).
+  const byteLength = open.byteLength + data.data(runtime.seed, head.model, keys, dimensions, base64).byteLength + close.byteLength
+  const decoder = new TextDecoder()
   return {
     byteLength,
+    bytes() {
+      const middle = data.data(runtime.seed, head.model, keys, dimensions, base64)
+      const out = new Uint8Array(open.byteLength + middle.byteLength + close.byteLength)
+      out.set(open, 0)
+      out.set(middle, open.byteLength)
+      out.set(close, open.byteLength + middle.byteLength)
+      return out
+    },
     text() {
-      const text = pending ?? make()
-      pending = undefined
-      return text
+      return decoder.decode(open) + dataText(texts, runtime.seed, head.model, keys, dimensions, base64) + decoder.decode(close)
     },
     value() {
       return JSON.parse(this.text()) as EmbeddingsResponse
