@@ -8,7 +8,8 @@ import type { StoreContext } from '../store/context.js'
 import { noteCharge, organisationUsageUnits } from '../store/credits.js'
 import type { KeyState } from '../store/state.js'
 import { put } from '../store/versions.js'
-import { chargeUsage, figuresAt, limitRemaining, type UsageRecord } from '../usage.js'
+import { chargedKey } from '../store/keys.js'
+import { figuresAt, limitRemaining, type UsageRecord } from '../usage.js'
 
 /**
  * What the organisation can still spend, in 10^-10 USD (the unit of usage records): its credits
@@ -45,11 +46,7 @@ export function refuseAtKeyLimit(ctx: StoreContext, key: KeyState, now: number):
 export function chargeKey(ctx: StoreContext, key: KeyState, units: number, now: number): UsageRecord {
   const record: UsageRecord = { at: now, units, byok: false }
   const before = ctx.indices.keysEpoch
-  put(ctx, 'keys', key.hash, {
-    ...key,
-    ...chargeUsage(key.usage, key.usageCount, record, now),
-    updatedAt: key.updatedAt === null ? now : Math.max(key.updatedAt, now),
-  })
+  put(ctx, 'keys', key.hash, chargedKey(key, record, now))
   noteCharge(ctx, key.userId, before, now, units)
   return record
 }

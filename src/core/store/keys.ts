@@ -4,7 +4,7 @@ import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import { type RateLimit, checkRateLimit } from '../controls.js'
 import type { ApiKey, LimitReset } from '../types.js'
 import { type CachedJson, type JsonPayload, utf8Length } from '../json-text.js'
-import { MAX_EXACT_USD, type UsageFigures, type UsageRecord, type UsageWindows, figuresAt, figuresHoldUntil, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
+import { MAX_EXACT_USD, type UsageFigures, type UsageRecord, type UsageWindows, chargeUsage, figuresAt, figuresHoldUntil, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
 import { keyFromRecord, type LoadKeyOptions, renamed, type SdkKeyRecord } from './key-records.js'
 import { type StoreContext, atomically, windowsNow } from './context.js'
@@ -517,6 +517,36 @@ export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState
     expiresAt,
     creatorUserId: options.creatorUserId === undefined ? userId : options.creatorUserId === null ? null : check.string(options.creatorUserId, 'creatorUserId'),
     externalUser: options.externalUser === undefined || options.externalUser === null ? null : check.string(options.externalUser, 'externalUser'),
+  }
+}
+
+/**
+ * The key after a charge of `record` (its usage log appended, and folded when due at `nowMs`;
+ * `updatedAt` moved on to the record's instant), written out field by field: a spread of the key
+ * was a measurable part of every charged request.
+ */
+export function chargedKey(key: KeyState, record: UsageRecord, nowMs: number): KeyState {
+  const { usage, usageCount } = chargeUsage(key.usage, key.usageCount, record, nowMs)
+  return {
+    hash: key.hash,
+    secret: key.secret,
+    userId: key.userId,
+    workspaceId: key.workspaceId,
+    management: key.management,
+    name: key.name,
+    label: key.label,
+    disabled: key.disabled,
+    limit: key.limit,
+    limitReset: key.limitReset,
+    includeByokInLimit: key.includeByokInLimit,
+    usage,
+    usageCount,
+    rateLimit: key.rateLimit,
+    createdAt: key.createdAt,
+    updatedAt: key.updatedAt === null ? record.at : Math.max(key.updatedAt, record.at),
+    expiresAt: key.expiresAt,
+    creatorUserId: key.creatorUserId,
+    externalUser: key.externalUser,
   }
 }
 

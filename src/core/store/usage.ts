@@ -1,10 +1,9 @@
 import { type InstantInput, toEpochMs } from '../time.js'
 import type { ApiKey } from '../types.js'
-import { MAX_EXACT_USD, chargeUsage, toUnits, unitsOfKind } from '../usage.js'
+import { MAX_EXACT_USD, toUnits, unitsOfKind } from '../usage.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
 import { type StoreContext, windowsNow } from './context.js'
-import { keyToWire, requireKey } from './keys.js'
-import type { KeyState } from './state.js'
+import { chargedKey, keyToWire, requireKey } from './keys.js'
 import { put } from './versions.js'
 
 export interface RecordUsageOptions {
@@ -63,11 +62,7 @@ export function createUsageCollection(ctx: StoreContext): UsageCollection {
       }
       const byok = options.byok === undefined ? false : check.boolean(options.byok, 'byok')
       const at = options.at === undefined ? ctx.clock.nowMs() : toEpochMs(options.at, operation, 'at')
-      const charged: KeyState = {
-        ...key,
-        ...chargeUsage(key.usage, key.usageCount, { at, units: toUnits(cost), byok }, ctx.clock.nowMs()),
-        updatedAt: key.updatedAt === null ? at : Math.max(key.updatedAt, at),
-      }
+      const charged = chargedKey(key, { at, units: toUnits(cost), byok }, ctx.clock.nowMs())
       put(ctx, 'keys', key.hash, charged)
       return keyToWire(charged, windowsNow(ctx))
     },
