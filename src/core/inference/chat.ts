@@ -100,6 +100,36 @@ export function costToUnits(cost: string): number {
   return Number((units + divisor / 2n) / divisor)
 }
 
+/** A completion's price on a tier: its cost and the prompt and completion parts `usage` shows. */
+interface Priced {
+  cost: string
+  promptCost: number
+  completionCost: number
+}
+
+/**
+ * Prices already worked out, per resolved tier (a frozen object shared by every request that
+ * resolves to it) and counts: a cost is a function of the tier and the counts alone, so a kept
+ * one is always right. Requests that repeat (a suite's same prompts, the same replies) skip three
+ * exact computations. At most MEMO_SIZE per tier; the lot is dropped when full.
+ */
+const pricedByTier = new WeakMap<ResolvedPricing, Map<string, Priced | number>>()
+const MEMO_SIZE = 256
+
+function pricedOf(resolved: ResolvedPricing): Map<string, Priced | number> {
+  let memo = pricedByTier.get(resolved)
+  if (memo === undefined) {
+    memo = new Map()
+    pricedByTier.set(resolved, memo)
+  }
+  return memo
+}
+
+function remember(memo: Map<string, Priced | number>, id: string, value: Priced | number): void {
+  if (memo.size >= MEMO_SIZE) memo.clear()
+  memo.set(id, value)
+}
+
 // Flat pricings of resolved tiers (frozen, shared per tier), for the prompt and completion parts of a cost.
 const flat = new WeakMap<ResolvedPricing, CompiledPricing>()
 export function flatPricing(prices: ResolvedPricing): CompiledPricing {
@@ -116,10 +146,20 @@ export function flatPricing(prices: ResolvedPricing): CompiledPricing {
  * and its `usage` as the wire shows it: the cost, and its prompt and completion parts at the tier.
  */
 export function priceCounts(pricing: CompiledPricing, counts: { promptTokens: number; completionTokens: number; reasoningTokens: number; cachedTokens: number }, at: number): { cost: string; usage: ChatUsage } {
-  const cost = pricing.cost(counts, { at })
-  const tier = flatPricing(pricing.resolve({ promptTokens: counts.promptTokens, at }))
-  const promptCost = tier.cost({ promptTokens: counts.promptTokens, cachedTokens: counts.cachedTokens, requests: 0 }, { at })
-  const completionCost = tier.cost({ completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, requests: 0 }, { at })
+  const resolved = pricing.resolve({ promptTokens: counts.promptTokens, at })
+  const memo = pricedOf(resolved)
+  const id = `${counts.promptTokens}:${counts.completionTokens}:${counts.reasoningTokens}:${counts.cachedTokens}`
+  let priced = memo.get(id) as Priced | undefined
+  if (priced === undefined) {
+    const tier = flatPricing(resolved)
+    priced = {
+      cost: pricing.cost(counts, { at }),
+      promptCost: Number(tier.cost({ promptTokens: counts.promptTokens, cachedTokens: counts.cachedTokens, requests: 0 }, { at })),
+      completionCost: Number(tier.cost({ completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, requests: 0 }, { at })),
+    }
+    remember(memo, id, priced)
+  }
+  const { cost, promptCost, completionCost } = priced
   return {
     cost,
     usage: {
@@ -130,7 +170,7 @@ export function priceCounts(pricing: CompiledPricing, counts: { promptTokens: nu
       is_byok: false,
       prompt_tokens_details: { cached_tokens: counts.cachedTokens, audio_tokens: 0 },
       completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
-      cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: Number(completionCost) },
+      cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: promptCost, upstream_inference_completions_cost: completionCost },
     },
   }
 }
@@ -303,7 +343,14 @@ function checkCredits(ctx: StoreContext, userId: string, endpoint: Endpoint, inp
   if (available === null) return
   const pricing = pricingOf(endpoint)
   const requested = input.maxTokens ?? endpoint.max_completion_tokens ?? Math.max(0, endpoint.context_length - promptTokens)
-  const worst = costToUnits(pricing.cost({ promptTokens, completionTokens: requested }, { at }))
+  // The worst case's units, kept with the tier's prices (see `priced`).
+  const memo = pricedOf(pricing.resolve({ promptTokens, at }))
+  const id = `worst:${promptTokens}:${requested}`
+  let worst = memo.get(id) as number | undefined
+  if (worst === undefined) {
+    worst = costToUnits(pricing.cost({ promptTokens, completionTokens: requested }, { at }))
+    remember(memo, id, worst)
+  }
   if (worst === 0 || worst <= available) return
   const base = costToUnits(pricing.cost({ promptTokens, completionTokens: 0 }, { at }))
   const perToken = costToUnits(flatPricing(pricing.resolve({ promptTokens, at })).cost({ completionTokens: 1, requests: 0 }, { at }))
