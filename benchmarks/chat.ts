@@ -29,9 +29,11 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { createSimulator } from '../src/index.js'
-import { createHandlers } from '../src/msw/index.js'
 import { type Figure, figure, fmtInt, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, nowNs, table, writeReport } from './support.js'
+import { pkg, pkgMsw, pkgServer } from './package.js'
+
+const { createSimulator } = pkg
+const { createHandlers } = pkgMsw
 
 const MODEL = 'bench/chat'
 const STREAM_CHUNKS = 100
@@ -80,7 +82,7 @@ async function serveChild(kind: string): Promise<void> {
   })
   if (kind === 'sim') {
     const { sim, key } = chatSimulator()
-    const { startServer } = await import('../src/server/index.js')
+    const { startServer } = await pkgServer()
     const server = await startServer(sim, { port: 0 })
     process.stdout.write(`${server.port} ${key}\n`)
     return

@@ -11,8 +11,11 @@
  * served is also checked once against an independently sorted copy of the keys, so a fast but wrong
  * index fails loudly. Exits 1 when the target is missed.
  */
-import { createSimulator, type EmptyWorld, type Simulator } from '../src/index.js'
+import type { EmptyWorld, Simulator } from '../src/index.js'
 import { figure, fmtInt, fmtMs, fmtNs, fmtRatio, gc, machine as describeMachine, machineLine, machineMarkdown, median, msSince, prng, nowNs, table, writeReport } from './support.js'
+import { pkg } from './package.js'
+
+const { createSimulator } = pkg
 
 const SIZES = [1_000, 10_000, 100_000] as const
 const PAGE_SIZE = 100

@@ -22,8 +22,6 @@ import { deepStrictEqual } from 'node:assert/strict'
 import os from 'node:os'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { createSimulator } from '../src/index.js'
-import { createHandlers } from '../src/msw/index.js'
 import {
   type Figure,
   figure,
@@ -39,6 +37,10 @@ import {
   table,
   writeReport,
 } from './support.js'
+import { pkg, pkgMsw } from './package.js'
+
+const { createSimulator } = pkg
+const { createHandlers } = pkgMsw
 
 const EXTRA_KEYS = 100
 const USAGE_PER_KEY = 3

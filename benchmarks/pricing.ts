@@ -12,10 +12,12 @@
  * Prints a table and writes benchmarks/results/pricing.md and pricing.json. Before timing, every request is checked
  * against the reference, so a fast but wrong engine fails loudly. Exits 1 when a target is missed.
  */
-import { compilePricing, estimateCost, explainPricing, resolvePricing } from '../src/pricing/index.js'
 import type { CostUsage, Pricing, PricingRequest } from '../src/pricing/index.js'
 import { referenceResolve } from './reference-pricing.js'
 import { type Figure, figure, fmtInt, fmtNs, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, msSince, prng, nowNs, table, writeReport } from './support.js'
+import { pkgPricing } from './package.js'
+
+const { compilePricing, estimateCost, explainPricing, resolvePricing } = pkgPricing
 
 const ROUNDS = 21
 const WARMUP_ROUNDS = 3

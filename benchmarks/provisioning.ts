@@ -24,9 +24,11 @@
 import os from 'node:os'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { createSimulator } from '../src/index.js'
-import { createHandlers } from '../src/msw/index.js'
 import { type Figure, figure, fmtInt, fmtNs, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, nowNs, table, writeReport } from './support.js'
+import { pkg, pkgMsw } from './package.js'
+
+const { createSimulator } = pkg
+const { createHandlers } = pkgMsw
 
 const BATCH = 25
 const WARMUP_ROUNDS = 3

@@ -1,8 +1,8 @@
 // A straightforward reading of DESIGN.md section 4: interprets the overrides on every call, with
 // Date's UTC getters and a fresh result object. The pricing benchmark measures the engine against it,
 // and the pricing property tests use it as an independent oracle.
-import { OVERRIDABLE_PRICE_KEYS, PRICE_KEYS } from '../src/index.js'
-import type { Pricing, Weekday } from '../src/index.js'
+// Constants only, from the source: the tests use this oracle, and run without a build.
+import { OVERRIDABLE_PRICE_KEYS, PRICE_KEYS, type Pricing, type Weekday } from '../src/index.js'
 
 const DAY_NAMES: readonly Weekday[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
 

@@ -17,8 +17,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { Agent, request as httpRequest } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { createSimulator } from '../src/index.js'
 import { type Figure, figure, fmtInt, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, table, writeReport } from './support.js'
+import { pkg, pkgServer } from './package.js'
+
+const { createSimulator } = pkg
 
 const CONNECTIONS = 32
 const REQUESTS_PER_ROUND = 4_000
@@ -33,7 +35,7 @@ const AUTH = `Bearer ${sim.world.managementKey}`
 /** The child process: `tsx benchmarks/server.ts serve sim|bare` prints its port and serves until killed. */
 async function serveChild(kind: string): Promise<void> {
   if (kind === 'sim') {
-    const { startServer } = await import('../src/server/index.js')
+    const { startServer } = await pkgServer()
     const server = await startServer(createSimulator({ journalLimit: 0 }), { port: 0 })
     process.stdout.write(`${server.port}\n`)
     return

@@ -19,8 +19,6 @@
  * (key count, a GET /keys page, the clock), so a fast but wrong one fails loudly. Exits 1 when a
  * target is missed.
  */
-import { generateWorld } from '../src/fixtures/index.js'
-import { createSimulator } from '../src/index.js'
 import {
   type Figure,
   figure,
@@ -36,6 +34,10 @@ import {
   table,
   writeReport,
 } from './support.js'
+import { pkg, pkgFixtures } from './package.js'
+
+const { generateWorld } = pkgFixtures
+const { createSimulator } = pkg
 
 const SEED = 42
 const REPS = 31

@@ -8,8 +8,10 @@
  *
  * Prints a table, writes benchmarks/results/usage.md and usage.json, and exits 1 when the target is missed.
  */
-import { createSimulator } from '../src/index.js'
 import { figure, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, msSince, nowNs, table, writeReport } from './support.js'
+import { pkg } from './package.js'
+
+const { createSimulator } = pkg
 
 const SIZES = [10, 50_000] as const
 const ROUNDS = 15

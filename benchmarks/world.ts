@@ -17,9 +17,13 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
-import { generateWorld, type DefaultWorld, type WorldSize, type WorldSpec } from '../src/fixtures/index.js'
-import { createSimulator, type Simulator } from '../src/index.js'
+import type { DefaultWorld, WorldSize, WorldSpec } from '../src/fixtures/index.js'
+import type { Simulator } from '../src/index.js'
 import { type Figure, figure, fmtInt, fmtMs, gc, machine as describeMachine, machineLine, machineMarkdown, median, msSince, nowNs, table, writeReport } from './support.js'
+import { pkg, pkgFixtures } from './package.js'
+
+const { generateWorld } = pkgFixtures
+const { createSimulator } = pkg
 
 const SEED = 42
 const SIZES: readonly WorldSize[] = ['small', 'default', 'large']
