@@ -73,26 +73,39 @@ export type SimResponse = Timing &
   )
 
 const ROUTES = OPERATIONS.map((operation) => ({ operation, segments: operation.template.split('/').slice(1) }))
+
+/** The routes by method, then by number of segments, in table order: a request tries only those of its shape. */
+const ROUTES_BY_SHAPE = new Map<string, (typeof ROUTES)[number][][]>()
+for (const route of ROUTES) {
+  let byLength = ROUTES_BY_SHAPE.get(route.operation.method)
+  if (byLength === undefined) ROUTES_BY_SHAPE.set(route.operation.method, (byLength = []))
+  ;(byLength[route.segments.length] ??= []).push(route)
+}
+
+/** The parameters of a template without any (shared: read, never written). */
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
 const SIMULATED = OPERATIONS.map((o) => `${o.method} ${o.template}`).join(', ')
 
 type Matched = { operation: Operation; params: Record<string, string> }
 
 function match(method: string, path: string): Matched | undefined {
-  const segments = path.split('/').slice(1)
-  for (const { operation, segments: template } of ROUTES) {
-    if (operation.method !== method || template.length !== segments.length) continue
-    const params: Record<string, string> = {}
+  // `path` starts with '/': its first piece is empty.
+  const segments = path.split('/')
+  const candidates = ROUTES_BY_SHAPE.get(method)?.[segments.length - 1]
+  if (candidates === undefined) return undefined
+  for (const { operation, segments: template } of candidates) {
+    let params: Record<string, string> | undefined
     let matched = true
     for (let i = 0; i < template.length; i++) {
       const part = template[i] as string
-      const segment = segments[i] as string
-      if (part.charCodeAt(0) === 0x7b) params[part.slice(1, -1)] = segment
+      const segment = segments[i + 1] as string
+      if (part.charCodeAt(0) === 0x7b) (params ??= {})[part.slice(1, -1)] = segment
       else if (part !== segment) {
         matched = false
         break
       }
     }
-    if (matched) return { operation, params }
+    if (matched) return { operation, params: params ?? NO_PARAMS }
   }
   return undefined
 }
@@ -126,7 +139,8 @@ function callerOf(ctx: StoreContext, secret: string | null | undefined, keyHash:
 /** The query as the journal shows it; a request whose query cannot be read shows none. */
 function queryText(request: SimRequest): string {
   try {
-    return request.query instanceof URLSearchParams ? request.query.toString() : String(request.query ?? '').replace(/^\?/, '')
+    if (request.query instanceof URLSearchParams) return request.query.size === 0 ? '' : request.query.toString()
+    return String(request.query ?? '').replace(/^\?/, '')
   } catch {
     return ''
   }

@@ -425,11 +425,14 @@ export class Controls {
   /** The delay of one request: the operation's rule, else the default rule, else none. */
   delayFor(operation: OperationName | null): { ms: number; real: boolean } {
     const rule = (operation === null ? undefined : this.latencyRules.get(operation)) ?? this.latencyRules.get('*')
-    if (!rule) return { ms: 0, real: false }
+    if (!rule) return NO_DELAY
     const ms = Array.isArray(rule.ms) ? rule.ms[0] + Math.floor(this.random.float() * (rule.ms[1] - rule.ms[0] + 1)) : (rule.ms as number)
     return { ms, real: rule.real }
   }
 }
+
+/** No latency rule: shared, never written. */
+const NO_DELAY: { ms: number; real: boolean } = Object.freeze({ ms: 0, real: false })
 
 /** The error a fault answers with, as the router throws it. */
 export function faultError(respond: Exclude<FaultResponse, 'network-error' | 'never'>): ApiError {
