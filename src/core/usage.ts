@@ -129,6 +129,8 @@ function fold(cache: FiguresCache, { at, units, byok }: UsageRecord): void {
  * The result is shared with the cache: read it, never change it.
  */
 export function figuresAt(records: readonly UsageRecord[], count: number, windows: UsageWindows): Readonly<UsageFigures> {
+  // No records (every key just made): nothing to sum, and no cache to hang on its empty log.
+  if (count === 0) return NO_FIGURES
   const holder = records as CachedRecords
   let cache = holder[FIGURES]
   const sameWindows = cache !== undefined && cache.day === windows.day && cache.week === windows.week && cache.month === windows.month
@@ -154,6 +156,9 @@ export function figuresAt(records: readonly UsageRecord[], count: number, window
   Object.defineProperty(holder, FIGURES, { value: cache, configurable: true, writable: true, enumerable: false })
   return cache.figures
 }
+
+/** The figures of no records: shared, never written. */
+const NO_FIGURES: Readonly<UsageFigures> = Object.freeze({ total: 0, daily: 0, weekly: 0, monthly: 0, byokTotal: 0, byokDaily: 0, byokWeekly: 0, byokMonthly: 0 })
 
 /**
  * Until when (exclusive) the figures `figuresAt` last returned for these records hold: the instant
@@ -302,14 +307,19 @@ export function limitRemaining(
   f: UsageFigures,
 ): number | null {
   if (limit === null) return null
-  const [used, byok] =
-    limitReset === 'daily'
-      ? [f.daily, f.byokDaily]
-      : limitReset === 'weekly'
-        ? [f.weekly, f.byokWeekly]
-        : limitReset === 'monthly'
-          ? [f.monthly, f.byokMonthly]
-          : [f.total, f.byokTotal]
+  // Locals, not a destructured pair: this runs for every key read and every admission.
+  let used = f.total
+  let byok = f.byokTotal
+  if (limitReset === 'daily') {
+    used = f.daily
+    byok = f.byokDaily
+  } else if (limitReset === 'weekly') {
+    used = f.weekly
+    byok = f.byokWeekly
+  } else if (limitReset === 'monthly') {
+    used = f.monthly
+    byok = f.byokMonthly
+  }
   const spent = used + (includeByok ? byok : 0)
   const limitUnits = toUnits(limit)
   // A limit beyond the exact range is compared in USD; usage itself never leaves that range.

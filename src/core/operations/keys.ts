@@ -29,6 +29,10 @@ const EXTERNAL_FIELDS: ReadonlySet<string> = new Set(['user', 'api_key'])
 const NAME_RULE = { minLength: 1, maxLength: 256 } as const
 /** A spending limit in USD: zero or more (a limit of 0 stops every paid request). */
 const LIMIT_RULE = { min: 0, nullable: true } as const
+/** The other fields of a create, each rule made once. */
+const EXPIRES_RULE = { nullable: true, expected: 'an ISO 8601 instant with a time and an offset, such as 2026-12-31T23:59:59Z' } as const
+const WORKSPACE_RULE = { pattern: UUID, expected: 'a UUID' } as const
+const CREATOR_RULE = { minLength: 1, maxLength: 256, nullable: true } as const
 
 /** One of the caller's keys by the path's hash; another organisation's key is as absent as one never made (decisions/0002). */
 function callersKey(ctx: StoreContext, hash: string, principal: Principal): KeyState {
@@ -134,7 +138,7 @@ export const KEY_OPERATIONS: readonly Operation[] = [
       const limit = body.optionalNumber('limit', LIMIT_RULE)
       const limitReset = limitResetOf(body)
       const includeByokInLimit = body.optionalBoolean('include_byok_in_limit')
-      const expiresText = body.optionalString('expires_at', { nullable: true, expected: 'an ISO 8601 instant with a time and an offset, such as 2026-12-31T23:59:59Z' })
+      const expiresText = body.optionalString('expires_at', EXPIRES_RULE)
       let expiresAt: number | null = null
       if (typeof expiresText === 'string') {
         const ms = parseInstant(expiresText)
@@ -143,7 +147,7 @@ export const KEY_OPERATIONS: readonly Operation[] = [
         if (ms <= ctx.clock.nowMs()) body.fail('expires_at', `must be later than now (${formatTimestamp(ctx.clock.nowMs())})`, expiresText)
         expiresAt = ms
       }
-      const workspaceText = body.optionalString('workspace_id', { pattern: UUID, expected: 'a UUID' })
+      const workspaceText = body.optionalString('workspace_id', WORKSPACE_RULE)
       let workspaceId: string | undefined
       if (workspaceText !== undefined) {
         workspaceId = workspaceText.toLowerCase()
@@ -153,7 +157,7 @@ export const KEY_OPERATIONS: readonly Operation[] = [
         // Without one, the default workspace; an organisation that deleted its default must name one (decisions/0022).
         workspaceId = defaultWorkspaceParam(ctx, principal.userId)
       }
-      const creatorUserId = body.optionalString('creator_user_id', { minLength: 1, maxLength: 256, nullable: true })
+      const creatorUserId = body.optionalString('creator_user_id', CREATOR_RULE)
       const external = body.optionalObject('external')
       let externalUser: string | undefined
       if (external) {
