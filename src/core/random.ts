@@ -66,10 +66,21 @@ export class Random {
   }
 
   private fromAlphabet(alphabet: string, length: number): string {
-    // Character codes, then one string: a string grown a character at a time is a chain of
-    // `length` pieces until something flattens it.
+    // Each character drawn as `this.int(0, size - 1)` draws it (pure-rand's uniformInt for a range
+    // of at most 2^32): a 32-bit value, drawn again at or above the largest multiple of the size,
+    // taken modulo the size. The same characters from the same draws (test/core/hot-paths.test.ts
+    // checks it against uniformInt), without two calls per character: a key's secret and hash are
+    // 128 of them. Character codes, then one string: a string grown a character at a time is a
+    // chain of `length` pieces until something flattens it.
+    const size = alphabet.length
+    const limit = size > 2 ? Math.trunc(4294967296 / size) * size : 4294967296
+    const generator = this.generator
     const codes = new Array<number>(length)
-    for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(this.int(0, alphabet.length - 1))
+    for (let i = 0; i < length; i++) {
+      let value = generator.next() + 2147483648
+      while (value >= limit) value = generator.next() + 2147483648
+      codes[i] = alphabet.charCodeAt(value % size)
+    }
     return String.fromCharCode.apply(null, codes)
   }
 }

@@ -10,6 +10,9 @@ import { costToUnits } from '../../src/core/inference/chat.js'
 import { defaultReply } from '../../src/core/inference/reply.js'
 import type { InputMessage } from '../../src/core/inference/request.js'
 import { SortedIndex } from '../../src/core/sorted-index.js'
+import { Random } from '../../src/core/random.js'
+import { uniformInt } from 'pure-rand/distribution/uniformInt'
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 import { setupServer } from 'msw/node'
 import { type AnsweredResponse, toWire } from '../../src/core/http.js'
 
@@ -222,5 +225,22 @@ describe('an embeddings answer sent as bytes', () => {
     }
     // The journal makes each answer's text again from the inputs: the same bodies.
     expect(sim.journal.list().map((e) => JSON.stringify(e.response.body))).toEqual(sent)
+  })
+})
+
+describe('seeded ids drawn without uniformInt', () => {
+  it('are the characters uniformInt draws, from the same draws, for every alphabet size the simulator uses and others', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 2, max: 300 }), fc.integer({ min: 0, max: 80 }), (seed, size, length) => {
+        const alphabet = Array.from({ length: size }, (_, i) => String.fromCharCode(0x21 + i)).join('')
+        const random = new Random(seed)
+        const reference = xoroshiro128plus(seed)
+        const expected = Array.from({ length }, () => alphabet[uniformInt(reference, 0, size - 1)]).join('')
+        expect((random as unknown as { fromAlphabet(a: string, n: number): string }).fromAlphabet(alphabet, length)).toBe(expected)
+        // The stream is where uniformInt leaves it: the next draw agrees too.
+        expect(random.int(0, 1_000_000)).toBe(uniformInt(reference, 0, 1_000_000))
+      }),
+      { seed: SEED, numRuns: 500 },
+    )
   })
 })
