@@ -62,8 +62,24 @@ interface BodyState {
   body: unknown
 }
 
-/** Each payload response's body state: beside the response, not on it (nothing to copy or clone). */
-const BODIES = new WeakMap<object, BodyState>()
+const BODY = Symbol('body')
+type WithBody = { [BODY]: BodyState }
+
+// One accessor pair for every cached response (not a closure each: this runs on every request).
+function readBody(this: WithBody): unknown {
+  const state = this[BODY]
+  if (state.payload !== undefined) {
+    state.body = state.payload.value()
+    state.payload = undefined
+  }
+  return state.body
+}
+function writeBody(this: WithBody, value: unknown): void {
+  const state = this[BODY]
+  state.body = value
+  state.payload = undefined
+}
+const BODY_ACCESSOR: PropertyDescriptor = { get: readBody, set: writeBody, enumerable: true, configurable: true }
 
 /**
  * A response whose body is made from cached JSON: the adapters send the payload's text, and
@@ -71,26 +87,9 @@ const BODIES = new WeakMap<object, BodyState>()
  * pays for it). Once `body` is read or set, the payload is withdrawn: an edited body is what gets sent.
  */
 export function payloadResponse(payload: JsonPayload, status = 200): SimResponse {
-  // `body`, an own enumerable accessor written in the literal (a defineProperty per request showed in profiles).
-  const response = {
-    status,
-    headers: { ...JSON_HEADERS },
-    type: 'json' as const,
-    get body(): unknown {
-      const state = BODIES.get(this) as BodyState
-      if (state.payload !== undefined) {
-        state.body = state.payload.value()
-        state.payload = undefined
-      }
-      return state.body
-    },
-    set body(value: unknown) {
-      const state = BODIES.get(this) as BodyState
-      state.body = value
-      state.payload = undefined
-    },
-  }
-  BODIES.set(response, { payload, body: undefined })
+  const response = { status, headers: { ...JSON_HEADERS }, type: 'json' as const }
+  Object.defineProperty(response, BODY, { value: { payload, body: undefined } satisfies BodyState })
+  Object.defineProperty(response, 'body', BODY_ACCESSOR)
   return response as unknown as SimResponse
 }
 
@@ -113,7 +112,7 @@ export function frameRebuildOf(response: SimResponse): (() => readonly StreamFra
 
 /** The cached payload of a response, while its body has not been read or replaced; else undefined. */
 export function payloadOf(response: SimResponse): JsonPayload | undefined {
-  return BODIES.get(response)?.payload
+  return (response as Partial<WithBody>)[BODY]?.payload
 }
 
 export const clone = <T>(value: T): T => structuredClone(value)
