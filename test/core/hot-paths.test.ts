@@ -45,7 +45,9 @@ describe('costToUnits', () => {
     const cost = fc.oneof(
       fc.tuple(digits(1, 8), digits(0, 14)).map(([whole, fraction]) => (fraction === '' ? whole : `${whole}.${fraction}`)),
       fc.tuple(digits(1, 20), digits(1, 25)).map(([whole, fraction]) => `${whole}.${fraction}`),
-      fc.constantFrom('0', '0.0', '0.00000000005', '0.00000000004999', '999999999999999', '0.9999999999', '12345.6789012345'),
+      // 16 and more digits, with no decimals or a few: past what a double holds exactly.
+      fc.tuple(digits(15, 22), digits(0, 3)).map(([whole, fraction]) => (fraction === '' ? whole : `${whole}.${fraction}`)),
+      fc.constantFrom('0', '0.0', '0.00000000005', '0.00000000004999', '999999999999999', '9999999999999999', '99999999999999999', '0.9999999999', '12345.6789012345'),
     )
     fc.assert(
       fc.property(cost, (c) => {

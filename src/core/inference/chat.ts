@@ -87,10 +87,10 @@ const TENS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
 
 /** A decimal cost in USD as whole 10^-10 USD, rounded half up past the tenth decimal (decisions/0024). */
 export function costToUnits(cost: string): number {
-  // Most costs have few enough digits to read exactly as a double: no BigInt then.
+  // Most costs have few enough digits (15 at most) to read exactly as a double: no BigInt then.
   const dot = cost.indexOf('.')
   const decimals = dot === -1 ? 0 : cost.length - dot - 1
-  if (cost.length <= 16 && decimals <= 10) {
+  if ((dot === -1 ? cost.length : cost.length - 1) <= 15 && decimals <= 10) {
     const whole = dot === -1 ? cost : cost.slice(0, dot) + cost.slice(dot + 1)
     return Number(whole) * (TENS[10 - decimals] as number)
   }
