@@ -29,7 +29,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { type Figure, figure, fmtInt, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, nowNs, table, writeReport } from './support.js'
+import { type Figure, figure, fmtInt, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, nowNs, table, writeReport, ratioSpread } from './support.js'
 import { pkg, pkgMsw, pkgServer } from './package.js'
 
 const { createSimulator } = pkg
@@ -250,7 +250,6 @@ async function mswRatio(): Promise<{ ratios: number[]; simUs: number; bareUs: nu
 
 // ---------------------------------------------------------------------------------------------
 
-const spreadOf = (ratios: readonly number[]): string => `${fmtRatio(Math.min(...ratios))}–${fmtRatio(Math.max(...ratios))}`
 
 function aimockVersion(): string {
   try {
@@ -270,8 +269,8 @@ async function main(): Promise<void> {
 
   const msw = await mswRatio()
   const mswMedian = median(msw.ratios)
-  console.log(`MSW: simulator ${msw.simUs.toFixed(1)} µs, bare ${msw.bareUs.toFixed(1)} µs a request; ratio ${fmtRatio(mswMedian)} (rounds ${spreadOf(msw.ratios)})`)
-  rows.push(['MSW, non-streamed', fmtInt(msw.bytes), `${msw.bareUs.toFixed(0)} µs/request`, `${msw.simUs.toFixed(0)} µs/request`, fmtRatio(mswMedian), spreadOf(msw.ratios)])
+  console.log(`MSW: simulator ${msw.simUs.toFixed(1)} µs, bare ${msw.bareUs.toFixed(1)} µs a request; ratio ${fmtRatio(mswMedian)} (rounds ${ratioSpread(msw.ratios)})`)
+  rows.push(['MSW, non-streamed', fmtInt(msw.bytes), `${msw.bareUs.toFixed(0)} µs/request`, `${msw.simUs.toFixed(0)} µs/request`, fmtRatio(mswMedian), ratioSpread(msw.ratios)])
   figures.push(
     figure({
       id: 'msw-ratio',
@@ -281,7 +280,7 @@ async function main(): Promise<void> {
       runs: msw.ratios.length,
       op: '<=',
       bound: TARGET_MSW,
-      display: `${fmtRatio(mswMedian)} (rounds ${spreadOf(msw.ratios)})`,
+      display: `${fmtRatio(mswMedian)} (rounds ${ratioSpread(msw.ratios)})`,
     }),
   )
 
@@ -320,8 +319,8 @@ async function main(): Promise<void> {
       const simCpu = median(cpuPerRequest.get(`sim-${c.id}`) ?? [])
       const bareCpu = median(cpuPerRequest.get(`bare-${c.id}`) ?? [])
       cpuRows.push([`server, ${c.label}`, bareCpu.toFixed(0), simCpu.toFixed(0), fmtRatio(simCpu / bareCpu)])
-      console.log(`server ${c.label}: bare ${fmtInt(Math.round(median(bareRates)))} req/s, simulator ${fmtInt(Math.round(median(simRates)))} req/s; ratio ${fmtRatio(ratio)} (rounds ${spreadOf(ratios)})`)
-      rows.push([`server, ${c.label}`, fmtInt(bytes), `${fmtInt(Math.round(median(bareRates)))} req/s`, `${fmtInt(Math.round(median(simRates)))} req/s`, fmtRatio(ratio), spreadOf(ratios)])
+      console.log(`server ${c.label}: bare ${fmtInt(Math.round(median(bareRates)))} req/s, simulator ${fmtInt(Math.round(median(simRates)))} req/s; ratio ${fmtRatio(ratio)} (rounds ${ratioSpread(ratios)})`)
+      rows.push([`server, ${c.label}`, fmtInt(bytes), `${fmtInt(Math.round(median(bareRates)))} req/s`, `${fmtInt(Math.round(median(simRates)))} req/s`, fmtRatio(ratio), ratioSpread(ratios)])
       figures.push(
         figure({
           id: `server-${c.id}-ratio`,
@@ -331,7 +330,7 @@ async function main(): Promise<void> {
           runs: ROUNDS,
           op: '<=',
           bound: TARGET_SERVER,
-          display: `${fmtRatio(ratio)} (rounds ${spreadOf(ratios)})`,
+          display: `${fmtRatio(ratio)} (rounds ${ratioSpread(ratios)})`,
         }),
       )
     }
@@ -339,8 +338,8 @@ async function main(): Promise<void> {
     cpuRows.push(['aimock, JSON', '—', aimockCpu.toFixed(0), `simulator ${fmtRatio(median(cpuPerRequest.get('sim-json') ?? []) / aimockCpu)} aimock's`])
     const aheadRatios = simJsonRates.map((s, i) => s / (aimockRates[i] as number))
     const ahead = median(simJsonRates) / median(aimockRates)
-    console.log(`aimock: ${fmtInt(Math.round(median(aimockRates)))} req/s; simulator over aimock ${fmtRatio(ahead)} (rounds ${spreadOf(aheadRatios)})`)
-    rows.push(['aimock server, JSON (same load)', '—', '—', `${fmtInt(Math.round(median(aimockRates)))} req/s (aimock)`, `simulator ${fmtRatio(ahead)} aimock's req/s`, spreadOf(aheadRatios)])
+    console.log(`aimock: ${fmtInt(Math.round(median(aimockRates)))} req/s; simulator over aimock ${fmtRatio(ahead)} (rounds ${ratioSpread(aheadRatios)})`)
+    rows.push(['aimock server, JSON (same load)', '—', '—', `${fmtInt(Math.round(median(aimockRates)))} req/s (aimock)`, `simulator ${fmtRatio(ahead)} aimock's req/s`, ratioSpread(aheadRatios)])
     figures.push(
       figure({
         id: 'aimock-throughput',
@@ -350,7 +349,7 @@ async function main(): Promise<void> {
         runs: ROUNDS,
         op: '>=',
         bound: 1,
-        display: `${fmtRatio(ahead)} (rounds ${spreadOf(aheadRatios)}; ${fmtInt(Math.round(median(simJsonRates)))} against ${fmtInt(Math.round(median(aimockRates)))} req/s)`,
+        display: `${fmtRatio(ahead)} (rounds ${ratioSpread(aheadRatios)}; ${fmtInt(Math.round(median(simJsonRates)))} against ${fmtInt(Math.round(median(aimockRates)))} req/s)`,
       }),
     )
   } finally {

@@ -22,21 +22,7 @@ import { deepStrictEqual } from 'node:assert/strict'
 import os from 'node:os'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import {
-  type Figure,
-  figure,
-  fmtInt,
-  fmtNs,
-  fmtRatio,
-  gc,
-  machine as describeMachine,
-  machineLine,
-  machineMarkdown,
-  median,
-  nowNs,
-  table,
-  writeReport,
-} from './support.js'
+import { type Figure, figure, fmtInt, fmtNs, fmtRatio, gc, machine as describeMachine, machineLine, machineMarkdown, median, nowNs, table, writeReport, ratioSpread } from './support.js'
 import { pkg, pkgMsw } from './package.js'
 
 const { createSimulator } = pkg
@@ -329,9 +315,9 @@ async function main(): Promise<void> {
         fmtNs(simMed),
         fmtNs(simMed - bareMed),
         fmtRatio(ratio),
-        `${fmtRatio(Math.min(...ratios))}–${fmtRatio(Math.max(...ratios))}`,
+        ratioSpread(ratios),
       ])
-      figures.push(figure({ id: `ratio-${c.id}`, what: `(${c.label}) ${c.what}: createHandlers / bare msw handler, ns/request`, measured: ratio, unit: 'x', runs: ROUNDS, op: '<=', bound: TARGET_RATIO }))
+      figures.push(figure({ id: `ratio-${c.id}`, what: `(${c.label}) ${c.what}: createHandlers / bare msw handler, ns/request`, measured: ratio, unit: 'x', runs: ROUNDS, op: '<=', bound: TARGET_RATIO, display: `${fmtRatio(ratio)} (rounds ${ratioSpread(ratios)})` }))
     }
     const perRequest = table(
       ['case', 'request', 'body chars', 'bare msw ns/req (median)', 'createHandlers ns/req (median)', 'difference ns', 'ratio', 'min–max ratio of rounds'],

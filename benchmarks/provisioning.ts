@@ -24,7 +24,7 @@
 import os from 'node:os'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { type Figure, figure, fmtInt, fmtNs, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, nowNs, table, writeReport } from './support.js'
+import { type Figure, figure, fmtInt, fmtNs, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, nowNs, table, writeReport, ratioSpread } from './support.js'
 import { pkg, pkgMsw } from './package.js'
 
 const { createSimulator } = pkg
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
     for (const c of cases) {
       const ratios = c.simNs.map((s, i) => s / (c.bareNs[i] as number))
       const ratio = median(ratios)
-      const spread = `${fmtRatio(Math.min(...ratios))}–${fmtRatio(Math.max(...ratios))}`
+      const spread = ratioSpread(ratios)
       rows.push([c.label, c.what, fmtInt(c.text.length || (cases[3]?.text.length ?? 0)), fmtNs(median(c.bareNs)), fmtNs(median(c.simNs)), fmtRatio(ratio), spread])
       figures.push(figure({ id: `ratio-${c.id}`, what: `(${c.label}) ${c.what}: createHandlers / bare msw handler, ns/request`, measured: ratio, unit: 'x', runs: ROUNDS, op: '<=', bound: TARGET_RATIO, display: `${fmtRatio(ratio)} (rounds ${spread})` }))
     }

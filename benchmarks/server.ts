@@ -17,7 +17,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { Agent, request as httpRequest } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { type Figure, figure, fmtInt, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, table, writeReport } from './support.js'
+import { type Figure, figure, fmtInt, fmtRatio, machine as describeMachine, machineLine, machineMarkdown, median, table, writeReport, ratioSpread } from './support.js'
 import { pkg, pkgServer } from './package.js'
 
 const { createSimulator } = pkg
@@ -115,7 +115,7 @@ async function main(): Promise<void> {
       const bareRate = median(bareRates)
       // Each round's pair, side by side: the spread of the ratio from round to round.
       const roundRatios = bareRates.map((b, i) => b / (simRates[i] as number))
-      const spread = `${fmtRatio(Math.min(...roundRatios))}–${fmtRatio(Math.max(...roundRatios))}`
+      const spread = ratioSpread(roundRatios)
       rows.push([`GET ${path}`, fmtInt(expected.byteLength), fmtInt(Math.round(bareRate)), fmtInt(Math.round(simRate)), fmtRatio(bareRate / simRate), spread])
       figures.push(
         figure({

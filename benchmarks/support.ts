@@ -31,6 +31,9 @@ export const fmtNs = (ns: number): string => fmtInt(Math.round(ns))
 export const fmtMs = (ms: number): string => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2))
 export const fmtRatio = (r: number): string => `${r.toFixed(2)}×`
 
+/** The spread of per-round ratios, `min×–max×`: every ratio figure is reported with it. */
+export const ratioSpread = (ratios: readonly number[]): string => `${fmtRatio(Math.min(...ratios))}–${fmtRatio(Math.max(...ratios))}`
+
 /** The same rows as aligned text for the terminal and as a Markdown table for the results file. */
 export function table(header: string[], rows: string[][], align: ('l' | 'r')[]): { text: string; markdown: string } {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)))
