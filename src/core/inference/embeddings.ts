@@ -266,6 +266,7 @@ class VectorTexts {
 const DATA_CACHE_BYTES = 32 * 2 ** 20
 
 const encoder = new TextEncoder()
+const decoder = new TextDecoder()
 
 /**
  * The `data` of answers already sent, as UTF-8 bytes, per list of inputs (model, size, format and
@@ -322,13 +323,15 @@ function embeddingsPayload(runtime: InferenceRuntime, head: { id: string; model:
   const { texts, data } = cache
   const open = encoder.encode(`{"id":${JSON.stringify(head.id)},"object":"list","data":`)
   const close = encoder.encode(`,"model":${JSON.stringify(head.model)},"usage":${JSON.stringify(head.usage)}}`)
-  // Made now for the length (and kept by the cache for the bytes asked for next).
-  const byteLength = open.byteLength + data.data(runtime.seed, head.model, keys, dimensions, base64).byteLength + close.byteLength
-  const decoder = new TextDecoder()
+  // Looked up now for the length, and held until the adapter asks for the bytes (then let go: the
+  // journal keeps this payload, and the cache, not every answer, holds the data).
+  let pending: Uint8Array | undefined = data.data(runtime.seed, head.model, keys, dimensions, base64)
+  const byteLength = open.byteLength + pending.byteLength + close.byteLength
   return {
     byteLength,
     bytes() {
-      const middle = data.data(runtime.seed, head.model, keys, dimensions, base64)
+      const middle = pending ?? data.data(runtime.seed, head.model, keys, dimensions, base64)
+      pending = undefined
       const out = new Uint8Array(open.byteLength + middle.byteLength + close.byteLength)
       out.set(open, 0)
       out.set(middle, open.byteLength)

@@ -2,14 +2,14 @@
 // generations they leave behind.
 import type { SimResponse } from '../api.js'
 import { ApiError } from '../errors.js'
-import { chatCompletion } from '../inference/chat.js'
+import { type InferenceOutcome, chatCompletion } from '../inference/chat.js'
 import { generationOf } from '../inference/generations.js'
 import { createResponse } from '../inference/responses.js'
-import type { StreamFrame } from '../inference/stream.js'
 import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild } from './operation.js'
 
-/** A stream's answer: its frames, and `cancel` for the adapter to report a client gone early. */
-function streamAnswer(outcome: { frames: StreamFrame[]; cancel: (framesSent: number) => boolean; rebuild: () => StreamFrame[] }): SimResponse {
+/** An inference's answer: a JSON payload, or a stream (its frames, and `cancel` for the adapter to report a client gone early). */
+function inferenceAnswer<T>(outcome: InferenceOutcome<T>): SimResponse {
+  if (outcome.type === 'json') return payloadResponse(outcome.answer)
   const response: SimResponse = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, type: 'stream', body: outcome.frames }
   // Not enumerable: the response stays plain data (the journal clones it), the method rides along.
   Object.defineProperty(response, 'cancel', { value: outcome.cancel, enumerable: false })
@@ -23,9 +23,7 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     template: '/chat/completions',
     auth: 'key',
     run({ ctx, principal, request, json, inference }) {
-      const outcome = chatCompletion(ctx, inference, principal, json(), request.path)
-      if (outcome.type === 'json') return payloadResponse(outcome.answer)
-      return streamAnswer(outcome)
+      return inferenceAnswer(chatCompletion(ctx, inference, principal, json(), request.path))
     },
   },
   {
@@ -34,9 +32,7 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     template: '/responses',
     auth: 'key',
     run({ ctx, principal, request, json, inference }) {
-      const outcome = createResponse(ctx, inference, principal, json(), request.path)
-      if (outcome.type === 'json') return payloadResponse(outcome.answer)
-      return streamAnswer(outcome)
+      return inferenceAnswer(createResponse(ctx, inference, principal, json(), request.path))
     },
   },
   {
