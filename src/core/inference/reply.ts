@@ -3,7 +3,8 @@
 // the same reply whatever came before it (decisions/0024).
 import type { ChatInput } from './request.js'
 
-const WORDS = [
+/** The words default replies are drawn from (exported for the tests' reference reply). */
+export const REPLY_WORDS = [
   'the', 'simulated', 'model', 'answers', 'your', 'request', 'with', 'a', 'short', 'reply', 'that', 'is',
   'stable', 'for', 'this', 'seed', 'and', 'these', 'messages', 'so', 'tests', 'can', 'rely', 'on', 'it',
   'every', 'time', 'they', 'run', 'here', 'are', 'some', 'words', 'about', 'costs', 'tokens', 'limits',
@@ -60,7 +61,7 @@ export function defaultReply(seed: number, model: string, input: Pick<ChatInput,
   }
   const count = 12 + (next() % 36)
   const words: string[] = []
-  for (let i = 0; i < count; i++) words.push(WORDS[next() % WORDS.length] as string)
+  for (let i = 0; i < count; i++) words.push(REPLY_WORDS[next() % REPLY_WORDS.length] as string)
   const text = words.join(' ')
   const reply = `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
   if (made.size >= MADE_LIMIT) made.clear()
