@@ -93,7 +93,8 @@ function match(method: string, path: string): Matched | undefined {
   const segments = path.split('/')
   const candidates = ROUTES_BY_SHAPE.get(method)?.[segments.length - 1]
   if (candidates === undefined) return undefined
-  for (const { operation, segments: template } of candidates) {
+  for (let c = 0; c < candidates.length; c++) {
+    const { operation, segments: template } = candidates[c] as (typeof candidates)[number]
     let params: Record<string, string> | undefined
     let matched = true
     for (let i = 0; i < template.length; i++) {

@@ -74,6 +74,7 @@ function byteLength(body: string | Uint8Array): number {
 
 /** Whether a content type is JSON: `application/json` or `application/<x>+json`, parameters allowed. */
 function isJsonType(contentType: string): boolean {
+  if (contentType === 'application/json') return true
   const type = (contentType.split(';')[0] as string).trim().toLowerCase()
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }

@@ -431,3 +431,46 @@ describe('against a model written from the definitions', () => {
     )
   })
 })
+
+describe('an outage, read without scanning when there was no error', () => {
+  // Beta is a thousand times cheaper than Alpha: without an outage the unsorted draw tries it first
+  // (Alpha's weight is a millionth of Beta's); with one, Alpha goes first. Whether the router saw an
+  // outage must be what the 5-minute uptime says, whatever the errors' minutes and clock moves.
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: -6, max: 7 }) }),
+    fc.record({ kind: fc.constant('traffic' as const), errors: fc.integer({ min: 0, max: 12 }), successes: fc.integer({ min: 0, max: 12 }) }),
+  )
+  it('routes around Beta exactly when its last 5 minutes are under 90% up', () => {
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+        const sim = createSimulator({ world: 'empty', seed: 3, now: '2026-03-02T10:00:30Z' })
+        const org = sim.users.create({ name: 'O', credits: { total: 1_000_000 } })
+        const { key } = sim.keys.create({ userId: org.id, name: 'k' })
+        sim.models.create({
+          id: 'o/m',
+          endpoints: [
+            { provider_name: 'Alpha', pricing: { prompt: '0.001', completion: '0.001' } },
+            { provider_name: 'Beta', pricing: { prompt: '0.000001', completion: '0.000001' } },
+          ],
+        })
+        const send = (body: Record<string, unknown>) => chat(sim, key, { model: 'o/m', ...body })
+        for (const s of steps) {
+          if (s.kind === 'advance') {
+            if (s.minutes >= 0) sim.clock.advance(s.minutes * MINUTE)
+            else sim.clock.set(new Date(sim.clock.now().getTime() + s.minutes * MINUTE))
+            continue
+          }
+          const down = sim.faults.providerDown({ provider: 'Beta' })
+          for (let i = 0; i < s.errors; i++) expect(send({ provider: { order: ['Beta'] } }).status).toBe(200)
+          down.remove()
+          for (let i = 0; i < s.successes; i++) expect(send({ provider: { order: ['Beta'] } }).body.provider).toBe('Beta')
+        }
+        const listed = sim.handle({ method: 'GET', path: '/models/o/m/endpoints', authorization: `Bearer ${key}` }).body as { data: { endpoints: Endpoint[] } }
+        const up = listed.data.endpoints.find((e) => e.provider_name === 'Beta')?.uptime_last_5m
+        const outage = up !== undefined && up !== null && up < 90
+        expect(send({}).body.provider).toBe(outage ? 'Alpha' : 'Beta')
+      }),
+      { seed: 20261126, numRuns: 600 },
+    )
+  })
+})

@@ -57,6 +57,8 @@ export interface Completed extends StreamSource {
   /** The 20 random characters of the generation's id (`gen-...`), for ids derived from it. */
   suffix: string
   stream: boolean
+  /** JSON.stringify(usage), when the pricing kept it for these counts. */
+  usageJson?: string
 }
 
 /**
@@ -105,6 +107,8 @@ interface Priced {
   cost: string
   promptCost: number
   completionCost: number
+  /** The usage's JSON text for these counts, made on first use: its five decimals cost more to write than the rest of an answer. */
+  usageJson: string | undefined
 }
 
 /**
@@ -145,7 +149,11 @@ export function flatPricing(prices: ResolvedPricing): CompiledPricing {
  * The exact cost of a completion's counts on a pricing at an instant (overrides and tier resolved),
  * and its `usage` as the wire shows it: the cost, and its prompt and completion parts at the tier.
  */
-export function priceCounts(pricing: CompiledPricing, counts: { promptTokens: number; completionTokens: number; reasoningTokens: number; cachedTokens: number }, at: number): { cost: string; usage: ChatUsage } {
+export function priceCounts(
+  pricing: CompiledPricing,
+  counts: { promptTokens: number; completionTokens: number; reasoningTokens: number; cachedTokens: number },
+  at: number,
+): { cost: string; usage: ChatUsage; usageJson: string } {
   const resolved = pricing.resolve({ promptTokens: counts.promptTokens, at })
   const memo = pricedOf(resolved)
   const id = `${counts.promptTokens}:${counts.completionTokens}:${counts.reasoningTokens}:${counts.cachedTokens}`
@@ -156,23 +164,23 @@ export function priceCounts(pricing: CompiledPricing, counts: { promptTokens: nu
       cost: pricing.cost(counts, { at }),
       promptCost: Number(tier.cost({ promptTokens: counts.promptTokens, cachedTokens: counts.cachedTokens, requests: 0 }, { at })),
       completionCost: Number(tier.cost({ completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, requests: 0 }, { at })),
+      usageJson: undefined,
     }
     remember(memo, id, priced)
   }
   const { cost, promptCost, completionCost } = priced
-  return {
-    cost,
-    usage: {
-      prompt_tokens: counts.promptTokens,
-      completion_tokens: counts.completionTokens,
-      total_tokens: counts.promptTokens + counts.completionTokens,
-      cost: Number(cost),
-      is_byok: false,
-      prompt_tokens_details: { cached_tokens: counts.cachedTokens, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
-      cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: promptCost, upstream_inference_completions_cost: completionCost },
-    },
+  // Each answer its own usage object (a caller may change what it is handed); the text is shared.
+  const usage: ChatUsage = {
+    prompt_tokens: counts.promptTokens,
+    completion_tokens: counts.completionTokens,
+    total_tokens: counts.promptTokens + counts.completionTokens,
+    cost: Number(cost),
+    is_byok: false,
+    prompt_tokens_details: { cached_tokens: counts.cachedTokens, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
+    cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: promptCost, upstream_inference_completions_cost: completionCost },
   }
+  return { cost, usage, usageJson: (priced.usageJson ??= usageText(usage)) }
 }
 
 /** The reply of one attempt, before truncation and counting. */
@@ -415,7 +423,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
 
   // Step 7: the endpoint's pricing at this instant and prompt size, exact.
   const pricing = pricingOf(endpoint)
-  const { cost, usage: chatUsage } = priceCounts(pricing, counts, now)
+  const { cost, usage: chatUsage, usageJson } = priceCounts(pricing, counts, now)
   const units = costToUnits(cost)
 
   // Step 8: the key's usage record at this instant, and the organisation's credits, in one write.
@@ -448,7 +456,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
-  const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, latency: c.latency, throughput, stream: input.stream }
+  const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream }
   if (plan === undefined) return { type: 'json', answer: new AnswerPayload(shape, done) }
   if (cut === undefined) shape.end(plan, done)
   const price = (sent: StreamCounts) => {
@@ -515,10 +523,10 @@ const CHAT_SHAPE: AnswerShape<ChatCompletion> = {
     usage,
   }),
   // The same fields in the same order as `json`; strings through JSON.stringify, numbers as JSON writes them.
-  text: ({ id, provider, model, created, message, finishReason, usage }) =>
+  text: ({ id, provider, model, created, message, finishReason, usage, usageJson }) =>
     `{"id":${JSON.stringify(id)},"provider":${JSON.stringify(provider)},"model":${JSON.stringify(model)},"object":"chat.completion","created":${created},` +
     `"choices":[{"index":0,"logprobs":null,"finish_reason":${JSON.stringify(finishReason)},"native_finish_reason":${JSON.stringify(finishReason)},"message":${JSON.stringify(message)}}],` +
-    `"system_fingerprint":null,"usage":${usageText(usage)}}`,
+    `"system_fingerprint":null,"usage":${usageJson ?? usageText(usage)}}`,
   plan: (done, cut) => streamPlan(done, cut),
   end: (plan, done) => {
     endStream(plan, done)

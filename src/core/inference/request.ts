@@ -194,17 +194,7 @@ export function readNames(reader: BodyReader, name: string): string[] | null {
 
 /** Reads `provider` (the SDK's ProviderPreferences, shared by chat, Responses and embeddings requests). */
 export function readProvider(body: BodyReader): ProviderPreferences {
-  const preferences: ProviderPreferences = {
-    allowFallbacks: true,
-    only: null,
-    ignore: null,
-    order: null,
-    quantizations: null,
-    requireParameters: false,
-    dataCollection: 'allow',
-    maxPrice: {},
-    sort: null,
-  }
+  const preferences = defaultPreferences()
   const provider = body.optionalObject('provider', true)
   if (provider === undefined || provider === null) return preferences
   provider.known(PROVIDER_FIELDS)
@@ -258,6 +248,21 @@ export function readProvider(body: BodyReader): ProviderPreferences {
   return preferences
 }
 
+/** The preferences of a request without `provider`: a new object each time (routing reads it, and nothing may share it). */
+function defaultPreferences(): ProviderPreferences {
+  return {
+    allowFallbacks: true,
+    only: null,
+    ignore: null,
+    order: null,
+    quantizations: null,
+    requireParameters: false,
+    dataCollection: 'allow',
+    maxPrice: {},
+    sort: null,
+  }
+}
+
 /** A boolean field that may be null (null: as absent). */
 export function nullableBoolean(reader: BodyReader, name: string): boolean | undefined {
   if (reader.raw(name) === null) return undefined
@@ -296,6 +301,72 @@ export function readModels(body: BodyReader): Pick<ChatInput, 'models' | 'modelF
  * its path (`messages[2].content`, `provider.order[1]`).
  */
 export function readChatRequest(value: Record<string, unknown>): ChatInput {
+  return readPlainChatRequest(value) ?? readAnyChatRequest(value)
+}
+
+/** The roles whose `{ role, content }` message with text content the plain reader takes as it is. */
+const PLAIN_ROLES: ReadonlySet<string> = new Set(['system', 'developer', 'user', 'assistant'])
+
+/**
+ * The most common request, read in one pass over the fields it has: `model`, `messages` whose every
+ * message is `{ role, content }` with text content (a tool message needs more), and optionally
+ * `stream` and `max_tokens`; nothing else. Undefined for any other body, and for any value the
+ * general reader would refuse, which then reads it again and names the field. It gives what the
+ * general reader gives (test/inference/chat-request-plain.test.ts compares the two over random
+ * bodies): that reader looks for each of the forty-odd fields a request may have, one at a time,
+ * and a request's code mostly runs before the JIT compiles it, where each look costs (decisions/0033).
+ */
+function readPlainChatRequest(value: Record<string, unknown>): ChatInput | undefined {
+  let model: unknown
+  let messages: unknown
+  let stream: unknown
+  let maxTokens: unknown
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) return undefined
+    if (name === 'model') model = value[name]
+    else if (name === 'messages') messages = value[name]
+    else if (name === 'stream') stream = value[name]
+    else if (name === 'max_tokens') maxTokens = value[name]
+    else return undefined
+  }
+  if (typeof model !== 'string' || model === '' || !Array.isArray(messages) || messages.length === 0) return undefined
+  if (stream !== undefined && typeof stream !== 'boolean') return undefined
+  if (maxTokens !== undefined && maxTokens !== null && !(typeof maxTokens === 'number' && Number.isSafeInteger(maxTokens) && maxTokens >= 1)) return undefined
+  const read: InputMessage[] = []
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as Record<string, unknown> | null
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined
+    let role: unknown
+    let content: unknown
+    let fields = 0
+    for (const name in message) {
+      if (!Object.hasOwn(message, name)) return undefined
+      if (name === 'role') role = message[name]
+      else if (name === 'content') content = message[name]
+      else return undefined
+      fields++
+    }
+    if (fields !== 2 || typeof role !== 'string' || !PLAIN_ROLES.has(role) || typeof content !== 'string') return undefined
+    read.push({ role: role as InputMessage['role'], text: content, mediaParts: 0, toolCallChars: 0 })
+  }
+  const cap = maxTokens === undefined ? null : (maxTokens as number | null)
+  return {
+    models: [model],
+    modelFields: ['model'],
+    messages: read,
+    toolChars: 0,
+    hasTools: false,
+    maxTokens: cap,
+    stream: stream === true,
+    provider: defaultPreferences(),
+    parameters: cap === null ? [] : ['max_tokens'],
+    user: null,
+    sessionId: null,
+  }
+}
+
+/** Any chat request body, field by field (see readChatRequest); exported for the tests that compare the two readers. */
+export function readAnyChatRequest(value: Record<string, unknown>): ChatInput {
   const body: BodyReader = new BodyReader(value)
   body.known(CHAT_REQUEST_FIELDS)
   // After known(), every own field is one of CHAT_REQUEST_FIELDS, which no object inherits, and a
@@ -308,10 +379,14 @@ export function readChatRequest(value: Record<string, unknown>): ChatInput {
   }
   const { models, modelFields } = readModels(body)
   const messages = readMessages(body)
-  for (const [name, rule, parameter] of NUMBER_FIELDS) {
+  // Indexed loops over the field tables: a request's code mostly runs before the JIT compiles it,
+  // where `for...of` with destructuring costs an iterator and its results per field (decisions/0033).
+  for (let i = 0; i < NUMBER_FIELDS.length; i++) {
+    const field = NUMBER_FIELDS[i] as (typeof NUMBER_FIELDS)[number]
+    const name = field[0]
     if (value[name] === undefined) continue
-    body.optionalNumber(name, rule)
-    uses(name, parameter)
+    body.optionalNumber(name, field[1])
+    uses(name, field[2])
   }
   const maxTokens = value['max_tokens'] === undefined ? null : (body.optionalNumber('max_tokens', TOKEN_CAP) ?? null)
   const maxCompletionTokens = value['max_completion_tokens'] === undefined ? null : (body.optionalNumber('max_completion_tokens', TOKEN_CAP) ?? null)
@@ -384,9 +459,15 @@ export function readChatRequest(value: Record<string, unknown>): ChatInput {
     objectField(body, 'prediction', true)
     uses('prediction', 'prediction')
   }
-  for (const name of OTHER_OBJECT_FIELDS) if (value[name] !== undefined) objectField(body, name)
+  for (let i = 0; i < OTHER_OBJECT_FIELDS.length; i++) {
+    const name = OTHER_OBJECT_FIELDS[i] as (typeof OTHER_OBJECT_FIELDS)[number]
+    if (value[name] !== undefined) objectField(body, name)
+  }
   if (value['prompt_cache_options'] !== undefined) objectField(body, 'prompt_cache_options', true)
-  for (const name of OTHER_ARRAY_FIELDS) if (value[name] !== undefined) arrayField(body, name)
+  for (let i = 0; i < OTHER_ARRAY_FIELDS.length; i++) {
+    const name = OTHER_ARRAY_FIELDS[i] as (typeof OTHER_ARRAY_FIELDS)[number]
+    if (value[name] !== undefined) arrayField(body, name)
+  }
   if (value['prompt_cache_key'] !== undefined) body.optionalString('prompt_cache_key', NULLABLE_STRING)
   if (value['service_tier'] !== undefined) body.optionalString('service_tier', NULLABLE_STRING)
   const sessionId = value['session_id'] === undefined ? null : (body.optionalString('session_id', SESSION_ID) ?? null)

@@ -70,7 +70,9 @@ export function resolveModel(ctx: StoreContext, id: string): ResolvedModel | und
 /** The first of the request's models the catalog has, and the ones after it; 400 naming the first unknown one. */
 export function resolveModels(ctx: StoreContext, input: Pick<ChatInput, 'models' | 'modelFields'>): ResolvedModel[] {
   const resolved: ResolvedModel[] = []
-  for (const [i, id] of input.models.entries()) {
+  const ids = input.models
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as string
     const model = resolveModel(ctx, id)
     if (model === undefined) {
       // The service names the model it does not know; a fallback list is checked whole, like `model`.
@@ -209,10 +211,18 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
   } else {
     // Endpoints with a recent outage go after the others, each group drawn as below (decisions/0025).
     const outage = route.outage
-    const failing = outage === undefined ? [] : endpoints.filter(outage)
-    if (failing.length === 0 || failing.length === endpoints.length) ordered = weightedOrder(endpoints, promptTokens, at, route.random)
+    // An array only when an endpoint is failing, which most requests see none of.
+    let failing: Endpoint[] | undefined
+    if (outage !== undefined) {
+      for (let i = 0; i < endpoints.length; i++) {
+        const e = endpoints[i] as Endpoint
+        if (outage(e)) (failing ??= []).push(e)
+      }
+    }
+    if (failing === undefined || failing.length === endpoints.length) ordered = weightedOrder(endpoints, promptTokens, at, route.random)
     else {
-      const stable = endpoints.filter((e) => !failing.includes(e))
+      const down = failing
+      const stable = endpoints.filter((e) => !down.includes(e))
       ordered = [...weightedOrder(stable, promptTokens, at, route.random), ...weightedOrder(failing, promptTokens, at, route.random)]
     }
   }
@@ -240,15 +250,21 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
 function weightedOrder(endpoints: readonly Endpoint[], promptTokens: number, at: number, random: Random): Endpoint[] {
   // Parallel arrays, not an object per endpoint: this runs for every request.
   const pool = endpoints.slice()
-  const prices = endpoints.map((endpoint) => unitPrice(endpoint, promptTokens, at))
+  const prices = new Array<number>(pool.length)
+  for (let i = 0; i < pool.length; i++) prices[i] = unitPrice(pool[i] as Endpoint, promptTokens, at)
   const order: Endpoint[] = []
   while (pool.length > 1) {
     let free = 0
-    for (const price of prices) if (price === 0) free++
+    for (let i = 0; i < prices.length; i++) if (prices[i] === 0) free++
     // Among free endpoints (when there are any) evenly; else by 1 / price², summed in pool order.
     let total = 0
-    for (const price of prices) if (free === 0) total += 1 / (price * price)
     if (free > 0) total = free
+    else {
+      for (let i = 0; i < prices.length; i++) {
+        const price = prices[i] as number
+        total += 1 / (price * price)
+      }
+    }
     let draw = random.float() * total
     let chosen = -1
     let last = -1

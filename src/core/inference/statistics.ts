@@ -60,6 +60,12 @@ export class EndpointTraffic {
   readonly throughput: Float64Array
   /** The figures last computed, for the minute and write count they were computed at. */
   cached: Figures | undefined
+  /**
+   * The latest minute an error was counted in (-Infinity: none yet). A window that ends more than
+   * its length after it holds no error, so its uptime is 100% or unknown: `hadOutage` answers
+   * without reading the slots, which on most requests (no provider failing) it then never does.
+   */
+  lastErrorMinute = Number.NEGATIVE_INFINITY
 
   constructor(
     /** The endpoint row this traffic belongs to: a different row under the same id starts afresh. */
@@ -80,6 +86,7 @@ export class EndpointTraffic {
       this.throughput = new Float64Array(SAMPLE_MINUTES * SAMPLES_PER_MINUTE)
     } else {
       this.writes = from.writes
+      this.lastErrorMinute = from.lastErrorMinute
       this.minutes = from.minutes.slice()
       this.ok = from.ok.slice()
       this.errors = from.errors.slice()
@@ -161,6 +168,7 @@ export function recordAttempt(ctx: StoreContext, model: ModelWithEndpoints, endp
   row.writes++
   if (status !== 200) {
     row.errors[slot] = (row.errors[slot] as number) + 1
+    if (minute > row.lastErrorMinute) row.lastErrorMinute = minute
     return
   }
   row.ok[slot] = (row.ok[slot] as number) + 1
@@ -332,6 +340,9 @@ export function hadOutage(ctx: StoreContext, model: ModelWithEndpoints, endpoint
   if (ctx.data.endpointStats.size === 0) return false
   const row = trafficOf(ctx, model, endpoint)
   if (row === undefined) return false
-  const up = uptime(row, Math.floor(ctx.clock.nowMs() / MINUTE_MS), 5)
+  const now = Math.floor(ctx.clock.nowMs() / MINUTE_MS)
+  // No error in the window's 5 minutes: nothing below 100%. (A clock moved back sees a later error: it reads the slots.)
+  if (row.lastErrorMinute < now - 4) return false
+  const up = uptime(row, now, 5)
   return up !== undefined && up < OUTAGE_UPTIME
 }

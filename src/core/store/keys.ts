@@ -352,15 +352,20 @@ class KeyWire implements WireCache {
     private readonly key: KeyState,
     f: UsageFigures,
   ) {
-    this.figures = { ...f }
+    // Figures that can still change (a cache's, folded in place as records come) are copied, field
+    // by field; a new key's are the shared frozen zeros, kept as they are.
+    this.figures = Object.isFrozen(f)
+      ? f
+      : { total: f.total, daily: f.daily, weekly: f.weekly, monthly: f.monthly, byokTotal: f.byokTotal, byokDaily: f.byokDaily, byokWeekly: f.byokWeekly, byokMonthly: f.byokMonthly }
     const limitLeft = limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, f)
-    const time = (ms: number | null): string => (ms === null ? 'null' : `"${formatTimestamp(ms)}"`)
+    const updated = key.updatedAt === null ? 'null' : `"${formatTimestamp(key.updatedAt)}"`
+    const expires = key.expiresAt === null ? 'null' : `"${formatTimestamp(key.expiresAt)}"`
     this.json =
       `{"hash":${JSON.stringify(key.hash)},"name":${JSON.stringify(key.name)},"label":${JSON.stringify(key.label)},"disabled":${key.disabled},` +
       `"limit":${key.limit},"limit_remaining":${limitLeft},"limit_reset":${JSON.stringify(key.limitReset)},"include_byok_in_limit":${key.includeByokInLimit},` +
       `"usage":${toUsd(f.total)},"usage_daily":${toUsd(f.daily)},"usage_weekly":${toUsd(f.weekly)},"usage_monthly":${toUsd(f.monthly)},` +
       `"byok_usage":${toUsd(f.byokTotal)},"byok_usage_daily":${toUsd(f.byokDaily)},"byok_usage_weekly":${toUsd(f.byokWeekly)},"byok_usage_monthly":${toUsd(f.byokMonthly)},` +
-      `"created_at":${time(key.createdAt)},"updated_at":${time(key.updatedAt)},"expires_at":${time(key.expiresAt)},` +
+      `"created_at":"${formatTimestamp(key.createdAt)}","updated_at":${updated},"expires_at":${expires},` +
       `"creator_user_id":${JSON.stringify(key.creatorUserId)},"workspace_id":${JSON.stringify(key.workspaceId)},"external_user":${JSON.stringify(key.externalUser)}}`
     // utf8Length's scan also makes the kept text one flat string, not a chain of its pieces.
     this.bytes = utf8Length(this.json)
