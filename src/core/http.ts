@@ -85,8 +85,10 @@ export function toWire(response: AnsweredResponse, method: string): WireResponse
   }
   const payload = response.type === 'json' ? payloadOf(response) : undefined
   if (payload !== undefined) {
+    // The body before its size: a payload that makes its text (an answer) learns the size then.
+    const body = head ? null : payload.bytes !== undefined ? payload.bytes() : payload.text()
     headers['content-length'] = String(payload.byteLength)
-    return { status: response.status, headers, body: head ? null : payload.bytes !== undefined ? payload.bytes() : payload.text() }
+    return { status: response.status, headers, body }
   }
   if (response.type === 'json') {
     // Sent as text, as a cached payload is: encoding it to bytes first made MSW build a byte stream

@@ -57,11 +57,28 @@ describe('generations', () => {
     expect(GENERATION_LIMIT).toBe(10_000)
     const data = emptyStoreData()
     const ctx = { data, indices: StoreIndices.build(data) } as unknown as StoreContext
-    const wire = (id: string) => ({ id }) as never
-    for (let i = 1; i <= 5; i++) recordGeneration(ctx, { userId: 'u', keyHash: 'k', cost: '0', units: 0, wire: wire(`gen-${i}`) }, 3)
+    const facts = (id: string) => ({ id }) as never
+    for (let i = 1; i <= 5; i++) recordGeneration(ctx, { userId: 'u', keyHash: 'k', cost: '0', units: 0, facts: facts(`gen-${i}`) }, 3)
     expect([...data.generations.keys()].sort()).toEqual(['gen-3', 'gen-4', 'gen-5'])
     expect(generationOf(ctx, 'gen-2', 'u')).toBeUndefined()
     expect(generationOf(ctx, 'gen-5', 'u')?.seq).toBe(5)
     expect(generationOf(ctx, 'gen-5', 'someone else')).toBeUndefined()
+  })
+
+  it('read long after the completion, show what they would have shown at once', () => {
+    // The wire record is made on first read, from facts kept at the completion: whatever happens
+    // between (the clock, the key's workspace and name, other completions, faults), it is the same.
+    const now = chatWorld()
+    const later = chatWorld()
+    const ids = [now, later].map(({ sim, key }) => [chat(sim, key, { model: MODEL, user: 'u-1' }).body.id, chat(sim, key, { model: MODEL, stream: false }).body.id])
+    expect(ids[0]).toEqual(ids[1])
+    const read = (w: typeof now) => (ids[0] as string[]).map((id) => generation(w.sim, w.key, id).body)
+    const atOnce = read(now)
+    const hash = later.sim.keys.list().find((k) => k.label !== undefined && later.key.endsWith(k.label.slice(-3)))?.hash
+    later.sim.clock.advance(3 * 86_400_000)
+    if (hash !== undefined) later.sim.keys.update(hash, { name: 'renamed' })
+    later.sim.faults.providerDown({ provider: 'Beta' })
+    for (let i = 0; i < 5; i++) chat(later.sim, later.key, { model: MODEL })
+    expect(read(later)).toStrictEqual(atOnce)
   })
 })

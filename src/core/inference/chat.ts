@@ -11,7 +11,7 @@ import { type JsonPayload, utf8Length } from '../json-text.js'
 import type { KeyState } from '../store/state.js'
 import type { Endpoint } from '../types.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
-import { generationWire, recordGeneration } from './generations.js'
+import { type GenerationFacts, recordGeneration } from './generations.js'
 import { chargeKey, creditsAvailable, refuseAtKeyLimit } from './ledger.js'
 import { defaultReply } from './reply.js'
 import type { ResponderReply, ResponderRule, ResponderState, Responders } from './responders.js'
@@ -431,7 +431,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
 
   recordAttempt(ctx, model.model, endpoint, c.streamFault === null ? 200 : c.streamFault.respond.status, c.latency, throughput)
   const generationTime = Math.round((counts.completionTokens / Math.max(throughput, 1)) * 1000)
-  const generation = generationWire({
+  const facts: GenerationFacts = {
     id,
     upstreamId: `chatcmpl-${suffix}`,
     cost: Number(cost),
@@ -452,8 +452,8 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     workspaceId: key.workspaceId,
     attempts: c.attempts,
     sessionId: input.sessionId,
-  })
-  const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
+  }
+  const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts })
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
   const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream }
@@ -475,10 +475,13 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
 
 /**
  * A completed request's JSON answer: its text written by the shape (the adapters send it; no
- * object is built for that), its value built on first read of the response's body.
+ * object is built for that), its value built on first read of the response's body. The text is
+ * not kept, only its size: the journal holds a thousand answers, and their texts, kept for
+ * nothing but a second send, were a third of what a completion left live for the collector to
+ * copy (decisions/0033). The adapters ask for the text once.
  */
 export class AnswerPayload<T> implements JsonPayload {
-  private written: string | undefined
+  private size: number | undefined
 
   constructor(
     private readonly shape: AnswerShape<T>,
@@ -486,11 +489,14 @@ export class AnswerPayload<T> implements JsonPayload {
   ) {}
 
   get byteLength(): number {
-    return utf8Length(this.text())
+    if (this.size === undefined) this.text()
+    return this.size as number
   }
 
   text(): string {
-    return (this.written ??= this.shape.text === undefined ? JSON.stringify(this.shape.json(this.done)) : this.shape.text(this.done))
+    const text = this.shape.text === undefined ? JSON.stringify(this.shape.json(this.done)) : this.shape.text(this.done)
+    this.size ??= utf8Length(text)
+    return text
   }
 
   value(): T {

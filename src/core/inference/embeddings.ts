@@ -9,7 +9,7 @@ import type { KeyState } from '../store/state.js'
 import type { Endpoint } from '../types.js'
 import { attemptError, costToUnits, flatPricing, type InferenceRuntime } from './chat.js'
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
-import { generationWire, recordGeneration } from './generations.js'
+import { type GenerationFacts, recordGeneration } from './generations.js'
 import { chargeKey, creditsAvailable, refuseAtKeyLimit } from './ledger.js'
 import type { ResponderRule, ResponderState } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
@@ -197,7 +197,7 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
 
   chargeKey(ctx, key, units, now)
 
-  const generation = generationWire({
+  const facts: GenerationFacts = {
     id,
     upstreamId: `embd-${suffix}`,
     cost: Number(cost),
@@ -218,8 +218,8 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
     workspaceId: key.workspaceId,
     attempts: a.attempts,
     sessionId: input.sessionId,
-  })
-  recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, wire: generation })
+  }
+  recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts })
 
   const usage: EmbeddingsUsage = {
     prompt_tokens: promptTokens,

@@ -14,6 +14,8 @@ export const GENERATION_LIMIT = 10_000
 export interface GenerationState {
   /** Order of recording: the smallest is the oldest. */
   readonly seq: number
+  /** Its `gen-...` id: the store's key, and `wire.id`. */
+  readonly id: string
   readonly userId: string
   readonly keyHash: string
   /** The exact cost, as `estimateCost` gives it. */
@@ -23,16 +25,53 @@ export interface GenerationState {
   readonly wire: Generation
 }
 
+/**
+ * A recorded generation: the facts it was made from, and its 44-field wire record made from them
+ * on first read (GET /generation), which most generations never get. A completion used to build
+ * the record at once, and the store keeps ten thousand of them: a tenth of what a completion left
+ * live for the collector (decisions/0033). `generationWire` is a function of the facts alone, and
+ * nothing changes them after, so the record read later is the record made at once.
+ */
+class RecordedGeneration implements GenerationState {
+  readonly id: string
+  readonly #facts: GenerationFacts
+  #wire: Generation | undefined
+
+  constructor(
+    readonly seq: number,
+    readonly userId: string,
+    readonly keyHash: string,
+    readonly cost: string,
+    readonly units: number,
+    facts: GenerationFacts,
+  ) {
+    this.id = facts.id
+    this.#facts = facts
+  }
+
+  get wire(): Generation {
+    return (this.#wire ??= generationWire(this.#facts))
+  }
+}
+
+/** What a completion records: who paid, what, and the facts of its wire record. */
+export interface GenerationInput {
+  userId: string
+  keyHash: string
+  cost: string
+  units: number
+  facts: GenerationFacts
+}
+
 /** Stores a generation, letting the oldest go once more than `limit` are kept. */
-export function recordGeneration(ctx: StoreContext, state: Omit<GenerationState, 'seq'>, limit = GENERATION_LIMIT): GenerationState {
+export function recordGeneration(ctx: StoreContext, input: GenerationInput, limit = GENERATION_LIMIT): GenerationState {
   const newest = ctx.indices.generationOrder.last()
-  // Written out rather than spread from `state`: a spread here was a tenth of recording one.
-  const row: GenerationState = { seq: newest === undefined ? 1 : newest.seq + 1, userId: state.userId, keyHash: state.keyHash, cost: state.cost, units: state.units, wire: state.wire }
-  put(ctx, 'generations', row.wire.id, row)
+  const row = new RecordedGeneration(newest === undefined ? 1 : newest.seq + 1, input.userId, input.keyHash, input.cost, input.units, input.facts)
+  put(ctx, 'generations', row.id, row)
   const order = ctx.indices.generationOrder
   while (order.size > limit) {
     const oldest = order.first() as GenerationState
-    remove(ctx, 'generations', oldest.wire.id)
+    remove(ctx, 'generations', oldest.id)
   }
   return row
 }

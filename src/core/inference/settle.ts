@@ -93,7 +93,7 @@ export function streamCanceller(ctx: StoreContext, charge: StreamCharge): (frame
     settled = true
     if (framesSent > charge.plan.terminal) return false
     const key = ctx.data.keys.get(charge.keyHash) as KeyState | undefined
-    const row = ctx.data.generations.get(charge.generation.wire.id)
+    const row = ctx.data.generations.get(charge.generation.id)
     if (key === undefined || row !== charge.generation) return false
     const at = recordHolding(key, charge)
     if (at === -1) return false
@@ -105,8 +105,11 @@ export function streamCanceller(ctx: StoreContext, charge: StreamCharge): (frame
     usage[at] = { ...holder, units: holder.units - (charge.record.units - units) }
     put(ctx, 'keys', key.hash, { ...key, usage })
     const wire = row.wire
-    put(ctx, 'generations', wire.id, {
-      ...row,
+    put(ctx, 'generations', row.id, {
+      seq: row.seq,
+      id: row.id,
+      userId: row.userId,
+      keyHash: row.keyHash,
       cost,
       units,
       wire: {
