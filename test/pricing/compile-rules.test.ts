@@ -296,3 +296,41 @@ describe('the keys of a resolved pricing', () => {
     expect('internal_reasoning' in resolved).toBe(false)
   })
 })
+
+describe('a compiled pricing asked the same thing again', () => {
+  // The compiled resolve keeps its last answer for a numeric instant: asked in any order, with the
+  // same values again and again, with bad requests and other forms of the instant between, it
+  // answers what resolvePricing answers, and refuses what it refuses.
+  const tiered: Pricing = {
+    prompt: '0.1',
+    completion: '0.2',
+    overrides: [
+      { min_prompt_tokens: 1000, prompt: '0.3' },
+      { utc_start: 2200, utc_end: 200, completion: '0.05' },
+    ],
+  }
+  it('answers what resolvePricing answers, call after call', async () => {
+    const fc = (await import('fast-check')).default
+    const at = fc.constantFrom<unknown>(NOON, utc(2026, 3, 2, 23, 30), utc(2026, 3, 3, 1, 0), new Date(NOON), '2026-03-02T23:30:00Z', Number.NaN, 8.64e15 + 1)
+    const tokens = fc.constantFrom<unknown>(0, 999, 1000, 5000, -1, 1.5, '1000')
+    fc.assert(
+      fc.property(fc.array(fc.record({ promptTokens: tokens, at }), { minLength: 1, maxLength: 30 }), (requests) => {
+        const { resolve } = compilePricing(tiered)
+        const outcome = (f: () => unknown) => {
+          try {
+            return { ok: f() }
+          } catch (error) {
+            return { error: error instanceof PricingError ? error.message : String(error) }
+          }
+        }
+        for (const request of requests) {
+          const compiled = outcome(() => resolve(request as PricingRequest))
+          const reference = outcome(() => resolvePricing(tiered, request as PricingRequest))
+          expect({ ...compiled, error: undefined }).toStrictEqual({ ...reference, error: undefined })
+          expect('error' in compiled).toBe('error' in reference)
+        }
+      }),
+      { seed: 20261126, numRuns: 400 },
+    )
+  })
+})
