@@ -176,7 +176,7 @@ export const KEY_OPERATIONS: readonly Operation[] = [
       if (externalUser !== undefined) options.externalUser = externalUser
       const key = atomically(ctx, () => insertKey(ctx, buildKey(ctx, options)))
       // `{ data, key }` from the record's cached JSON: the answer is not serialised twice.
-      return payloadResponse(createdPayload(wireKey(key, windowsNow(ctx)), copyKeyWire, key.secret), 201)
+      return payloadResponse(createdPayload(wireKey(key, windowsNow(ctx), false), copyKeyWire, key.secret), 201)
     },
   },
   {

@@ -325,15 +325,17 @@ function sameFigures(a: UsageFigures, b: UsageFigures): boolean {
 /**
  * A key's wire record as of an instant, with its JSON: made once per KeyState (a value, so nothing
  * else about it can change) and made again only when the usage figures for the instant differ
- * from those it was made with. Kept on the key under a symbol that spreads and structuredClone skip.
+ * from those it was made with. Kept on the key under a symbol that spreads and structuredClone skip,
+ * unless `keep` is false: a key's answer to POST /keys is its only read until it is listed, and a
+ * key created and never listed need not hold its JSON for good (decisions/0033).
  * Shared: hand out copies of `value`, never `value` itself.
  */
-export function wireKey(key: KeyState, windows: UsageWindows): WireCache {
+export function wireKey(key: KeyState, windows: UsageWindows, keep = true): WireCache {
   const f = figuresAt(key.usage, key.usageCount, windows)
   const cached = (key as CachedKey)[WIRE]
   if (cached !== undefined && sameFigures(cached.figures, f)) return cached
   const entry = new KeyWire(key, f)
-  Object.defineProperty(key, WIRE, { value: entry, configurable: true, writable: true, enumerable: false })
+  if (keep) Object.defineProperty(key, WIRE, { value: entry, configurable: true, writable: true, enumerable: false })
   return entry
 }
 
