@@ -298,9 +298,9 @@ describe('the keys of a resolved pricing', () => {
 })
 
 describe('a compiled pricing asked the same thing again', () => {
-  // The compiled resolve keeps its last answer for a numeric instant: asked in any order, with the
-  // same values again and again, with bad requests and other forms of the instant between, it
-  // answers what resolvePricing answers, and refuses what it refuses.
+  // Asked in any order, with the same values again and again, with bad requests and other forms of
+  // the instant between, the compiled resolve answers what resolvePricing answers, and refuses what
+  // it refuses: nothing one request leaves in the engine (its tiers, its week table) changes the next.
   const tiered: Pricing = {
     prompt: '0.1',
     completion: '0.2',

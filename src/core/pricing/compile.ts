@@ -280,32 +280,12 @@ export class PricingEngine {
     return { prices: Object.freeze(prices) as unknown as ResolvedPricing, winners: Object.freeze(winners), rates: undefined }
   }
 
-  /**
-   * The compiled hot path's last resolution at an instant given as a number, and its tier's prices:
-   * a completion resolves its endpoint's pricing three times (routing, the credit check, the
-   * price), and a test's frozen clock gives every request the same instant. The same two numbers
-   * passed the checks before and resolve to the same tier.
-   */
-  private lastTokens = -1
-  private lastAt = Number.NaN
-  private lastPrices: ResolvedPricing | undefined
-
   /** `fields: false` reads `promptTokens` and `at` without looking for other fields (the compiled hot path). */
   resolve(request: PricingRequest, operation: string, fields = true): ResolvedPricing {
-    if (!fields && typeof request === 'object' && request !== null && request.at === this.lastAt && request.promptTokens === this.lastTokens) {
-      return this.lastPrices as ResolvedPricing
-    }
     checkRequest(request, operation, '{ promptTokens, at }', fields)
     const tokens = request.promptTokens
     checkPromptTokens(tokens, operation)
-    const at = request.at
-    const prices = this.tierAt(tokens, instantOf(at, operation)).prices
-    if (!fields && typeof at === 'number') {
-      this.lastTokens = tokens
-      this.lastAt = at
-      this.lastPrices = prices
-    }
-    return prices
+    return this.tierAt(tokens, instantOf(request.at, operation)).prices
   }
 
   explain(request: PricingRequest, operation: string): PricingExplanation {
