@@ -477,7 +477,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
  * A completed request's JSON answer: its text written by the shape (the adapters send it; no
  * object is built for that), its value built on first read of the response's body. The text is
  * not kept, only its size: the journal holds a thousand answers, and their texts, kept for
- * nothing but a second send, were a third of what a completion left live for the collector to
+ * nothing but a second send, were a quarter of what a completion left live for the collector to
  * copy (decisions/0033). The adapters ask for the text once.
  */
 export class AnswerPayload<T> implements JsonPayload {
