@@ -17,17 +17,9 @@ function unauthorized(reason: AuthFailure): ApiError {
 }
 
 /**
- * Reads the Authorization header. No header: `null` (anonymous). A malformed header, an unknown
- * secret, a disabled key or an expired key (`expires_at` <= now): 401 saying which.
+ * The secret an Authorization header carries: undefined without one (or a blank one, both
+ * anonymous), null when it is not `Bearer <secret>` (a 401, {@link malformedBearer}).
  */
-export function authenticate(ctx: StoreContext, authorization: string | null | undefined): Principal | null {
-  const secret = bearerSecret(authorization)
-  if (secret === undefined) return null
-  if (secret === null) throw unauthorized('malformed')
-  return principalOfKey(ctx, ctx.indices.keyHashBySecret.get(secret))
-}
-
-/** The secret an Authorization header carries: undefined without one (or a blank one), null when it is not `Bearer <secret>`. */
 export function bearerSecret(authorization: string | null | undefined): string | null | undefined {
   if (authorization === null || authorization === undefined) return undefined
   const trimmed = authorization.trim()
@@ -36,7 +28,7 @@ export function bearerSecret(authorization: string | null | undefined): string |
   return match ? (match[1] as string) : null
 }
 
-/** The caller whose secret belongs to the key of `hash` (undefined: no key has it), or the 401 saying why not. */
+/** The caller whose secret belongs to the key of `hash` (undefined: no key has it), or the 401 saying why not: unknown, disabled, or expired (`expires_at` <= now). */
 export function principalOfKey(ctx: StoreContext, hash: string | undefined): Principal {
   const key: KeyState | undefined = hash === undefined ? undefined : ctx.data.keys.get(hash)
   if (!key) throw unauthorized('unknown')

@@ -4,6 +4,7 @@
 import { type SimRequest, type SimResponse, payloadOf } from './api.js'
 import { errorEnvelope } from './errors.js'
 import { utf8Length } from './json-text.js'
+import type { StreamFrame } from './inference/stream.js'
 
 /**
  * A response ready for the wire: the body is absent for HEAD and for 204. A cached JSON body comes
@@ -102,16 +103,18 @@ export function toWire(response: AnsweredResponse, method: string): WireResponse
 }
 
 /**
- * The frames of a stream answer as bytes, each with the real milliseconds to wait before it: its
- * offset from the previous frame when the response asks for real waits (`realDelay`), else 0.
+ * The real milliseconds to wait before frame `i` of a stream answer: its offset from the frame
+ * before it (from 0 for the first) when the response asks for real waits (`realDelay`), else 0.
  */
+export function frameWait(response: Extract<SimResponse, { type: 'stream' }>, i: number): number {
+  if (!response.realDelay) return 0
+  const frames = response.body
+  return Math.max(0, (frames[i] as StreamFrame).atMs - (i === 0 ? 0 : (frames[i - 1] as StreamFrame).atMs))
+}
+
+/** The frames of a stream answer as bytes, each with the real milliseconds to wait before it ({@link frameWait}). */
 export function streamChunks(response: Extract<SimResponse, { type: 'stream' }>): { waitMs: number; bytes: Uint8Array }[] {
-  let previous = 0
-  return response.body.map((frame) => {
-    const waitMs = response.realDelay ? Math.max(0, frame.atMs - previous) : 0
-    previous = frame.atMs
-    return { waitMs, bytes: encoder.encode(frame.data) }
-  })
+  return response.body.map((frame, i) => ({ waitMs: frameWait(response, i), bytes: encoder.encode(frame.data) }))
 }
 
 /** A JSON answer with its content type. */

@@ -11,7 +11,7 @@ import { CONTROL_BASE_PATH, type PartsResponse, createControlApi } from '../core
 import { internalsOf } from '../core/internals.js'
 import { errorEnvelope, invalidArgument } from '../core/errors.js'
 import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
-import { type AnsweredResponse, isAnswered, jsonResponse, mayHaveBody, normaliseBasePath, outsideResponse, pathBelow, toSimRequest, toWire } from '../core/http.js'
+import { type AnsweredResponse, frameWait, isAnswered, jsonResponse, mayHaveBody, normaliseBasePath, outsideResponse, pathBelow, toSimRequest, toWire } from '../core/http.js'
 import { MAX_BODY_BYTES as MAX_SERVICE_BODY_BYTES } from '../core/body.js'
 import type { Simulator } from '../core/simulator.js'
 import { createControlGate, exposureWarning } from './trust.js'
@@ -294,14 +294,10 @@ function realWait(ms: number, res: ServerResponse, timers: Set<NodeJS.Timeout>):
 async function writeStream(res: ServerResponse, response: Extract<SimResponse, { type: 'stream' }>, timers: Set<NodeJS.Timeout>): Promise<void> {
   res.writeHead(response.status, response.headers)
   let written = 0
-  let previous = 0
   // Each frame's text as it is (node encodes it): no byte copy is made of every frame first.
   for (const frame of response.body) {
-    if (response.realDelay) {
-      const waitMs = Math.max(0, frame.atMs - previous)
-      previous = frame.atMs
-      if (waitMs > 0) await realWait(waitMs, res, timers)
-    }
+    const waitMs = frameWait(response, written)
+    if (waitMs > 0) await realWait(waitMs, res, timers)
     if (res.destroyed) {
       response.cancel?.(written)
       return
@@ -354,9 +350,6 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
     const started = performance.now()
     const method = req.method ?? 'GET'
     const raw = req.url ?? '/'
-    // An absolute-form target (`GET http://host/api/v1/keys`, as clients that treat the server as a
-    // proxy send) is its path and query (RFC 9112, 3.2.2); any other that does not start with `/`
-    // (`*`) is read as a path below the root.
     const url = requestUrl(raw)
     let operation: RequestLogEntry['operation'] = null
     const log = (status: number): void => {

@@ -166,6 +166,7 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
   }
   const held = route.contextTokens ?? promptTokens
   const cap = input.maxTokens ?? 1
+  const holds = (e: Endpoint): boolean => held + cap <= e.context_length && (e.max_prompt_tokens === null || held <= e.max_prompt_tokens)
   // One pass for the two filters every request goes through (status, context); a copy only when one drops an endpoint.
   let endpoints = model.endpoints as Endpoint[]
   let open = 0
@@ -173,12 +174,12 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
   for (const e of endpoints) {
     if ((e.status ?? 0) < 0) continue
     open++
-    if (held + cap <= e.context_length && (e.max_prompt_tokens === null || held <= e.max_prompt_tokens)) fits++
+    if (holds(e)) fits++
   }
   if (fits !== endpoints.length) {
     endpoints = endpoints.filter((e) => (e.status ?? 0) >= 0)
     if (open === 0) drop = 'status'
-    else endpoints = keep(endpoints, 'context', (e) => held + cap <= e.context_length && (e.max_prompt_tokens === null || held <= e.max_prompt_tokens))
+    else endpoints = keep(endpoints, 'context', holds)
   }
   if (prefs.only !== null) endpoints = keep(endpoints, 'provider', (e) => names(e, prefs.only as string[]))
   if (prefs.ignore !== null) endpoints = keep(endpoints, 'provider', (e) => !names(e, prefs.ignore as string[]))
