@@ -3,33 +3,10 @@
 // the field-by-field reader return equal inputs, or throw the same 400.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/core/errors.js'
 import { readAnyChatRequest, readChatRequest } from '../../src/core/inference/request.js'
+import { anyValue, outcome } from '../support/readers.js'
 
 const SEED = 20261126
-
-type Outcome = { ok: unknown } | { status: number; message: string; metadata: unknown }
-
-function outcome(read: () => unknown): Outcome {
-  try {
-    return { ok: read() }
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error
-    return { status: error.status, message: error.message, metadata: error.metadata }
-  }
-}
-
-/** Values a field may be given: mostly right, sometimes wrong in each way a client gets it wrong. */
-const anyValue = fc.oneof(
-  fc.constant(undefined),
-  fc.constant(null),
-  fc.boolean(),
-  fc.integer({ min: -3, max: 5 }),
-  fc.constantFrom(0.5, 1e300, Number.MAX_SAFE_INTEGER + 2),
-  fc.string({ maxLength: 6 }),
-  fc.constant([]),
-  fc.constant({}),
-)
 
 const role = fc.oneof(fc.constantFrom('system', 'developer', 'user', 'assistant', 'tool'), anyValue)
 const content = fc.oneof({ weight: 4, arbitrary: fc.string({ maxLength: 20 }) }, { weight: 1, arbitrary: anyValue }, { weight: 1, arbitrary: fc.constant([{ type: 'text', text: 'hi' }]) })

@@ -4,7 +4,7 @@ import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import { type RateLimit, checkRateLimit } from '../controls.js'
 import type { ApiKey, LimitReset } from '../types.js'
 import { type CachedJson, type JsonPayload, utf8Length } from '../json-text.js'
-import { MAX_EXACT_USD, type UsageFigures, type UsageRecord, type UsageWindows, chargeUsage, figuresAt, figuresHoldUntil, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
+import { MAX_EXACT_USD, NO_FIGURES, type UsageFigures, type UsageRecord, type UsageWindows, chargeUsage, figuresAt, figuresHoldUntil, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
 import { keyFromRecord, type LoadKeyOptions, renamed, type SdkKeyRecord } from './key-records.js'
 import { type StoreContext, atomically, windowsNow } from './context.js'
@@ -339,6 +339,17 @@ export function wireKey(key: KeyState, windows: UsageWindows, keep = true): Wire
   return entry
 }
 
+/** The eight usage fields of a key's JSON, in their order. */
+function usageJson(f: UsageFigures): string {
+  return (
+    `"usage":${toUsd(f.total)},"usage_daily":${toUsd(f.daily)},"usage_weekly":${toUsd(f.weekly)},"usage_monthly":${toUsd(f.monthly)},` +
+    `"byok_usage":${toUsd(f.byokTotal)},"byok_usage_daily":${toUsd(f.byokDaily)},"byok_usage_weekly":${toUsd(f.byokWeekly)},"byok_usage_monthly":${toUsd(f.byokMonthly)}`
+  )
+}
+
+/** Those of a key without usage (every new key), written once. */
+const NO_USAGE_JSON = usageJson(NO_FIGURES)
+
 /**
  * A key's wire record: its JSON written field by field (what the wire needs, and all a write's
  * answer needs), the object built only when a body is read. The text is JSON.stringify of the
@@ -365,9 +376,7 @@ class KeyWire implements WireCache {
     this.json =
       `{"hash":${JSON.stringify(key.hash)},"name":${JSON.stringify(key.name)},"label":${JSON.stringify(key.label)},"disabled":${key.disabled},` +
       `"limit":${key.limit},"limit_remaining":${limitLeft},"limit_reset":${JSON.stringify(key.limitReset)},"include_byok_in_limit":${key.includeByokInLimit},` +
-      `"usage":${toUsd(f.total)},"usage_daily":${toUsd(f.daily)},"usage_weekly":${toUsd(f.weekly)},"usage_monthly":${toUsd(f.monthly)},` +
-      `"byok_usage":${toUsd(f.byokTotal)},"byok_usage_daily":${toUsd(f.byokDaily)},"byok_usage_weekly":${toUsd(f.byokWeekly)},"byok_usage_monthly":${toUsd(f.byokMonthly)},` +
-      `"created_at":"${formatTimestamp(key.createdAt)}","updated_at":${updated},"expires_at":${expires},` +
+      `${f === NO_FIGURES ? NO_USAGE_JSON : usageJson(f)},"created_at":"${formatTimestamp(key.createdAt)}","updated_at":${updated},"expires_at":${expires},` +
       `"creator_user_id":${JSON.stringify(key.creatorUserId)},"workspace_id":${JSON.stringify(key.workspaceId)},"external_user":${JSON.stringify(key.externalUser)}}`
     // utf8Length's scan also makes the kept text one flat string, not a chain of its pieces.
     this.bytes = utf8Length(this.json)
@@ -458,6 +467,18 @@ function readUsage(check: ArgumentChecker, input: unknown, argument: string, byo
 }
 
 /**
+ * A key's fields, checked, before what is drawn: `secret`, `hash` and `name` undefined are drawn by
+ * {@link newKey}, and `label` undefined is the secret masked. What {@link buildKey} makes of create
+ * options, and what `POST /keys` makes of a body it has read (which checks as it reads).
+ */
+export interface KeyDraft extends Omit<KeyState, 'secret' | 'hash' | 'name' | 'label'> {
+  secret: string | undefined
+  hash: string | undefined
+  name: string | undefined
+  label: string | undefined
+}
+
+/**
  * Validates create options into a key without storing it; throws a SimulatorError naming the bad
  * option. The names of the options are the caller's to check ({@link checkKeyFields}): the world
  * loader builds them itself, from a spec key it has checked.
@@ -480,7 +501,7 @@ export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState
   // Windows cost a calendar computation; most keys (all of a loaded world's) seed no figures.
   const windows = options.usage === undefined && options.byokUsage === undefined ? undefined : windowsAt(ctx.clock.nowMs())
   const usage = windows === undefined ? [] : [...readUsage(check, options.usage, 'usage', false, windows), ...readUsage(check, options.byokUsage, 'byokUsage', true, windows)]
-  let secret: string
+  let secret: string | undefined
   if (options.secret !== undefined) {
     secret = check.string(options.secret, 'secret', SECRET, '8 to 512 characters without white space')
     if (ctx.indices.keyHashBySecret.has(secret)) {
@@ -488,30 +509,22 @@ export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState
         argument: 'secret',
       })
     }
-  } else {
-    do secret = `sk-or-v1-${ctx.random.hex(64)}`
-    while (ctx.indices.keyHashBySecret.has(secret))
   }
-  let hash: string
+  let hash: string | undefined
   if (options.hash !== undefined) {
     hash = check.string(options.hash, 'hash', HASH, '64 lower-case hexadecimal digits')
     if (ctx.data.keys.has(hash)) {
       throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: "hash" ${hash} is already the hash of another key.`, { argument: 'hash' })
     }
-  } else {
-    do hash = ctx.random.hex(64)
-    while (ctx.data.keys.has(hash))
   }
-  const name =
-    options.name === undefined ? (management ? 'Management key' : ctx.random.pick(KEY_NAMES)) : check.string(options.name, 'name')
-  return {
+  return newKey(ctx, {
     hash,
     secret,
     userId,
     workspaceId,
     management,
-    name,
-    label: options.label === undefined ? maskSecret(secret) : check.string(options.label, 'label'),
+    name: options.name === undefined ? undefined : check.string(options.name, 'name'),
+    label: options.label === undefined ? undefined : check.string(options.label, 'label'),
     disabled,
     limit,
     limitReset,
@@ -524,6 +537,46 @@ export function buildKey(ctx: StoreContext, options: CreateKeyOptions): KeyState
     expiresAt,
     creatorUserId: options.creatorUserId === undefined ? userId : options.creatorUserId === null ? null : check.string(options.creatorUserId, 'creatorUserId'),
     externalUser: options.externalUser === undefined || options.externalUser === null ? null : check.string(options.externalUser, 'externalUser'),
+  })
+}
+
+/**
+ * The key of a checked draft, without storing it: a secret (`sk-or-v1-` and 64 hex digits), then a
+ * hash, then (for a key without a name) a name, each drawn when the draft has none and in that
+ * order, so that the same seed gives the same keys however the draft was made. A given secret or
+ * hash is the caller's to have checked (unique, well-formed); a drawn one is unique.
+ */
+export function newKey(ctx: StoreContext, draft: KeyDraft): KeyState {
+  let secret = draft.secret
+  if (secret === undefined) {
+    do secret = `sk-or-v1-${ctx.random.hex(64)}`
+    while (ctx.indices.keyHashBySecret.has(secret))
+  }
+  let hash = draft.hash
+  if (hash === undefined) {
+    do hash = ctx.random.hex(64)
+    while (ctx.data.keys.has(hash))
+  }
+  return {
+    hash,
+    secret,
+    userId: draft.userId,
+    workspaceId: draft.workspaceId,
+    management: draft.management,
+    name: draft.name ?? (draft.management ? 'Management key' : ctx.random.pick(KEY_NAMES)),
+    label: draft.label ?? maskSecret(secret),
+    disabled: draft.disabled,
+    limit: draft.limit,
+    limitReset: draft.limitReset,
+    includeByokInLimit: draft.includeByokInLimit,
+    usage: draft.usage,
+    usageCount: draft.usageCount,
+    rateLimit: draft.rateLimit,
+    createdAt: draft.createdAt,
+    updatedAt: draft.updatedAt,
+    expiresAt: draft.expiresAt,
+    creatorUserId: draft.creatorUserId,
+    externalUser: draft.externalUser,
   }
 }
 
