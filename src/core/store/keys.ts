@@ -99,7 +99,7 @@ export function deleteKeyState(ctx: StoreContext, key: KeyState): void {
   remove(ctx, 'keys', key.hash)
 }
 
-/** Stores a key built by {@link buildKey} (which indexes it). */
+/** Stores a key made by {@link buildKey} or {@link newKey} (which indexes it). */
 export function insertKey(ctx: StoreContext, key: KeyState): KeyState {
   put(ctx, 'keys', key.hash, key)
   return key
