@@ -157,7 +157,6 @@ export function figuresAt(records: readonly UsageRecord[], count: number, window
   return cache.figures
 }
 
-/** The figures of no records: shared, never written. */
 /** The figures of a key with no usage records (shared, frozen: {@link figuresAt} returns it for every such key). */
 export const NO_FIGURES: Readonly<UsageFigures> = Object.freeze({ total: 0, daily: 0, weekly: 0, monthly: 0, byokTotal: 0, byokDaily: 0, byokWeekly: 0, byokMonthly: 0 })
 

@@ -367,7 +367,8 @@ class KeyWire implements WireCache {
   ) {
     // Figures that can still change (a cache's, folded in place as records come) are copied, field
     // by field; a new key's are the shared frozen zeros, kept as they are.
-    this.figures = Object.isFrozen(f)
+    const none = f === NO_FIGURES
+    this.figures = none
       ? f
       : { total: f.total, daily: f.daily, weekly: f.weekly, monthly: f.monthly, byokTotal: f.byokTotal, byokDaily: f.byokDaily, byokWeekly: f.byokWeekly, byokMonthly: f.byokMonthly }
     const limitLeft = limitRemaining(key.limit, key.limitReset, key.includeByokInLimit, f)
@@ -376,7 +377,7 @@ class KeyWire implements WireCache {
     this.json =
       `{"hash":${JSON.stringify(key.hash)},"name":${JSON.stringify(key.name)},"label":${JSON.stringify(key.label)},"disabled":${key.disabled},` +
       `"limit":${key.limit},"limit_remaining":${limitLeft},"limit_reset":${JSON.stringify(key.limitReset)},"include_byok_in_limit":${key.includeByokInLimit},` +
-      `${f === NO_FIGURES ? NO_USAGE_JSON : usageJson(f)},"created_at":"${formatTimestamp(key.createdAt)}","updated_at":${updated},"expires_at":${expires},` +
+      `${none ? NO_USAGE_JSON : usageJson(f)},"created_at":"${formatTimestamp(key.createdAt)}","updated_at":${updated},"expires_at":${expires},` +
       `"creator_user_id":${JSON.stringify(key.creatorUserId)},"workspace_id":${JSON.stringify(key.workspaceId)},"external_user":${JSON.stringify(key.externalUser)}}`
     // utf8Length's scan also makes the kept text one flat string, not a chain of its pieces.
     this.bytes = utf8Length(this.json)
