@@ -1,6 +1,6 @@
 // Doors into a simulator for the package's own adapters (the server), not part of the public API:
 // a simulator registers them when it is created, and an adapter finds them by the simulator object.
-import type { SimRequest, SimResponse } from './api.js'
+import type { SimRequest, SimResponse } from './protocol.js'
 import type { JournalStore } from './journal.js'
 import type { StoredFile } from './store/files.js'
 import type { WorldFile, WorldKey, WorldModel, WorldSpec, WorldUser, WorldVideoModel, WorldWorkspace } from './worlds/spec.js'

@@ -1,9 +1,10 @@
-import { type OperationName, type SimResponse, payloadOf } from './api.js'
+import { type OperationName, type SimResponse } from './protocol.js'
+import { payloadOf } from './operations/operation.js'
 import { frameRebuildOf } from './operations/operation.js'
-import type { StreamFrame } from './inference/stream.js'
+import type { StreamFrame } from './protocol.js'
 import type { JsonPayload } from './json-text.js'
 import type { Principal } from './auth.js'
-import { OPERATION_NAMES } from './controls.js'
+import { OPERATION_NAMES } from './protocol.js'
 import { ArgumentChecker, describe, fieldsOf } from './store/check.js'
 
 /** One request the simulator answered, and how. */

@@ -7,7 +7,7 @@
 // The field lists are checked against types.ts by the compiler: `object<T>()` takes exactly the keys
 // of T, a field that may be absent (`?`) must be `optional(...)`, a field whose type admits null must
 // be `nullable(...)` (or `literalNull`), and a field whose type does not admit null must not be.
-import type { OperationName } from './api.js'
+import type { OperationName } from './protocol.js'
 import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, Generation, ProviderResponse } from './inference/wire.js'
 import type { ResponsesResult, ResponsesUsage } from './inference/responses.js'
 import type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './inference/embeddings.js'

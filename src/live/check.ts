@@ -9,7 +9,7 @@
 // The keys are sent only as a bearer header to the base URL, redirects are not followed, and the
 // report never holds them: a key appears, if at all, as `maskSecret` shows it, and every string of
 // the report is scrubbed of both secrets before it is returned.
-import type { SimRequest } from '../core/api.js'
+import type { SimRequest } from '../core/protocol.js'
 import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'

@@ -1,5 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
-import type { SimResponse } from '../core/api.js'
+import type { SimResponse } from '../core/protocol.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
 import { ArgumentChecker, fieldsOf } from '../core/store/check.js'

@@ -1,7 +1,7 @@
 // How a request under a base URL reaches a simulator: shared by createHandlers and the vitest
 // fixture (model-access-sim/vitest), so that both answer exactly alike.
 import { delay } from 'msw'
-import type { SimRequest, SimResponse } from '../core/api.js'
+import type { SimRequest, SimResponse } from '../core/protocol.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
 import { mayHaveBody, normaliseBasePath, toSimRequest } from '../core/http.js'

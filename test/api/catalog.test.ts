@@ -2,7 +2,7 @@
 // /model/{author}/{slug}, /providers and /embeddings/models, derived from the store's models
 // (decisions/0023), and kept current when models change.
 import { describe, expect, it } from 'vitest'
-import { payloadOf } from '../../src/core/api.js'
+import { payloadOf } from '../../src/core/operations/operation.js'
 import { startServer } from '../../src/server/index.js'
 import {
   type CatalogModel,

@@ -1,7 +1,7 @@
 // Whole pages of GET /keys are kept while nothing they show can differ (store/keys.ts, KeyPages).
 // Each case here changes one thing a kept page depends on, and checks the page follows it.
 import { describe, expect, it } from 'vitest'
-import { payloadOf } from '../../src/core/api.js'
+import { payloadOf } from '../../src/core/operations/operation.js'
 import { createSimulator } from '../../src/index.js'
 
 const page = (sim: ReturnType<typeof createSimulator>) =>

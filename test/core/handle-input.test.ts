@@ -5,7 +5,8 @@
 // `payloadOf` (the cached text an adapter sends) and `operationOf` (the server's log line).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { operationOf, payloadOf } from '../../src/core/api.js'
+import { operationOf } from '../../src/core/router.js'
+import { payloadOf } from '../../src/core/operations/operation.js'
 import { toWire } from '../../src/core/http.js'
 import { createSimulator, type JournalEntry, type OperationName, type SimRequest, type SimResponse } from '../../src/index.js'
 

@@ -9,7 +9,7 @@
 import fc from 'fast-check'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OPERATIONS } from '../../src/core/api.js'
+import { OPERATIONS } from '../../src/core/operations/index.js'
 import { MAX_BODY_BYTES } from '../../src/core/body.js'
 import { createSimulator, type SimRequest, type SimResponse } from '../../src/index.js'
 import { createHandlers } from '../../src/msw/index.js'

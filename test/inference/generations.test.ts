@@ -1,6 +1,6 @@
 // Step 9: generations, kept per simulator in a bounded store that snapshots, restore and reset cover.
 import { describe, expect, it } from 'vitest'
-import { GENERATION_LIMIT, generationOf, recordGeneration } from '../../src/core/inference/generations.js'
+import { GENERATION_LIMIT, generationOf, recordGeneration } from '../../src/core/store/generations.js'
 import type { StoreContext } from '../../src/core/store/context.js'
 import { StoreIndices, emptyStoreData } from '../../src/core/store/state.js'
 import { createSimulator } from '../../src/index.js'

@@ -1,6 +1,6 @@
 // Responders: what the simulated model answers, rule by rule, and their control routes.
 import { describe, expect, it } from 'vitest'
-import { createControlApi } from '../../src/core/control.js'
+import { createControlApi } from '../../src/core/control-api.js'
 import { SimulatorError } from '../../src/index.js'
 import { MODEL, chat, chatWorld, generation } from './support.js'
 

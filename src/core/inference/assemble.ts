@@ -3,7 +3,7 @@
 // the same arithmetic as the money path (chat.ts), so that a record's `usage.cost` is the exact
 // cost of its tokens at its pricing and instant, and its parts agree with each other.
 import { compilePricing } from '../pricing/compile.js'
-import { generationWire } from './generations.js'
+import { generationWire } from '../store/generations.js'
 import { priceCounts } from './chat.js'
 import type { Pricing } from '../types.js'
 import { streamFrames } from './stream.js'

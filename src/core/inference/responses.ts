@@ -3,7 +3,7 @@
 // (decisions/0031). The result's id is the generation's, so `GET /generation?id=` reads its cost.
 import type { Principal } from '../auth.js'
 import type { StoreContext } from '../store/context.js'
-import type { StreamFrame } from './stream.js'
+import type { StreamFrame } from '../protocol.js'
 import { type AnswerShape, type Completed, type InferenceOutcome, type InferenceRuntime, refuseManagementKey, runInference } from './chat.js'
 import { type ResponsesEcho, type ResponsesFunctionTool, readResponsesRequest } from './responses-request.js'
 import { type StreamCut, type StreamPlan, pieces } from './stream.js'

@@ -12,7 +12,7 @@ import { put } from '../store/versions.js'
 import type { UsageRecord } from '../usage.js'
 
 const DAY_MS = 86_400_000
-import type { GenerationState } from './generations.js'
+import type { GenerationState } from '../store/state.js'
 import type { StreamPlan } from './stream.js'
 
 /** The token counts a charge is made of. */

@@ -2,7 +2,7 @@
 // fails after it started. The service sends it as an ordinary `data:` event carrying
 // `error: { code, message, metadata }` and a choice with `finish_reason: "error"`; the official
 // SDK reads `code` as an integer and `metadata.error_type` as its ApiErrorType.
-import type { StreamFault } from '../controls.js'
+import type { StreamFault } from '../faults.js'
 import { ERROR_MESSAGES } from '../errors.js'
 import type { StreamCut } from './stream.js'
 

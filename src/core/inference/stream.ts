@@ -1,15 +1,9 @@
 // Streaming (`stream: true`): the frames of a server-sent event stream, each at its simulated
 // offset from the start of the response. The adapters write them, waiting for real between them
 // only when a latency rule asks for real waits (decisions/0024).
+import type { StreamFrame } from '../protocol.js'
 import { textTokens } from './tokens.js'
 import type { ChatAssistantMessage, ChatChunk, ChatChunkError, ChatUsage, FinishReason } from './wire.js'
-
-/** One piece of a stream: its text (a whole SSE event, blank line included) and when it is sent. */
-export interface StreamFrame {
-  /** Milliseconds after the response starts. */
-  atMs: number
-  data: string
-}
 
 /** What a stream is made of: a completed reply and the endpoint's timing. */
 export interface StreamSource {

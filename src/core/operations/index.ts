@@ -6,7 +6,7 @@ import { EMBEDDINGS_OPERATIONS } from './embeddings.js'
 import { FILE_OPERATIONS } from './files.js'
 import { INFERENCE_OPERATIONS } from './inference.js'
 import { KEY_OPERATIONS } from './keys.js'
-import { OPERATION_NAMES } from './names.js'
+import { OPERATION_NAMES } from '../protocol.js'
 import type { Operation } from './operation.js'
 import { WORKSPACE_OPERATIONS } from './workspaces.js'
 

@@ -1,9 +1,9 @@
 // Inference on the wire: chat completions and Responses (the money path, core/inference/) and the
 // generations they leave behind.
-import type { SimResponse } from '../api.js'
+import type { SimResponse } from '../protocol.js'
 import { ApiError } from '../errors.js'
 import { type InferenceOutcome, chatCompletion } from '../inference/chat.js'
-import { generationOf } from '../inference/generations.js'
+import { generationOf } from '../store/generations.js'
 import { createResponse } from '../inference/responses.js'
 import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild } from './operation.js'
 

@@ -1,7 +1,7 @@
 // API keys on the wire: the management operations on an organisation's keys.
 import type { Principal } from '../auth.js'
 import { BodyReader } from '../body.js'
-import type { RateLimit } from '../controls.js'
+import type { RateLimit } from '../store/state.js'
 import { ApiError } from '../errors.js'
 import { freeQuotaOf } from '../inference/free-quota.js'
 import { createdPayload, dataPayload, listPayload } from '../json-text.js'
@@ -243,6 +243,7 @@ export const KEY_OPERATIONS: readonly Operation[] = [
         ctx,
         windows,
         () => pageOf(includeDisabled ? index?.all : index?.enabled, offset),
+        wireKey,
         (entries) => listPayload(entries, copyKeyWire, { texts: ctx.listTexts, list }),
       )
       return payloadResponse(payload)

@@ -2,13 +2,13 @@
 // folder exports the rows of one resource; core/api.ts assembles them into the one table and does
 // everything around them (routing, authentication, faults, rate limits, latency, the journal).
 import type { Principal } from '../auth.js'
-import type { SimRequest, SimResponse } from '../api.js'
-import type { RateLimit } from '../controls.js'
+import type { SimRequest, SimResponse } from '../protocol.js'
+import type { RateLimit } from '../store/state.js'
 import type { JsonPayload } from '../json-text.js'
 import type { StoreContext } from '../store/context.js'
 import type { InferenceRuntime } from '../inference/chat.js'
-import type { StreamFrame } from '../inference/stream.js'
-import type { OperationName } from './names.js'
+import type { StreamFrame } from '../protocol.js'
+import type { OperationName } from '../protocol.js'
 
 /** Everything an operation is handed for one request. */
 export interface Call<Caller> {

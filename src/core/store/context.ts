@@ -2,7 +2,7 @@ import type { SimulatorClock } from '../clock.js'
 import type { Random } from '../random.js'
 import type { ListTexts } from '../json-text.js'
 import type { UsageWindows, WindowsMemo } from '../usage.js'
-import type { KeyPages } from './keys.js'
+import type { KeyPages } from './key-pages.js'
 import type { StoreData, StoreIndices } from './state.js'
 import type { History } from './versions.js'
 

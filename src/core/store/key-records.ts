@@ -2,11 +2,11 @@
 // a key that shows the same record: what `sim.keys.load` stores.
 import { describe } from '../describe.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
-import type { RateLimit } from '../controls.js'
+import type { RateLimit } from './state.js'
 import type { InstantInput } from '../time.js'
 import type { ApiKey, LimitReset } from '../types.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
-import type { CreateKeyOptions } from './keys.js'
+import type { CreateKeyOptions } from './key-options.js'
 
 /**
  * A key record as the official SDK returns it (`sdk.apiKeys.list`, `get`): the wire record with

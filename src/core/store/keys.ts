@@ -1,59 +1,19 @@
 import { describe } from '../describe.js'
 import { invalidArgument, SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
-import { type RateLimit, checkRateLimit } from '../controls.js'
+import { type RateLimit } from './state.js'
+import { checkRateLimit } from './rate-limits.js'
 import type { ApiKey, LimitReset } from '../types.js'
 import { type CachedJson, type JsonPayload, utf8Length } from '../json-text.js'
 import { MAX_EXACT_USD, NO_FIGURES, type UsageFigures, type UsageRecord, type UsageWindows, chargeUsage, figuresAt, figuresHoldUntil, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
+import type { CreateKeyOptions, KeyUsageInput } from './key-options.js'
 import { keyFromRecord, type LoadKeyOptions, renamed, type SdkKeyRecord } from './key-records.js'
 import { type StoreContext, atomically, windowsNow } from './context.js'
 import { KEY_NAMES } from './defaults.js'
 import type { KeyState, StoreIndices } from './state.js'
 import { put, remove } from './versions.js'
 import { requireUser, resolveWorkspaceId } from './workspaces.js'
-
-/** Usage of a key in USD: all time and in the current UTC day, ISO week and calendar month. */
-export interface KeyUsageInput {
-  total?: number
-  daily?: number
-  weekly?: number
-  monthly?: number
-}
-
-export interface CreateKeyOptions {
-  /** The organisation that owns the key. */
-  userId: string
-  /** A management key may call every operation; a regular key only the public ones. Default false. */
-  management?: boolean
-  name?: string
-  /** UUID of one of the organisation's workspaces; default: its default workspace. */
-  workspaceId?: string
-  disabled?: boolean
-  /** Spending limit in USD, or null for none. */
-  limit?: number | null
-  limitReset?: LimitReset | null
-  /** An instant at or before the clock's now makes an already expired key. */
-  expiresAt?: InstantInput | null
-  includeByokInLimit?: boolean
-  /** Default: the simulator clock's now. */
-  createdAt?: InstantInput
-  updatedAt?: InstantInput | null
-  usage?: KeyUsageInput
-  byokUsage?: KeyUsageInput
-  /** The bearer secret to accept for this key; default: a fresh `sk-or-v1-` + 64 hex secret. */
-  secret?: string
-  /** The key's hash (64 lower-case hex digits), for `GET /keys/{hash}`; default: a fresh one. */
-  hash?: string
-  /** This key's own rate limit, instead of the simulator's `rateLimit` option. */
-  rateLimit?: RateLimit | null
-  /** The key's label on the wire; default: the secret masked as the service masks it (`sk-or-v1-abc...wxyz`). */
-  label?: string
-  /** The member of the organisation who made the key (`creator_user_id`); default: `userId`. */
-  creatorUserId?: string | null
-  /** The partner-defined user the key is for (`external_user`, `external.user` of `POST /keys`); default null. */
-  externalUser?: string | null
-}
 
 /** What `sim.keys.create` returns: the bearer secret (shown only here) and the wire record. */
 export interface CreatedKey {
@@ -173,104 +133,6 @@ export const KEY_FIELDS = fieldsOf<CreateKeyOptions>({
   externalUser: true,
 })
 const USAGE_FIELDS = fieldsOf<KeyUsageInput>({ total: true, daily: true, weekly: true, monthly: true })
-
-interface KeptPage {
-  indices: StoreIndices
-  epoch: number
-  day: number
-  week: number
-  month: number
-  /** The latest now its records were made at; each holds until `untils[i]`, when a record dated later falls due. */
-  from: number
-  until: number
-  hashes: string[]
-  entries: WireCache[]
-  untils: number[]
-  payload: JsonPayload
-}
-
-/**
- * Whole pages of `GET /keys`, answered again without visiting their keys while nothing they show
- * can differ: the usage windows are the same, the clock has not gone back nor reached a record
- * dated later, no key of its workspace was made, deleted, undone, disabled or enabled (a write to
- * another workspace's keys leaves it as it is), and no key on the page changed (the
- * indices count and log the changes; a restore from another simulator swaps the indices object).
- * When only some of its keys changed, just those are made again. A page touches each of its keys'
- * states and caches; on a machine busy with the HTTP side of a request, that is most of its cost.
- */
-export class KeyPages {
-  private readonly pages = new Map<string, KeptPage>()
-
-  /**
-   * The payload of a page of `workspaceId`'s keys: `list` names it, `orders` lists its keys when it
-   * must be made afresh, and `build` makes a payload of records.
-   */
-  page(
-    list: string,
-    workspaceId: string,
-    ctx: StoreContext,
-    windows: UsageWindows,
-    orders: () => readonly { hash: string }[],
-    build: (entries: WireCache[]) => JsonPayload,
-  ): JsonPayload {
-    const indices = ctx.indices
-    const kept = this.pages.get(list)
-    if (
-      kept !== undefined &&
-      kept.indices === indices &&
-      kept.epoch >= indices.keysShapeEpoch(workspaceId) &&
-      kept.day === windows.day &&
-      kept.week === windows.week &&
-      kept.month === windows.month &&
-      windows.nowMs >= kept.from
-    ) {
-      const changed = kept.epoch === indices.keysEpoch ? [] : indices.keysChangedSince(kept.epoch)
-      if (changed !== undefined) {
-        let entries: WireCache[] | undefined
-        for (const hash of new Set(changed)) {
-          const at = kept.hashes.indexOf(hash)
-          if (at < 0) continue
-          const key = ctx.data.keys.get(hash) as KeyState
-          entries ??= kept.entries.slice()
-          entries[at] = wireKey(key, windows)
-          kept.untils[at] = figuresHoldUntil(key.usage)
-        }
-        kept.epoch = indices.keysEpoch
-        if (entries !== undefined) {
-          kept.entries = entries
-          kept.payload = build(entries)
-          kept.from = windows.nowMs
-          kept.until = Math.min(...kept.untils)
-        }
-        if (windows.nowMs < kept.until) return kept.payload
-      }
-    }
-    const hashes = orders().map((order) => order.hash)
-    const entries = new Array<WireCache>(hashes.length)
-    const untils = new Array<number>(hashes.length)
-    for (let i = 0; i < hashes.length; i++) {
-      const key = ctx.data.keys.get(hashes[i] as string) as KeyState
-      entries[i] = wireKey(key, windows)
-      untils[i] = figuresHoldUntil(key.usage)
-    }
-    const payload = build(entries)
-    if (this.pages.size >= 256) this.pages.clear()
-    this.pages.set(list, {
-      indices,
-      epoch: indices.keysEpoch,
-      day: windows.day,
-      week: windows.week,
-      month: windows.month,
-      from: windows.nowMs,
-      until: untils.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...untils),
-      hashes,
-      entries,
-      untils,
-      payload,
-    })
-    return payload
-  }
-}
 
 /** A key by hash, or a SimulatorError naming `hash`. */
 export function requireKey(ctx: StoreContext, hash: unknown, operation: string, argument = 'hash'): KeyState {

@@ -1,10 +1,9 @@
 import { SortedIndex } from '../sorted-index.js'
 import { CatalogCache } from './catalog.js'
 import type { LimitReset, ModelWithEndpoints, VideoModel, Workspace } from '../types.js'
-import type { RateLimit } from '../controls.js'
 import type { UsageRecord } from '../usage.js'
-import type { GenerationState } from '../inference/generations.js'
-import type { EndpointTraffic } from '../inference/statistics.js'
+import type { Generation } from '../inference/wire.js'
+import type { EndpointTraffic } from './traffic.js'
 
 /** An organisation: the tenant that owns workspaces, keys and files. */
 export interface UserState {
@@ -86,12 +85,33 @@ export interface StoreData {
   videoModels: Map<string, VideoModel>
   /** Token buckets of the rate limiter, by key hash (and one for anonymous callers). */
   rateBuckets: Map<string, RateBucket>
-  /** The latest generations of the money path, by `gen-...` id; bounded (inference/generations.ts). */
+  /** The latest generations of the money path, by `gen-...` id; bounded (store/generations.ts). */
   generations: Map<string, GenerationState>
-  /** Each endpoint's traffic for its statistics, by model id and endpoint place (inference/statistics.ts). */
+  /** Each endpoint's traffic for its statistics, by model id and endpoint place (store/traffic.ts, recorded by inference/statistics.ts). */
   endpointStats: Map<string, EndpointTraffic>
   /** Free-model requests, a count per organisation per UTC day (inference/free-quota.ts). */
   freeRequests: Map<string, number>
+}
+
+/** A token bucket: `requests` per `intervalMs` (at most a year), refilled continuously on the simulator clock. */
+export interface RateLimit {
+  requests: number
+  intervalMs: number
+}
+
+/** A generation as the store holds it (a value: never changed in place). */
+export interface GenerationState {
+  /** Order of recording: the smallest is the oldest. */
+  readonly seq: number
+  /** Its `gen-...` id: the store's key, and `wire.id`. */
+  readonly id: string
+  readonly userId: string
+  readonly keyHash: string
+  /** The exact cost, as `estimateCost` gives it. */
+  readonly cost: string
+  /** The cost charged to the key, in 10^-10 USD. */
+  readonly units: number
+  readonly wire: Generation
 }
 
 /** A token bucket's level at the instant it was last updated. */

@@ -5,8 +5,21 @@
 // between a version and its parent; restoring walks the tree from where the store is to the version
 // asked for, undoing edges up to the common ancestor and redoing them down. Rows are values (a
 // change stores a new row), so a version shares every row it did not change with the others.
-import type { StoreContext } from './context.js'
+import type { SimulatorClock } from '../clock.js'
+import type { Random } from '../random.js'
 import { type Row, type StoreData, StoreIndices, type Table } from './state.js'
+
+/**
+ * What a history versions and what `put` writes to: the parts of a simulator's store context
+ * (store/context.ts) this file reads, named here so that the context can hold a history.
+ */
+export interface VersionedStore {
+  data: StoreData
+  indices: StoreIndices
+  readonly clock: SimulatorClock
+  readonly random: Random
+  history?: History
+}
 
 const TABLES: readonly Table[] = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'rateBuckets', 'generations', 'endpointStats', 'freeRequests']
 
@@ -55,7 +68,7 @@ export class History {
    */
   epoch = 0
 
-  constructor(private readonly ctx: StoreContext) {
+  constructor(private readonly ctx: VersionedStore) {
     this.base = new Version(this, null, null, ctx.clock.nowMs(), ctx.random.getState())
   }
 
@@ -190,7 +203,7 @@ function sameState(a: readonly number[], b: readonly number[]): boolean {
 /**
  * Writes one row: with {@link remove}, the one way the store changes after a simulator is created.
  */
-export function put<T extends Table>(ctx: StoreContext, table: T, id: string, row: Row<T>): void {
+export function put<T extends Table>(ctx: VersionedStore, table: T, id: string, row: Row<T>): void {
   const live = ctx.data[table] as Map<string, unknown>
   const before = live.get(id)
   ctx.history?.record(table, id, before)
@@ -202,7 +215,7 @@ export function put<T extends Table>(ctx: StoreContext, table: T, id: string, ro
  * Deletes one row (a deleted key, a deleted workspace). Recorded like a write, so a restore to a
  * snapshot taken before brings the row back, and one taken after keeps it gone.
  */
-export function remove<T extends Table>(ctx: StoreContext, table: T, id: string): void {
+export function remove<T extends Table>(ctx: VersionedStore, table: T, id: string): void {
   const live = ctx.data[table] as Map<string, unknown>
   if (!live.has(id)) return
   const before = live.get(id)

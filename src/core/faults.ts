@@ -1,8 +1,7 @@
-// Simulation controls: faults, latency and rate limits. All of
+// Faults and latency: rules that make chosen requests fail, hang or wait. Both
 // them run on the simulator clock and a seeded random stream of their own, so a test that uses them
 // replays exactly, and adding a fault never changes the ids the store generates.
-import type { OperationName } from './api.js'
-import { OPERATION_NAMES } from './operations/names.js'
+import { type OperationName, OPERATION_NAMES } from './protocol.js'
 import { ApiError, type ErrorStatus, ERROR_MESSAGES, invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
@@ -10,17 +9,10 @@ import { put } from './store/versions.js'
 import { describe } from './describe.js'
 import { isJsonData } from './json-data.js'
 import { ArgumentChecker, fieldsOf, withoutFields } from './store/check.js'
-import type { RateBucket } from './store/state.js'
+import type { RateLimit } from './store/state.js'
 
-export { OPERATION_NAMES }
 
 const MAX_DELAY_MS = 2 ** 31 - 1
-
-/** A token bucket: `requests` per `intervalMs` (at most a year), refilled continuously on the simulator clock. */
-export interface RateLimit {
-  requests: number
-  intervalMs: number
-}
 
 /** What a fault answers: an error envelope with this status, a network error, or nothing ever. */
 export type FaultResponse =
@@ -197,7 +189,6 @@ const PRESET_FIELDS = withoutFields<FaultRule>(FAULT_RULE_FIELDS, 'respond', 'na
 const SERVICE_UNAVAILABLE_FIELDS: ReadonlySet<string> = new Set([...PRESET_FIELDS, 'retryAfterSeconds'])
 const RESPONSE_FIELDS = fieldsOf<Exclude<FaultResponse, string>>({ status: true, message: true, metadata: true, headers: true })
 const LATENCY_RULE_FIELDS = fieldsOf<LatencyRule>({ operation: true, ms: true, real: true })
-const RATE_LIMIT_FIELDS = fieldsOf<RateLimit>({ requests: true, intervalMs: true })
 
 /** Checks what a fault answers with, and returns a copy of it the caller can no longer change. */
 function checkResponse(respond: unknown, operation: string): FaultResponse {
@@ -442,58 +433,4 @@ export function faultError(respond: Exclude<FaultResponse, 'network-error' | 'ne
     ...(respond.metadata && { metadata: respond.metadata }),
     ...(respond.headers && { headers: respond.headers }),
   })
-}
-
-/**
- * The longest rate-limit interval: a year. With it, `Retry-After` stays a whole number of seconds
- * well inside what a header's integer can say (a 1e300 ms interval gave `9.999999999999999e+296`).
- */
-const MAX_INTERVAL_MS = 365 * 86_400_000
-
-/** Checks a rate limit given as an option; `argument` names it in the error. */
-export function checkRateLimit(value: unknown, operation: string, argument: string): RateLimit {
-  // A misspelt field first: `{ requests, interval }` is told that `interval` is not a field, not only what a rate limit looks like.
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) new ArgumentChecker(operation).knownFields(value, RATE_LIMIT_FIELDS, argument, 'a rate limit')
-  const limit = value as Partial<RateLimit> | null
-  const ok =
-    typeof limit === 'object' &&
-    limit !== null &&
-    typeof limit.requests === 'number' &&
-    Number.isSafeInteger(limit.requests) &&
-    limit.requests >= 1 &&
-    typeof limit.intervalMs === 'number' &&
-    Number.isFinite(limit.intervalMs) &&
-    limit.intervalMs >= 1 &&
-    limit.intervalMs <= MAX_INTERVAL_MS
-  if (!ok) {
-    throw new SimulatorError(
-      SimulatorErrorCode.InvalidArgument,
-      `Failed to ${operation}: "${argument}" must be { requests: a positive integer, intervalMs: milliseconds from 1 to a year (${MAX_INTERVAL_MS}) }, got ${describe(value)}.`,
-      { argument },
-    )
-  }
-  return { requests: limit.requests as number, intervalMs: limit.intervalMs as number }
-}
-
-const ANONYMOUS_BUCKET = '*anonymous*'
-
-/**
- * Takes one token from the caller's bucket (the key's, or the one shared by anonymous callers).
- * Returns null when the request may go on, or the whole seconds to wait before a token is back.
- */
-export function takeToken(ctx: StoreContext, keyHash: string | null, defaultLimit: RateLimit | null): number | null {
-  const limit = (keyHash === null ? null : ctx.data.keys.get(keyHash)?.rateLimit) ?? defaultLimit
-  if (limit === null) return null
-  const id = keyHash ?? ANONYMOUS_BUCKET
-  const now = ctx.clock.nowMs()
-  const perMs = limit.requests / limit.intervalMs
-  const bucket: RateBucket = ctx.data.rateBuckets.get(id) ?? { tokens: limit.requests, updatedMs: now }
-  // A clock moved backwards refills nothing; it never takes tokens away either.
-  const tokens = Math.min(limit.requests, bucket.tokens + Math.max(0, now - bucket.updatedMs) * perMs)
-  if (tokens >= 1) {
-    put(ctx, 'rateBuckets', id, { tokens: tokens - 1, updatedMs: now })
-    return null
-  }
-  put(ctx, 'rateBuckets', id, { tokens, updatedMs: now })
-  return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000))
 }

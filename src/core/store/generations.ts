@@ -2,28 +2,14 @@
 // through `GET /generation?id=`. They are rows of the store (so snapshots, restore and reset cover
 // them), and the store keeps only the latest GENERATION_LIMIT: memory stays bounded however many
 // requests a simulator serves (decisions/0024).
-import type { StoreContext } from '../store/context.js'
-import { put, remove } from '../store/versions.js'
+import type { StoreContext } from './context.js'
+import type { GenerationState } from './state.js'
+import { put, remove } from './versions.js'
 import { formatTimestamp } from '../time.js'
-import type { Generation, ProviderResponse } from './wire.js'
+import type { Generation, ProviderResponse } from '../inference/wire.js'
 
 /** How many generations a simulator keeps; the oldest goes when one more is recorded (then its id is 404). */
 export const GENERATION_LIMIT = 10_000
-
-/** A generation as the store holds it (a value: never changed in place). */
-export interface GenerationState {
-  /** Order of recording: the smallest is the oldest. */
-  readonly seq: number
-  /** Its `gen-...` id: the store's key, and `wire.id`. */
-  readonly id: string
-  readonly userId: string
-  readonly keyHash: string
-  /** The exact cost, as `estimateCost` gives it. */
-  readonly cost: string
-  /** The cost charged to the key, in 10^-10 USD. */
-  readonly units: number
-  readonly wire: Generation
-}
 
 /**
  * A recorded generation: the facts it was made from, and its 44-field wire record made from them

@@ -4,7 +4,8 @@
 // envelope whose metadata names the argument as the programmatic API does. Control requests are
 // not the service's: they are not journaled, take no rate-limit token and trigger no fault.
 import { toBase64 } from './base64.js'
-import { type Fault, type FaultRule, OPERATION_NAMES } from './controls.js'
+import { type Fault, type FaultRule } from './faults.js'
+import { OPERATION_NAMES } from './protocol.js'
 import { SimulatorError, SimulatorErrorCode, errorEnvelope } from './errors.js'
 import { type AnsweredResponse, jsonResponse } from './http.js'
 import { internalsOf } from './internals.js'

@@ -1,76 +1,17 @@
 import { type Principal, bearerSecret, malformedBearer, principalOfKey, requireManagement } from './auth.js'
 import { MAX_BODY_BYTES, readJsonObject, strictUtf8 } from './body.js'
-import { type Controls, faultError, takeToken } from './controls.js'
+import { type Controls, faultError } from './faults.js'
+import { takeToken } from './store/rate-limits.js'
 import { ApiError, AUTH_MESSAGES, errorEnvelope } from './errors.js'
 import type { JournalStore } from './journal.js'
 import { decodeSegment } from './params.js'
 import type { StoreContext } from './store/context.js'
 import { OPERATIONS } from './operations/index.js'
 import { type Call, type Operation, JSON_HEADERS } from './operations/operation.js'
-import type { OperationName } from './operations/names.js'
+import type { OperationName, SimRequest, SimResponse } from './protocol.js'
 import type { InferenceRuntime } from './inference/chat.js'
 import { remainingUses } from './inference/responders.js'
-import type { StreamFrame } from './inference/stream.js'
 
-export type { OperationName } from './operations/names.js'
-export { payloadOf } from './operations/operation.js'
-export { OPERATIONS } from './operations/index.js'
-
-/** A request as an adapter hands it to the core, relative to the base URL. */
-export interface SimRequest {
-  method: string
-  /** Path below the base URL, still percent-encoded, starting with `/`: `/models/openai/gpt-4%3Afree/endpoints`. */
-  path: string
-  query?: URLSearchParams | string
-  /** The raw `Authorization` header, if any. */
-  authorization?: string | null
-  /**
-   * The raw request body, if any: text, or bytes read as UTF-8. Operations that take a body read
-   * it as a JSON object (400 naming `body` when it is not one, 413 over 16 MiB).
-   */
-  body?: string | Uint8Array | null
-  /**
-   * The request headers an operation reads (`content-type`), by name in any case. Absent: the
-   * caller sent none, and a body is read as JSON; present without `content-type`, likewise. A
-   * content type that is given must be JSON.
-   */
-  headers?: Record<string, string | undefined> | null
-}
-
-/** Simulated latency on a response: the adapters wait `delayMs` for real only when `realDelay` is set. */
-interface Timing {
-  /** Milliseconds of simulated latency, already passed on the simulator clock. Absent when 0. */
-  delayMs?: number
-  /** The latency rule asked for a real wait too. */
-  realDelay?: true
-}
-
-/**
- * A response as the core produces it; adapters only translate it. A fault may make it a network
- * error (`type: 'network-error'`, status 0) or a request never answered (`type: 'never'`).
- */
-export type SimResponse = Timing &
-  (
-    | { status: number; headers: Record<string, string>; type: 'json'; body: unknown }
-    | { status: number; headers: Record<string, string>; type: 'bytes'; body: Uint8Array }
-    /** A server-sent event stream: each frame's text and its offset from the start (decisions/0024). */
-    | {
-        status: number
-        headers: Record<string, string>
-        type: 'stream'
-        body: readonly StreamFrame[]
-        /**
-         * Tells the simulator that the client went away after `framesSent` frames (0 to
-         * `body.length`) had been sent: it is then charged only for what they carried, and the
-         * generation says `cancelled: true` (decisions/0026). The adapters call it; an adapter of
-         * your own that stops writing early should too. Only the first call counts; once the frame
-         * that ends the reply was sent, it changes nothing. Returns whether the charge changed.
-         * Not enumerable, so the response stays plain data.
-         */
-        readonly cancel?: (framesSent: number) => boolean
-      }
-    | { status: 0; headers: Record<string, string>; type: 'network-error' | 'never'; body: null }
-  )
 
 const ROUTES = OPERATIONS.map((operation) => ({ operation, segments: operation.template.split('/').slice(1) }))
 

@@ -1,0 +1,111 @@
+// The types every layer shares: a request as an adapter hands it to the core, the response the core
+// gives back, the frames of a stream, and the names of the simulated operations. This file imports
+// nothing: the router, the operations, the journal, the faults and the adapters all build on it.
+
+/**
+ * The names of the simulated operations, as fault rules, latency rules and the journal use them.
+ *
+ * @example
+ * import { OPERATION_NAMES } from 'model-access-sim'
+ * console.log(OPERATION_NAMES.slice(0, 6).join(' '))
+ * //=> listKeys getKey listEndpoints getFileContent getWorkspace listVideoModels
+ */
+export const OPERATION_NAMES = [
+  // The read interface.
+  'listKeys',
+  'getKey',
+  'listEndpoints',
+  'getFileContent',
+  'getWorkspace',
+  'listVideoModels',
+  // Keys and credits (operations/keys.ts, operations/credits.ts).
+  'createKey',
+  'updateKey',
+  'deleteKey',
+  'getCurrentKey',
+  'getCredits',
+  // Workspaces (operations/workspaces.ts).
+  'listWorkspaces',
+  'createWorkspace',
+  'updateWorkspace',
+  'deleteWorkspace',
+  // The catalog (operations/catalog.ts).
+  'listModels',
+  'countModels',
+  'getModel',
+  'listProviders',
+  'listEmbeddingsModels',
+  // Inference (operations/inference.ts).
+  'createChatCompletion',
+  'getGeneration',
+  // The Responses API (operations/inference.ts).
+  'createResponses',
+  // Embeddings (operations/embeddings.ts).
+  'createEmbeddings',
+] as const
+
+/** Names of the simulated operations, as faults, journals and errors refer to them. */
+export type OperationName = (typeof OPERATION_NAMES)[number]
+
+/** One piece of a stream: its text (a whole SSE event, blank line included) and when it is sent. */
+export interface StreamFrame {
+  /** Milliseconds after the response starts. */
+  atMs: number
+  data: string
+}
+
+/** A request as an adapter hands it to the core, relative to the base URL. */
+export interface SimRequest {
+  method: string
+  /** Path below the base URL, still percent-encoded, starting with `/`: `/models/openai/gpt-4%3Afree/endpoints`. */
+  path: string
+  query?: URLSearchParams | string
+  /** The raw `Authorization` header, if any. */
+  authorization?: string | null
+  /**
+   * The raw request body, if any: text, or bytes read as UTF-8. Operations that take a body read
+   * it as a JSON object (400 naming `body` when it is not one, 413 over 16 MiB).
+   */
+  body?: string | Uint8Array | null
+  /**
+   * The request headers an operation reads (`content-type`), by name in any case. Absent: the
+   * caller sent none, and a body is read as JSON; present without `content-type`, likewise. A
+   * content type that is given must be JSON.
+   */
+  headers?: Record<string, string | undefined> | null
+}
+
+/** Simulated latency on a response: the adapters wait `delayMs` for real only when `realDelay` is set. */
+interface Timing {
+  /** Milliseconds of simulated latency, already passed on the simulator clock. Absent when 0. */
+  delayMs?: number
+  /** The latency rule asked for a real wait too. */
+  realDelay?: true
+}
+
+/**
+ * A response as the core produces it; adapters only translate it. A fault may make it a network
+ * error (`type: 'network-error'`, status 0) or a request never answered (`type: 'never'`).
+ */
+export type SimResponse = Timing &
+  (
+    | { status: number; headers: Record<string, string>; type: 'json'; body: unknown }
+    | { status: number; headers: Record<string, string>; type: 'bytes'; body: Uint8Array }
+    /** A server-sent event stream: each frame's text and its offset from the start (decisions/0024). */
+    | {
+        status: number
+        headers: Record<string, string>
+        type: 'stream'
+        body: readonly StreamFrame[]
+        /**
+         * Tells the simulator that the client went away after `framesSent` frames (0 to
+         * `body.length`) had been sent: it is then charged only for what they carried, and the
+         * generation says `cancelled: true` (decisions/0026). The adapters call it; an adapter of
+         * your own that stops writing early should too. Only the first call counts; once the frame
+         * that ends the reply was sent, it changes nothing. Returns whether the charge changed.
+         * Not enumerable, so the response stays plain data.
+         */
+        readonly cancel?: (framesSent: number) => boolean
+      }
+    | { status: 0; headers: Record<string, string>; type: 'network-error' | 'never'; body: null }
+  )
