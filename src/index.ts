@@ -29,7 +29,8 @@ export {
 // Types
 export type { EmptyWorld, Simulator, SimulatorOptions } from './core/simulator.js'
 export type { DefaultWorld } from './core/worlds/default.js'
-export type { WorldFile, WorldInstant, WorldKey, WorldModel, WorldProblem, WorldSpec, WorldUsageRecord, WorldUser, WorldVideoModel, WorldWorkspace } from './core/worlds/spec.js'
+export type { WorldFile, WorldInstant, WorldKey, WorldModel, WorldSpec, WorldUsageRecord, WorldUser, WorldVideoModel, WorldWorkspace } from './core/worlds/spec.js'
+export type { WorldProblem } from './core/worlds/problems.js'
 export type { WorldRegExp, WorldResponder } from './core/worlds/responders.js'
 export type { OperationName, SimRequest, SimResponse } from './core/protocol.js'
 export type { AuthFailure, ErrorStatus } from './core/errors.js'

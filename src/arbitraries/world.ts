@@ -4,17 +4,7 @@ import fc from 'fast-check'
 import { KEY_NAMES } from '../core/store/defaults.js'
 import type { LimitReset } from '../core/types.js'
 import { UNITS_PER_USD, windowsAt } from '../core/usage.js'
-import {
-  WORLD_FORMAT,
-  type WorldFile,
-  type WorldKey,
-  type WorldModel,
-  type WorldSpec,
-  type WorldUsageRecord,
-  type WorldUser,
-  type WorldVideoModel,
-  type WorldWorkspace,
-} from '../core/worlds/spec.js'
+import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from '../core/worlds/spec.js'
 import { invalidConstraint, checkConstraints } from './internal/constraints.js'
 import { fakerText, slugify } from './internal/faker.js'
 import { hex64, userId, uuid } from './internal/ids.js'

@@ -1,11 +1,10 @@
-// Faults and latency: rules that make chosen requests fail, hang or wait. Both
-// them run on the simulator clock and a seeded random stream of their own, so a test that uses them
-// replays exactly, and adding a fault never changes the ids the store generates.
+// Faults and latency: rules that make chosen requests fail, hang or wait. Both run on the
+// simulator clock and a seeded random stream of their own, so a test that uses them replays
+// exactly, and adding a fault never changes the ids the store generates. Rate limits are the
+// store's (store/rate-limits.ts).
 import { type OperationName, OPERATION_NAMES } from './protocol.js'
-import { ApiError, type ErrorStatus, ERROR_MESSAGES, invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
+import { ApiError, type ErrorStatus, ERROR_MESSAGES, invalidArgument } from './errors.js'
 import { Random } from './random.js'
-import type { StoreContext } from './store/context.js'
-import { put } from './store/versions.js'
 import { describe } from './describe.js'
 import { isJsonData } from './json-data.js'
 import { ArgumentChecker, fieldsOf, withoutFields } from './store/check.js'

@@ -5,7 +5,8 @@ import type { StreamFrame } from './protocol.js'
 import type { JsonPayload } from './json-text.js'
 import type { Principal } from './auth.js'
 import { OPERATION_NAMES } from './protocol.js'
-import { ArgumentChecker, describe, fieldsOf } from './store/check.js'
+import { ArgumentChecker, fieldsOf } from './store/check.js'
+import { describe } from './describe.js'
 
 /** One request the simulator answered, and how. */
 export interface JournalEntry {

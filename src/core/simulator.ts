@@ -29,7 +29,8 @@ import { type WorkspaceCollection, createWorkspaceCollection } from './store/wor
 import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, DEFAULT_WORLD } from './worlds/default.js'
 import { exportWorld, worldFile, worldKey, worldModel, worldUser, worldWorkspace } from './worlds/export.js'
-import { type WorldKey, type WorldProblem, type WorldSpec, WORLD_FORMAT, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
+import { type WorldKey, type WorldSpec, WORLD_FORMAT, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
+import { type WorldProblem } from './worlds/problems.js'
 import { worldResponders } from './worlds/responders.js'
 
 /**

@@ -7,7 +7,8 @@ export { validatePricing } from '../core/pricing/validate.js'
 export { pricingFromSdk } from '../core/pricing/sdk.js'
 
 // Types
-export type { CompiledPricing, CostRequest, PricingRequest, ResolvedPricing } from '../core/pricing/compile.js'
+export type { CompiledPricing, CostRequest, PricingRequest } from '../core/pricing/compile.js'
+export type { ResolvedPricing } from '../core/pricing/rules.js'
 export type { CostUsage } from '../core/pricing/cost.js'
 export type { PricingArgument } from '../core/pricing/errors.js'
 export type { ConditionExplanation, OverrideExplanation, PriceExplanation, PricingExplanation } from '../core/pricing/explain.js'

@@ -1,7 +1,8 @@
 // Steps 2 and 4 of the money path: which model a request names, and in which order its endpoints
 // are tried (decisions/0024 gives the rules and why).
 import { ApiError } from '../errors.js'
-import { compilePricing, type CompiledPricing, type ResolvedPricing } from '../pricing/compile.js'
+import { compilePricing, type CompiledPricing } from '../pricing/compile.js'
+import { type ResolvedPricing } from '../pricing/rules.js'
 import { parseDecimal, rescale } from '../pricing/decimal.js'
 import type { Random } from '../random.js'
 import type { StoreContext } from '../store/context.js'

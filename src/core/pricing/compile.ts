@@ -1,14 +1,15 @@
 import { describe } from '../describe.js'
-import { OVERRIDABLE_PRICE_KEYS, PRICE_KEYS } from '../types.js'
-import type { OverridablePriceKey, PriceKey, Pricing, PricingOverride, Weekday } from '../types.js'
+import { PRICE_KEYS } from '../types.js'
+import type { PriceKey, Pricing } from '../types.js'
 import { buildRates, costAt } from './cost.js'
-import type { CostUsage, Rates } from './cost.js'
+import type { CostUsage } from './cost.js'
+import { type PricingTiers, type Rates, type ResolvedPricing, type Rule, type Tier, inWindow, ruleApplies, toRule } from './rules.js'
 import { parseDecimal, parseDiscount } from './decimal.js'
 import type { ScaledDecimal } from './decimal.js'
 import { PricingError } from './errors.js'
 import { explain } from './explain.js'
 import type { PricingExplanation } from './explain.js'
-import { hhmmToMinutes, instantOf, utcMinuteOfDay, utcWeekday, UTC_DAY_NAMES } from './instant.js'
+import { instantOf, utcMinuteOfDay, utcWeekday } from './instant.js'
 import { validatePricing } from './validate.js'
 
 /** The request a price depends on: its total prompt tokens and the instant it is made. */
@@ -26,13 +27,6 @@ export interface CostRequest {
   promptTokens?: number
 }
 
-/**
- * The effective pricing of one request: every price key after overrides (each string identical to
- * the source string that won) and the discount, if the pricing has one. Frozen, and shared between
- * the calls to which the same set of overrides applies.
- */
-export type ResolvedPricing = Readonly<Omit<Pricing, 'overrides'>>
-
 /** A pricing validated once and prepared for hot paths. Its functions may be called unbound. */
 export interface CompiledPricing {
   /**
@@ -47,73 +41,11 @@ export interface CompiledPricing {
   cost(usage: CostUsage, request: CostRequest): string
 }
 
-/** One override, with its conditions turned into numbers the hot path compares. */
-export interface Rule {
-  index: number
-  /** `min_prompt_tokens`, or -Infinity when the override has none. */
-  threshold: number
-  /** Window bounds in minutes after midnight, [start, end); 0 and 1440 without a window. */
-  start: number
-  end: number
-  hasWindow: boolean
-  wraps: boolean
-  /** Weekdays as bits indexed like getUTCDay (0 = Sunday); all seven without `utc_days`. */
-  dayBits: number
-  source: Readonly<PricingOverride>
-  prices: readonly (readonly [OverridablePriceKey, string])[]
-}
-
-/** The prices, and lazily the cost rates, for one set of applicable overrides. */
-export interface Tier {
-  prices: ResolvedPricing
-  /** For each price key, the override index that set it, or -1 for the base. */
-  winners: Readonly<Partial<Record<PriceKey, number>>>
-  rates: Rates | undefined
-}
-
-const ALL_DAYS = 0x7f
 /** Above this many overrides a mask no longer fits a small integer; tiers are then keyed by string. */
 const MAX_MASKED_RULES = 30
 const ARRAY_CACHE_RULES = 10
 /** Resolutions of one engine after which its rules' windows and days are looked up in a week table. */
 export const WEEK_TABLE_AFTER = 2048
-
-function toRule(override: PricingOverride, index: number): Rule {
-  const hasWindow = override.utc_start !== undefined || override.utc_end !== undefined
-  const start = hhmmToMinutes(override.utc_start ?? 0)
-  const end = hhmmToMinutes(override.utc_end ?? 2400)
-  let dayBits = ALL_DAYS
-  if (override.utc_days !== undefined) {
-    dayBits = 0
-    for (const day of override.utc_days) dayBits |= 1 << UTC_DAY_NAMES.indexOf(day)
-  }
-  const prices: (readonly [OverridablePriceKey, string])[] = []
-  for (const key of OVERRIDABLE_PRICE_KEYS) {
-    const value = override[key]
-    if (value !== undefined) prices.push([key, value])
-  }
-  return {
-    index,
-    threshold: override.min_prompt_tokens ?? Number.NEGATIVE_INFINITY,
-    start,
-    end,
-    hasWindow,
-    wraps: start > end,
-    dayBits,
-    source: Object.freeze({ ...override, ...(override.utc_days && { utc_days: Object.freeze([...override.utc_days]) as Weekday[] }) }),
-    prices,
-  }
-}
-
-/** Whether a minute of the UTC day is inside a rule's window, [start, end), wrapping when start > end. */
-export function inWindow(rule: Rule, minute: number): boolean {
-  return rule.wraps ? minute >= rule.start || minute < rule.end : minute >= rule.start && minute < rule.end
-}
-
-/** Whether a rule applies to a request at this minute of the UTC day and weekday. */
-function ruleApplies(rule: Rule, promptTokens: number, minute: number, weekday: number): boolean {
-  return promptTokens > rule.threshold && ((rule.dayBits >> weekday) & 1) === 1 && inWindow(rule, minute)
-}
 
 /** Throws naming `promptTokens` unless it is a non-negative safe integer. */
 function checkPromptTokens(value: unknown, operation: string): void {
@@ -143,7 +75,7 @@ function checkRequestFields(request: object, operation: string): void {
 }
 
 /** The compiled form of one valid pricing. */
-export class PricingEngine {
+export class PricingEngine implements PricingTiers {
   readonly rules: readonly Rule[]
   readonly base: Readonly<Partial<Record<PriceKey, string>>>
   readonly discount: number | undefined

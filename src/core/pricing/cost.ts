@@ -3,7 +3,7 @@ import type { PriceKey } from '../types.js'
 import { formatBigUnits, formatUnits, parseDecimal, rescale } from './decimal.js'
 import type { ScaledDecimal } from './decimal.js'
 import { PricingError } from './errors.js'
-import type { PricingEngine, ResolvedPricing } from './compile.js'
+import type { PricingTiers, Rates, ResolvedPricing } from './rules.js'
 import type { PricingIssue } from './validate.js'
 
 /**
@@ -76,14 +76,6 @@ const USAGE_FIELDS: ReadonlySet<string> = new Set<UsageField>([
   'requests',
 ])
 
-/** Per-unit prices, discount applied, as integers of `10^-scale` USD. */
-export interface Rates {
-  scale: number
-  big: readonly bigint[]
-  /** The same rates as numbers, when every one is a safe integer; undefined otherwise. */
-  small: readonly number[] | undefined
-}
-
 /** The rates of one tier: each unit's price at the pricing's common scale, times (1 - discount). */
 export function buildRates(prices: ResolvedPricing, scale: number, discount: ScaledDecimal): Rates {
   const factor = 10n ** BigInt(discount.scale) - discount.units
@@ -128,7 +120,7 @@ function hasUnknownField(usage: object): boolean {
  * The exact cost of a usage at an instant, as a plain decimal string. The usage is read once into
  * locals and checked with one condition; only a bad usage takes the slow path that lists its issues.
  */
-export function costAt(engine: PricingEngine, usage: CostUsage, ms: number, operation: string): string {
+export function costAt(engine: PricingTiers, usage: CostUsage, ms: number, operation: string): string {
   if (typeof usage !== 'object' || usage === null) {
     throw new PricingError(operation, 'usage', [{ path: '', message: `must be an object such as { promptTokens, completionTokens }, got ${usage === null ? 'null' : typeof usage}` }])
   }

@@ -1,7 +1,6 @@
 import { PRICE_KEYS } from '../types.js'
 import type { OverridablePriceKey, PriceKey, Weekday } from '../types.js'
-import { inWindow } from './compile.js'
-import type { PricingEngine, ResolvedPricing, Rule, Tier } from './compile.js'
+import { type PricingTiers, type ResolvedPricing, type Rule, type Tier, inWindow } from './rules.js'
 import { formatBigUnits, formatDecimal } from './decimal.js'
 import { clockText, utcMinuteOfDay, utcWeekday, UTC_DAY_NAMES } from './instant.js'
 
@@ -104,7 +103,7 @@ function conditionsOf(rule: Rule, promptTokens: number, minute: number, weekday:
 }
 
 /** Builds the explanation of one request against a compiled pricing; `tier` is the request's tier. */
-export function explain(engine: PricingEngine, promptTokens: number, ms: number, tier: Tier): PricingExplanation {
+export function explain(engine: PricingTiers, promptTokens: number, ms: number, tier: Tier): PricingExplanation {
   const minute = utcMinuteOfDay(ms)
   const weekday = utcWeekday(ms)
   const overrides = engine.rules.map((rule): OverrideExplanation => {

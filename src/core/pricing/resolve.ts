@@ -1,6 +1,7 @@
 import type { Pricing } from '../types.js'
 import { buildEngine } from './compile.js'
-import type { CostRequest, PricingEngine, PricingRequest, ResolvedPricing } from './compile.js'
+import type { CostRequest, PricingEngine, PricingRequest } from './compile.js'
+import type { ResolvedPricing } from './rules.js'
 import type { CostUsage } from './cost.js'
 import type { PricingExplanation } from './explain.js'
 

@@ -1,7 +1,6 @@
 import { describe } from '../describe.js'
 import { invalidArgument } from '../errors.js'
 
-export { describe }
 
 /**
  * The first own enumerable field of `value` whose name is not in `known`, or undefined. Only the

@@ -3,7 +3,8 @@
 // holds them on the organisation's row, so snapshots, restore and reset cover them.
 import type { Credits } from '../types.js'
 import { type UsageWindows, bigUnitsToUsd, figuresAt } from '../usage.js'
-import { ArgumentChecker, describe, fieldsOf } from './check.js'
+import { ArgumentChecker, fieldsOf } from './check.js'
+import { describe } from '../describe.js'
 import { type StoreContext, windowsNow } from './context.js'
 import type { StoreIndices, UserState } from './state.js'
 import { put } from './versions.js'

@@ -18,7 +18,8 @@ import {
   TOKENIZERS,
   WORKLOADS,
 } from '../types.js'
-import { ArgumentChecker, describe, fieldsOf } from './check.js'
+import { ArgumentChecker, fieldsOf } from './check.js'
+import { describe } from '../describe.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
 import { type CachedJson, cachedJson } from '../json-text.js'

@@ -4,7 +4,7 @@
 import { describe } from '../describe.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type ResponderError, type ResponderMatch, type ResponderReply, type ResponderRule, checkRule, responderFromJson } from '../inference/responders.js'
-import type { WorldProblem } from './spec.js'
+import type { WorldProblem } from './problems.js'
 
 /** A regular expression as JSON: its pattern and flags (`d`, `i`, `m`, `s`, `u`, `v`). */
 export interface WorldRegExp {

@@ -12,7 +12,9 @@ import type { CreateVideoModelOptions, VideoModelCollection } from '../store/vid
 import type { CreateWorkspaceOptions, DefaultWorkspaceOptions, WorkspaceCollection } from '../store/workspaces.js'
 import { MAX_EXACT_USD, type UsageRecord, toUnits } from '../usage.js'
 import { parseInstant, toEpochMs } from '../time.js'
-import { ArgumentChecker, describe, fieldsOf, unknownField, withoutFields } from '../store/check.js'
+import { ArgumentChecker, fieldsOf, unknownField, withoutFields } from '../store/check.js'
+import { describe } from '../describe.js'
+import type { WorldProblem } from './problems.js'
 import type { WorldResponder } from './responders.js'
 
 /**
@@ -187,14 +189,6 @@ function at<T>(path: string, create: () => T): T {
   } catch (error) {
     throw withPath(path, error)
   }
-}
-
-/** One problem of a world spec: where it is (`world.keys[3].limit`) and what is wrong there. */
-export interface WorldProblem {
-  path: string
-  /** The SimulatorError code a load would throw with. */
-  code: SimulatorErrorCode
-  message: string
 }
 
 /** The problem a load error stands for, its message without the prefixes that repeat the path. */
