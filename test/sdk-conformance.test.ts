@@ -34,7 +34,7 @@ import {
   type OperationName,
   type WorkloadPerformance,
 } from '../src/index.js'
-import { creditsMessage } from '../src/core/inference/chat.js'
+import { creditsMessage } from '../src/core/inference/ledger.js'
 import { DEFAULT_BASE_URL, createHandlers, toResponse } from '../src/msw/index.js'
 import { failureOf } from './support/server.js'
 

@@ -1,15 +1,20 @@
-// Step 3: who may spend. Credits are behind core/inference/ledger.ts, mocked here to stand for the
-// organisation-credits work that connects it.
+// Step 3: who may spend. The ledger (core/inference/ledger.ts) reads the organisation's credits from
+// the store (core/store/credits.ts), mocked here to stand for any amount.
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import * as credits from '../../src/core/store/credits.js'
 import * as ledger from '../../src/core/inference/ledger.js'
 import { ALPHA, MODEL, chat, chatWorld } from './support.js'
 
 // The credits read is stood in for; the key-limit check and the charge stay real, the charge watched.
+vi.mock('../../src/core/store/credits.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/core/store/credits.js')>()
+  return { ...real, creditsAvailable: vi.fn(() => null) }
+})
 vi.mock('../../src/core/inference/ledger.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/core/inference/ledger.js')>()
-  return { ...real, creditsAvailable: vi.fn(() => null), chargeKey: vi.fn(real.chargeKey) }
+  return { ...real, chargeKey: vi.fn(real.chargeKey) }
 })
-const available = vi.mocked(ledger.creditsAvailable)
+const available = vi.mocked(credits.creditsAvailable)
 const charge = vi.mocked(ledger.chargeKey)
 
 afterEach(() => {

@@ -4,7 +4,7 @@
 // cost of its tokens at its pricing and instant, and its parts agree with each other.
 import { compilePricing } from '../pricing/compile.js'
 import { generationWire } from '../store/generations.js'
-import { priceCounts } from './chat.js'
+import { priceCounts } from './price.js'
 import type { Pricing } from '../types.js'
 import { streamFrames } from './stream.js'
 import type { ChatAssistantMessage, ChatChunk, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation } from './wire.js'

@@ -4,16 +4,14 @@
 import type { Principal } from '../auth.js'
 import { ApiError, ERROR_MESSAGES, type ErrorStatus } from '../errors.js'
 import type { FaultResponse, StreamFault } from '../faults.js'
-import { compilePricing, type CompiledPricing } from '../pricing/compile.js'
-import { type ResolvedPricing } from '../pricing/rules.js'
-import { parseDecimal } from '../pricing/decimal.js'
 import { atomically, type StoreContext } from '../store/context.js'
 import { type JsonPayload, utf8Length } from '../json-text.js'
 import type { KeyState } from '../store/state.js'
 import type { Endpoint } from '../types.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
-import { chargeKey, creditsAvailable, refuseAtKeyLimit } from './ledger.js'
+import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
+import { costToUnits, priceCounts, usageText } from './price.js'
 import { defaultReply } from './reply.js'
 import type { ResponderReply, ResponderRule, ResponderState, Responders } from './responders.js'
 import { type ChatInput, readChatRequest } from './request.js'
@@ -24,7 +22,7 @@ import { type StreamFrame } from '../protocol.js'
 import { type StreamCounts, sentCounts, streamCanceller } from './settle.js'
 import { streamCut } from './stream-errors.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
-import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, ProviderResponse } from './wire.js'
+import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, FinishReason, ProviderResponse } from './wire.js'
 
 /** What the money path needs of its simulator besides the store. */
 export interface InferenceRuntime {
@@ -80,110 +78,6 @@ export interface AnswerShape<T> {
   end(plan: StreamPlan, done: Completed): void
 }
 
-
-/** The message of the 402 when the organisation's credits cannot cover the request's worst case. */
-export function creditsMessage(requested: number, affordable: number): string {
-  return `This request requires more credits, or fewer max_tokens. You requested up to ${requested} tokens, but can only afford ${affordable}. To increase, visit https://openrouter.ai/settings/credits and add more credits`
-}
-
-/** 10^0 to 10^10, each exact. */
-const TENS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
-
-/** A decimal cost in USD as whole 10^-10 USD, rounded half up past the tenth decimal (decisions/0024). */
-export function costToUnits(cost: string): number {
-  // Most costs have few enough digits (15 at most) to read exactly as a double: no BigInt then.
-  const dot = cost.indexOf('.')
-  const decimals = dot === -1 ? 0 : cost.length - dot - 1
-  if ((dot === -1 ? cost.length : cost.length - 1) <= 15 && decimals <= 10) {
-    const whole = dot === -1 ? cost : cost.slice(0, dot) + cost.slice(dot + 1)
-    return Number(whole) * (TENS[10 - decimals] as number)
-  }
-  const { units, scale } = parseDecimal(cost)
-  if (scale <= 10) return Number(units * 10n ** BigInt(10 - scale))
-  const divisor = 10n ** BigInt(scale - 10)
-  return Number((units + divisor / 2n) / divisor)
-}
-
-/** A completion's price on a tier: its cost and the prompt and completion parts `usage` shows. */
-interface Priced {
-  cost: string
-  promptCost: number
-  completionCost: number
-  /** The usage's JSON text for these counts, made on first use: its five decimals cost more to write than the rest of an answer. */
-  usageJson: string | undefined
-}
-
-/**
- * Prices already worked out, per resolved tier (a frozen object shared by every request that
- * resolves to it) and counts: a cost is a function of the tier and the counts alone, so a kept
- * one is always right. Requests that repeat (a suite's same prompts, the same replies) skip three
- * exact computations. At most MEMO_SIZE per tier; the lot is dropped when full.
- */
-const pricedByTier = new WeakMap<ResolvedPricing, Map<string, Priced | number>>()
-const MEMO_SIZE = 256
-
-function pricedOf(resolved: ResolvedPricing): Map<string, Priced | number> {
-  let memo = pricedByTier.get(resolved)
-  if (memo === undefined) {
-    memo = new Map()
-    pricedByTier.set(resolved, memo)
-  }
-  return memo
-}
-
-function remember(memo: Map<string, Priced | number>, id: string, value: Priced | number): void {
-  if (memo.size >= MEMO_SIZE) memo.clear()
-  memo.set(id, value)
-}
-
-// Flat pricings of resolved tiers (frozen, shared per tier), for the prompt and completion parts of a cost.
-const flat = new WeakMap<ResolvedPricing, CompiledPricing>()
-export function flatPricing(prices: ResolvedPricing): CompiledPricing {
-  let engine = flat.get(prices)
-  if (engine === undefined) {
-    engine = compilePricing(prices)
-    flat.set(prices, engine)
-  }
-  return engine
-}
-
-/**
- * The exact cost of a completion's counts on a pricing at an instant (overrides and tier resolved),
- * and its `usage` as the wire shows it: the cost, and its prompt and completion parts at the tier.
- */
-export function priceCounts(
-  pricing: CompiledPricing,
-  counts: { promptTokens: number; completionTokens: number; reasoningTokens: number; cachedTokens: number },
-  at: number,
-): { cost: string; usage: ChatUsage; usageJson: string } {
-  const resolved = pricing.resolve({ promptTokens: counts.promptTokens, at })
-  const memo = pricedOf(resolved)
-  const id = `${counts.promptTokens}:${counts.completionTokens}:${counts.reasoningTokens}:${counts.cachedTokens}`
-  let priced = memo.get(id) as Priced | undefined
-  if (priced === undefined) {
-    const tier = flatPricing(resolved)
-    priced = {
-      cost: pricing.cost(counts, { at }),
-      promptCost: Number(tier.cost({ promptTokens: counts.promptTokens, cachedTokens: counts.cachedTokens, requests: 0 }, { at })),
-      completionCost: Number(tier.cost({ completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, requests: 0 }, { at })),
-      usageJson: undefined,
-    }
-    remember(memo, id, priced)
-  }
-  const { cost, promptCost, completionCost } = priced
-  // Each answer its own usage object (a caller may change what it is handed); the text is shared.
-  const usage: ChatUsage = {
-    prompt_tokens: counts.promptTokens,
-    completion_tokens: counts.completionTokens,
-    total_tokens: counts.promptTokens + counts.completionTokens,
-    cost: Number(cost),
-    is_byok: false,
-    prompt_tokens_details: { cached_tokens: counts.cachedTokens, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
-    cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: promptCost, upstream_inference_completions_cost: completionCost },
-  }
-  return { cost, usage, usageJson: (priced.usageJson ??= usageText(usage)) }
-}
 
 /** The reply of one attempt, before truncation and counting. */
 interface Reply {
@@ -298,7 +192,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           failure = overQuota
           continue
         }
-        checkCredits(ctx, principal.userId, endpoint, input, estimatedPrompt, now)
+        refuseWithoutCredits(ctx, principal.userId, endpoint, input.maxTokens, estimatedPrompt, now)
         const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
         const attemptId = `${endpoint.tag}-${attempts.length + 1}`
         const attempt = (status: number, ms = latency): ProviderResponse => ({
@@ -341,31 +235,6 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
     if (failure !== undefined && failure === ruleFailure?.error) runtime.responders.answered = ruleFailure.by
     throw failure ?? new ApiError(502)
   })
-}
-
-/**
- * The 402 of step 3: when credits are tracked (see ledger.ts) and the organisation cannot pay the
- * worst case on this endpoint (the prompt, and the completion cap at the completion price), with
- * how many completion tokens it could pay for. Free endpoints are never refused.
- */
-function checkCredits(ctx: StoreContext, userId: string, endpoint: Endpoint, input: ChatInput, promptTokens: number, at: number): void {
-  const available = creditsAvailable(ctx, userId)
-  if (available === null) return
-  const pricing = pricingOf(endpoint)
-  const requested = input.maxTokens ?? endpoint.max_completion_tokens ?? Math.max(0, endpoint.context_length - promptTokens)
-  // The worst case's units, kept with the tier's prices (see `priced`).
-  const memo = pricedOf(pricing.resolve({ promptTokens, at }))
-  const id = `worst:${promptTokens}:${requested}`
-  let worst = memo.get(id) as number | undefined
-  if (worst === undefined) {
-    worst = costToUnits(pricing.cost({ promptTokens, completionTokens: requested }, { at }))
-    remember(memo, id, worst)
-  }
-  if (worst === 0 || worst <= available) return
-  const base = costToUnits(pricing.cost({ promptTokens, completionTokens: 0 }, { at }))
-  const perToken = costToUnits(flatPricing(pricing.resolve({ promptTokens, at })).cost({ completionTokens: 1, requests: 0 }, { at }))
-  const affordable = perToken === 0 ? requested : Math.max(0, Math.floor((available - base) / perToken))
-  throw new ApiError(402, { message: creditsMessage(requested, Math.min(affordable, requested)), metadata: { provider_name: null } })
 }
 
 interface Completion {
@@ -504,17 +373,6 @@ export class AnswerPayload<T> implements JsonPayload {
   value(): T {
     return this.shape.json(this.done)
   }
-}
-
-/** A ChatUsage's JSON, as JSON.stringify writes the object priceCounts makes (every number finite). */
-function usageText(u: ChatUsage): string {
-  const c = u.cost_details
-  return (
-    `{"prompt_tokens":${u.prompt_tokens},"completion_tokens":${u.completion_tokens},"total_tokens":${u.total_tokens},"cost":${u.cost},"is_byok":${u.is_byok},` +
-    `"prompt_tokens_details":{"cached_tokens":${u.prompt_tokens_details.cached_tokens},"audio_tokens":${u.prompt_tokens_details.audio_tokens}},` +
-    `"completion_tokens_details":{"reasoning_tokens":${u.completion_tokens_details.reasoning_tokens},"audio_tokens":${u.completion_tokens_details.audio_tokens}},` +
-    `"cost_details":{"upstream_inference_cost":${c.upstream_inference_cost},"upstream_inference_prompt_cost":${c.upstream_inference_prompt_cost},"upstream_inference_completions_cost":${c.upstream_inference_completions_cost}}}`
-  )
 }
 
 /** `POST /chat/completions`' answer: a ChatCompletion, or its chunks as stream frames. */

@@ -3,14 +3,15 @@
 // count, price, charge, record. The reply is one deterministic unit vector per input (vectors.ts),
 // and the cost is the prompt tokens at the routed endpoint's prompt price plus its request fee.
 import type { Principal } from '../auth.js'
-import { ApiError, ERROR_MESSAGES } from '../errors.js'
+import { ApiError } from '../errors.js'
 import { atomically, type StoreContext } from '../store/context.js'
 import type { KeyState } from '../store/state.js'
 import type { Endpoint } from '../types.js'
-import { attemptError, costToUnits, flatPricing, type InferenceRuntime } from './chat.js'
+import { attemptError, type InferenceRuntime } from './chat.js'
+import { costToUnits, flatPricing } from './price.js'
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
-import { chargeKey, creditsAvailable, refuseAtKeyLimit } from './ledger.js'
+import { chargeKey, refuseAtKeyLimit, refuseEmbeddingsWithoutCredits } from './ledger.js'
 import type { ResponderRule, ResponderState } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import type { JsonPayload } from '../json-text.js'
@@ -86,9 +87,6 @@ export function embeddingDimensions(modelId: string): number {
   return Object.hasOwn(EMBEDDING_DIMENSIONS, base) ? (EMBEDDING_DIMENSIONS[base] as number) : DEFAULT_EMBEDDING_DIMENSIONS
 }
 
-/** The 402 when the organisation's credits cannot pay for the request (the service's wording). */
-export const EMBEDDINGS_CREDITS_MESSAGE = ERROR_MESSAGES[402]
-
 /**
  * Runs one embeddings request for an authenticated caller, answering its body as a payload (the
  * text made from each vector's cached JSON; see {@link embeddingsPayload}). Throws the ApiError to
@@ -124,7 +122,7 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
     // The last failure a responder's error made, and its rule: the journal names the rule when that is the answer.
     let ruleFailure: { error: ApiError; by: ResponderState } | undefined
     for (const endpoint of route) {
-      checkCredits(ctx, principal.userId, endpoint, estimatedPrompt, now)
+      refuseEmbeddingsWithoutCredits(ctx, principal.userId, endpoint, estimatedPrompt, now)
       const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
       const attempt = (status: number): ProviderResponse => ({
         id: `${endpoint.tag}-${attempts.length + 1}`,
@@ -159,15 +157,6 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
     if (failure !== undefined && failure === ruleFailure?.error) runtime.responders.answered = ruleFailure.by
     throw failure ?? new ApiError(502)
   })
-}
-
-/** The 402 when credits are tracked and cannot pay this request's exact cost on this endpoint. Free requests are never refused. */
-function checkCredits(ctx: StoreContext, userId: string, endpoint: Endpoint, promptTokens: number, at: number): void {
-  const available = creditsAvailable(ctx, userId)
-  if (available === null) return
-  const cost = costToUnits(pricingOf(endpoint).cost({ promptTokens, completionTokens: 0 }, { at }))
-  if (cost === 0 || cost <= available) return
-  throw new ApiError(402, { message: EMBEDDINGS_CREDITS_MESSAGE, metadata: { provider_name: null } })
 }
 
 interface Answer {

@@ -1,26 +1,18 @@
-// The money path's ledger: a key's limit, the organisation's credits and the charge (decisions/0021, decisions/0024). What an
+// The money path's ledger: a key's limit, the organisation's credits (the 402s of chat and
+// embeddings) and the charge (decisions/0021, decisions/0024). What an
 // organisation spent is the sum of its keys' usage (deleted keys' included, store/credits.ts), so
 // charging the key's usage record charges the credits too, in the same write: `total_usage` and
 // the keys' added usage can never disagree. What is left is what it bought minus that sum.
-import { ApiError } from '../errors.js'
-import { windowsNow } from '../store/context.js'
+import { ApiError, ERROR_MESSAGES } from '../errors.js'
 import type { StoreContext } from '../store/context.js'
-import { noteCharge, organisationUsageUnits } from '../store/credits.js'
+import { creditsAvailable, noteCharge } from '../store/credits.js'
 import type { KeyState } from '../store/state.js'
 import { put } from '../store/versions.js'
 import { chargedKey } from '../store/keys.js'
+import type { Endpoint } from '../types.js'
 import { figuresAt, limitRemaining, type UsageRecord } from '../usage.js'
-
-/**
- * What the organisation can still spend, in 10^-10 USD (the unit of usage records): its credits
- * less what its keys spent, never below 0; null for an organisation the store does not hold.
- */
-export function creditsAvailable(ctx: StoreContext, userId: string): number | null {
-  const user = ctx.data.users.get(userId)
-  if (user === undefined) return null
-  const left = user.creditUnits - organisationUsageUnits(ctx, user, windowsNow(ctx))
-  return left <= 0n ? 0 : Number(left)
-}
+import { costToUnits, flatPricing, worstCaseUnits } from './price.js'
+import { pricingOf } from './route.js'
 
 /** The message of a key limit's 403, naming the period as the service does. */
 export function keyLimitMessage(limitReset: KeyState['limitReset']): string {
@@ -49,4 +41,39 @@ export function chargeKey(ctx: StoreContext, key: KeyState, units: number, now: 
   put(ctx, 'keys', key.hash, chargedKey(key, record, now))
   noteCharge(ctx, key.userId, before, now, units)
   return record
+}
+
+/** The message of the 402 when the organisation's credits cannot cover the request's worst case. */
+export function creditsMessage(requested: number, affordable: number): string {
+  return `This request requires more credits, or fewer max_tokens. You requested up to ${requested} tokens, but can only afford ${affordable}. To increase, visit https://openrouter.ai/settings/credits and add more credits`
+}
+
+/** The 402 when the organisation's credits cannot pay for the request (the service's wording). */
+export const EMBEDDINGS_CREDITS_MESSAGE = ERROR_MESSAGES[402]
+
+/**
+ * The 402 of step 3: when credits are tracked (see creditsAvailable) and the organisation cannot pay the
+ * worst case on this endpoint (the prompt, and the completion cap at the completion price), with
+ * how many completion tokens it could pay for. Free endpoints are never refused.
+ */
+export function refuseWithoutCredits(ctx: StoreContext, userId: string, endpoint: Endpoint, maxTokens: number | null, promptTokens: number, at: number): void {
+  const available = creditsAvailable(ctx, userId)
+  if (available === null) return
+  const pricing = pricingOf(endpoint)
+  const requested = maxTokens ?? endpoint.max_completion_tokens ?? Math.max(0, endpoint.context_length - promptTokens)
+    const worst = worstCaseUnits(pricing, promptTokens, requested, at)
+  if (worst === 0 || worst <= available) return
+  const base = costToUnits(pricing.cost({ promptTokens, completionTokens: 0 }, { at }))
+  const perToken = costToUnits(flatPricing(pricing.resolve({ promptTokens, at })).cost({ completionTokens: 1, requests: 0 }, { at }))
+  const affordable = perToken === 0 ? requested : Math.max(0, Math.floor((available - base) / perToken))
+  throw new ApiError(402, { message: creditsMessage(requested, Math.min(affordable, requested)), metadata: { provider_name: null } })
+}
+
+/** The 402 when credits are tracked and cannot pay this request's exact cost on this endpoint. Free requests are never refused. */
+export function refuseEmbeddingsWithoutCredits(ctx: StoreContext, userId: string, endpoint: Endpoint, promptTokens: number, at: number): void {
+  const available = creditsAvailable(ctx, userId)
+  if (available === null) return
+  const cost = costToUnits(pricingOf(endpoint).cost({ promptTokens, completionTokens: 0 }, { at }))
+  if (cost === 0 || cost <= available) return
+  throw new ApiError(402, { message: EMBEDDINGS_CREDITS_MESSAGE, metadata: { provider_name: null } })
 }

@@ -134,3 +134,14 @@ export function createCreditCollection(ctx: StoreContext): CreditCollection {
     },
   }
 }
+
+/**
+ * What the organisation can still spend, in 10^-10 USD (the unit of usage records): its credits
+ * less what its keys spent, never below 0; null for an organisation the store does not hold.
+ */
+export function creditsAvailable(ctx: StoreContext, userId: string): number | null {
+  const user = ctx.data.users.get(userId)
+  if (user === undefined) return null
+  const left = user.creditUnits - organisationUsageUnits(ctx, user, windowsNow(ctx))
+  return left <= 0n ? 0 : Number(left)
+}
