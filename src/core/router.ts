@@ -7,10 +7,10 @@ import type { JournalStore } from './journal.js'
 import { decodeSegment } from './params.js'
 import type { StoreContext } from './store/context.js'
 import { OPERATIONS } from './operations/index.js'
-import { type Call, type Operation, JSON_HEADERS } from './operations/operation.js'
+import { type Call, type Operation, JSON_HEADERS, responderOf, withResponder } from './operations/operation.js'
 import type { OperationName, SimRequest, SimResponse } from './protocol.js'
 import type { InferenceRuntime } from './inference/chat.js'
-import { remainingUses } from './inference/responders.js'
+import { ResponderFailure, remainingUses } from './inference/responders.js'
 
 
 const ROUTES = OPERATIONS.map((operation) => ({ operation, segments: operation.template.split('/').slice(1) }))
@@ -53,12 +53,13 @@ function match(method: string, path: string): Matched | undefined {
 }
 
 function errorResponse(error: ApiError, principal: Principal | null): SimResponse {
-  return {
+  const response: SimResponse = {
     status: error.status,
     headers: { ...JSON_HEADERS, ...error.headers },
     type: 'json',
     body: errorEnvelope(error.status, { message: error.message, metadata: error.metadata, userId: principal?.userId }),
   }
+  return error instanceof ResponderFailure ? withResponder(response, error.by) : response
 }
 
 /** The caller, or the 401 to answer with: read once per request, used by the journal and the operation. */
@@ -272,10 +273,8 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     response.delayMs = delay.ms
     if (delay.real) response.realDelay = true
   }
-  // The responder rule the inference pipeline says answered, if any: read, and set back to null for the next request.
-  const responders = router.inference.responders
-  const answered = responders.answered
-  if (answered !== null) responders.answered = null
+  // The responder rule whose reply or error this is, if any (operations/operation.ts marks it).
+  const answered = responderOf(response) ?? null
   router.journal.add({
     arrivedMs,
     method: shownMethod,

@@ -13,7 +13,7 @@ import { type GenerationFacts, recordGeneration } from '../store/generations.js'
 import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
 import { defaultReply } from './reply.js'
-import type { ResponderReply, ResponderRule, ResponderState, Responders } from './responders.js'
+import { type ResponderReply, type ResponderRule, type ResponderState, type Responders, ResponderFailure } from './responders.js'
 import { type ChatInput, readChatRequest } from './request.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import { hadOutage, recordAttempt } from './statistics.js'
@@ -37,13 +37,13 @@ export interface InferenceRuntime {
 
 /** What a successful request produced: its JSON answer, or the frames of its stream. */
 export type InferenceOutcome<T> =
-  | { type: 'json'; answer: AnswerPayload<T> }
+  | { type: 'json'; answer: AnswerPayload<T>; responder: ResponderState | null }
   /**
    * `cancel(framesSent)`: the client went away after that many frames (decisions/0026).
    * `rebuild()`: the same frames made again, for a journal that keeps the means to make them
    * rather than the frames themselves.
    */
-  | { type: 'stream'; frames: StreamFrame[]; cancel: (framesSent: number) => boolean; rebuild: () => StreamFrame[] }
+  | { type: 'stream'; frames: StreamFrame[]; cancel: (framesSent: number) => boolean; rebuild: () => StreamFrame[]; responder: ResponderState | null }
 
 /** What a successful completion produced: the JSON answer, or the frames of a stream. */
 export type ChatOutcome = InferenceOutcome<ChatCompletion>
@@ -227,12 +227,12 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
         countFreeRequest(ctx, key.userId, endpoint, now)
         const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault }, shape)
-        // For the journal: a reference, no object made (null: the default reply answered).
-        runtime.responders.answered = picked ?? null
+        // For the journal: the rule that answered (null: the default reply did).
+        if (picked !== undefined) outcome.responder = picked
         return outcome
       }
     }
-    if (failure !== undefined && failure === ruleFailure?.error) runtime.responders.answered = ruleFailure.by
+    if (failure !== undefined && failure === ruleFailure?.error) throw new ResponderFailure(failure, ruleFailure.by)
     throw failure ?? new ApiError(502)
   })
 }
@@ -328,7 +328,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
   const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream }
-  if (plan === undefined) return { type: 'json', answer: new AnswerPayload(shape, done) }
+  if (plan === undefined) return { type: 'json', answer: new AnswerPayload(shape, done), responder: null }
   if (cut === undefined) shape.end(plan, done)
   const price = (sent: StreamCounts) => {
     const sentCost = pricing.cost(sent, { at: now })
@@ -341,7 +341,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     if (cut === undefined) shape.end(again, done)
     return again.frames
   }
-  return { type: 'stream', frames: plan.frames, cancel, rebuild }
+  return { type: 'stream', frames: plan.frames, cancel, rebuild, responder: null }
 }
 
 /**

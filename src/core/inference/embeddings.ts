@@ -12,7 +12,7 @@ import { costToUnits, flatPricing } from './price.js'
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
 import { chargeKey, refuseAtKeyLimit, refuseEmbeddingsWithoutCredits } from './ledger.js'
-import type { ResponderRule, ResponderState } from './responders.js'
+import { type ResponderRule, type ResponderState, ResponderFailure } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import type { JsonPayload } from '../json-text.js'
 import { embeddingVector, vectorToBase64 } from './vectors.js'
@@ -92,7 +92,7 @@ export function embeddingDimensions(modelId: string): number {
  * text made from each vector's cached JSON; see {@link embeddingsPayload}). Throws the ApiError to
  * answer with.
  */
-export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): JsonPayload {
+export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): { payload: JsonPayload; responder: ResponderState | null } {
   if (principal.management) {
     throw new ApiError(403, { message: 'Management keys cannot be used for inference requests; use a regular API key', metadata: { reason: 'management_key' } })
   }
@@ -150,11 +150,10 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
       }
       attempts.push(attempt(200))
       const answer = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, dimensions, now, attempts, latency })
-      // For the journal: a reference, no object made (null: the default vectors answered).
-      runtime.responders.answered = picked ?? null
-      return answer
+      // For the journal: the rule that answered (null: the default vectors did).
+      return { payload: answer, responder: picked ?? null }
     }
-    if (failure !== undefined && failure === ruleFailure?.error) runtime.responders.answered = ruleFailure.by
+    if (failure !== undefined && failure === ruleFailure?.error) throw new ResponderFailure(failure, ruleFailure.by)
     throw failure ?? new ApiError(502)
   })
 }

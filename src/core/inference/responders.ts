@@ -2,7 +2,7 @@
 // answers with). The first matching rule, newest first, answers; without one the pipeline makes a
 // default reply. Test-harness state like faults: outside snapshots, cleared by `sim.reset()`.
 import { describe } from '../describe.js'
-import { invalidArgument } from '../errors.js'
+import { ApiError, type ErrorStatus, invalidArgument } from '../errors.js'
 import { isJsonData } from '../json-data.js'
 import { ArgumentChecker, fieldsOf } from '../store/check.js'
 import type { FinishReason } from './wire.js'
@@ -140,7 +140,7 @@ export interface AttemptFacts {
   inputs?: readonly string[]
 }
 
-/** A rule as the simulator keeps it: what `pick` returns, and what the journal names (`answered`). */
+/** A rule as the simulator keeps it: what `pick` returns, and what the journal names (the rule a response carries, operations/operation.ts). */
 export interface ResponderState {
   readonly name: string
   readonly rule: ResponderRule
@@ -249,21 +249,25 @@ export function checkRule(rule: unknown): ResponderRule {
 }
 
 /** The responders of one simulator. */
+/**
+ * The error a responder rule's `error` made, when it is the request's answer: the same status,
+ * message, metadata and headers, and the rule (`by`), which the journal names (decisions/0027).
+ */
+export class ResponderFailure extends ApiError {
+  constructor(
+    error: ApiError,
+    readonly by: ResponderState,
+  ) {
+    super(error.status as ErrorStatus, { message: error.message, ...(error.metadata !== undefined && { metadata: error.metadata }), headers: error.headers })
+  }
+}
+
 export class Responders {
   private states: ResponderState[] = []
   private next = 1
-  /**
-   * The rule whose answer the request being handled got (its reply, or its error when that was the
-   * request's answer), or null. The inference pipeline sets it; the router reads it into the
-   * journal entry and sets it back to null, so it is null between requests (decisions/0027). A
-   * reference to the rule kept here, not an object made per request.
-   */
-  answered: ResponderState | null = null
-
   reset(): void {
     this.states = []
     this.next = 1
-    this.answered = null
   }
 
   readonly controls: InferenceControls = {

@@ -1,6 +1,6 @@
 // `POST /embeddings` (decisions/0030): the money path of core/inference/embeddings.ts.
 import { createEmbeddings } from '../inference/embeddings.js'
-import { type Operation, payloadResponse } from './operation.js'
+import { type Operation, payloadResponse, withResponder } from './operation.js'
 
 export const EMBEDDINGS_OPERATIONS: readonly Operation[] = [
   {
@@ -9,7 +9,9 @@ export const EMBEDDINGS_OPERATIONS: readonly Operation[] = [
     template: '/embeddings',
     auth: 'key',
     run({ ctx, principal, request, json, inference }) {
-      return payloadResponse(createEmbeddings(ctx, inference, principal, json(), request.path))
+      const { payload, responder } = createEmbeddings(ctx, inference, principal, json(), request.path)
+      const response = payloadResponse(payload)
+      return responder === null ? response : withResponder(response, responder)
     },
   },
 ]

@@ -5,15 +5,19 @@ import { ApiError } from '../errors.js'
 import { type InferenceOutcome, chatCompletion } from '../inference/chat.js'
 import { generationOf } from '../store/generations.js'
 import { createResponse } from '../inference/responses.js'
-import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild } from './operation.js'
+import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild, withResponder } from './operation.js'
 
 /** An inference's answer: a JSON payload, or a stream (its frames, and `cancel` for the adapter to report a client gone early). */
 function inferenceAnswer<T>(outcome: InferenceOutcome<T>): SimResponse {
-  if (outcome.type === 'json') return payloadResponse(outcome.answer)
-  const response: SimResponse = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, type: 'stream', body: outcome.frames }
-  // Not enumerable: the response stays plain data (the journal clones it), the method rides along.
-  Object.defineProperty(response, 'cancel', { value: outcome.cancel, enumerable: false })
-  return withFrameRebuild(response, outcome.rebuild)
+  let response: SimResponse
+  if (outcome.type === 'json') response = payloadResponse(outcome.answer)
+  else {
+    response = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, type: 'stream', body: outcome.frames }
+    // Not enumerable: the response stays plain data (the journal clones it), the method rides along.
+    Object.defineProperty(response, 'cancel', { value: outcome.cancel, enumerable: false })
+    withFrameRebuild(response, outcome.rebuild)
+  }
+  return outcome.responder === null ? response : withResponder(response, outcome.responder)
 }
 
 export const INFERENCE_OPERATIONS: readonly Operation[] = [

@@ -1,14 +1,13 @@
 // What a row of the router's table is, and the responses operations build. Each file of this
-// folder exports the rows of one resource; core/api.ts assembles them into the one table and does
+// folder exports the rows of one resource; core/router.ts assembles them into the one table and does
 // everything around them (routing, authentication, faults, rate limits, latency, the journal).
 import type { Principal } from '../auth.js'
-import type { SimRequest, SimResponse } from '../protocol.js'
+import type { OperationName, SimRequest, SimResponse, StreamFrame } from '../protocol.js'
 import type { RateLimit } from '../store/state.js'
 import type { JsonPayload } from '../json-text.js'
 import type { StoreContext } from '../store/context.js'
 import type { InferenceRuntime } from '../inference/chat.js'
-import type { StreamFrame } from '../protocol.js'
-import type { OperationName } from '../protocol.js'
+import type { ResponderState } from '../inference/responders.js'
 
 /** Everything an operation is handed for one request. */
 export interface Call<Caller> {
@@ -108,6 +107,22 @@ export function withFrameRebuild(response: SimResponse, rebuild: () => readonly 
 /** How to make a stream answer's frames again, if it was marked so; else undefined. */
 export function frameRebuildOf(response: SimResponse): (() => readonly StreamFrame[]) | undefined {
   return (response as { [REBUILD]?: () => readonly StreamFrame[] })[REBUILD]
+}
+
+const RESPONDER = Symbol('responder rule')
+
+/**
+ * Marks the response a responder rule made (its reply, or its error), for the journal to name the
+ * rule (decisions/0027). Not enumerable: the response stays plain data.
+ */
+export function withResponder(response: SimResponse, rule: ResponderState): SimResponse {
+  Object.defineProperty(response, RESPONDER, { value: rule, enumerable: false })
+  return response
+}
+
+/** The responder rule that made a response, if one did; else undefined. */
+export function responderOf(response: SimResponse): ResponderState | undefined {
+  return (response as { [RESPONDER]?: ResponderState })[RESPONDER]
 }
 
 /** The cached payload of a response, while its body has not been read or replaced; else undefined. */
