@@ -19,6 +19,7 @@ import { StoreIndices, copyStoreData, emptyStoreData } from './store/state.js'
 import { type SimulatorSnapshot, snapshotHandle, versionOf } from './snapshot.js'
 import { History } from './store/versions.js'
 import { type InferenceControls, Responders } from './inference/responders.js'
+import { EmbeddingsCache } from './inference/vectors.js'
 import { WindowsMemo } from './usage.js'
 import { ListTexts } from './json-text.js'
 import { type UsageCollection, createUsageCollection } from './store/usage.js'
@@ -208,7 +209,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   const router = {
     controls,
     journal: new JournalStore(journalLimit),
-    inference: { seed, responders, providerFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickProviderFault(facts), streamFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickStreamFault(facts) },
+    inference: { seed, responders, embeddings: new EmbeddingsCache(), statisticsViews: new WeakMap(), providerFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickProviderFault(facts), streamFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickStreamFault(facts) },
   }
   const { ctx, collections } = createStore(seed, clock)
   const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, specNow === undefined ? 0 : startMs - specNow)

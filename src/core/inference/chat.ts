@@ -14,6 +14,8 @@ import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
 import { defaultReply } from './reply.js'
 import { type ResponderReply, type ResponderRule, type ResponderState, type Responders, ResponderFailure } from './responders.js'
+import type { StatisticsViews } from './statistics.js'
+import type { EmbeddingsCache } from './vectors.js'
 import { type ChatInput, readChatRequest } from './request.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import { hadOutage, recordAttempt } from './statistics.js'
@@ -29,6 +31,10 @@ export interface InferenceRuntime {
   /** The simulator's seed: default replies are derived from it. */
   readonly seed: number
   readonly responders: Responders
+  /** The simulator's caches of embeddings' JSON (inference/vectors.ts). */
+  readonly embeddings: EmbeddingsCache
+  /** The simulator's last view of each model's endpoint statistics (inference/statistics.ts). */
+  readonly statisticsViews: StatisticsViews
   /** The fault rule that makes this provider fail for this request, if any (rules with a `provider`). */
   providerFault(facts: { provider: string; keyHash: string; path: string }): { name: string; respond: FaultResponse } | null
   /** The mid-stream fault (a rule with `afterChunks`) that cuts this streamed reply, if any (decisions/0026). */

@@ -15,7 +15,7 @@ import { chargeKey, refuseAtKeyLimit, refuseEmbeddingsWithoutCredits } from './l
 import { type ResponderRule, type ResponderState, ResponderFailure } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import type { JsonPayload } from '../json-text.js'
-import { embeddingVector, vectorToBase64 } from './vectors.js'
+import { dataText } from './vectors.js'
 import type { ProviderResponse } from './wire.js'
 
 /** One vector of an embeddings answer. */
@@ -219,81 +219,8 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
   return embeddingsPayload(runtime, { id, model: model.model.id, usage }, input.inputs.map((i) => i.key), a.dimensions, input.encodingFormat === 'base64')
 }
 
-/** How many characters of vector JSON a simulator keeps (about 16 MiB: some 500 vectors of 1536 floats). */
-const VECTOR_CACHE_CHARS = 16 * 2 ** 20
-
-/**
- * The JSON text of vectors already made, per simulator (keyed by its runtime, so it goes with it):
- * a suite embeds the same texts again and again, and writing 1536 floats as decimals costs far more
- * than making them. Values are a function of the seed, model, size, format and input, so a kept
- * text is always right; the oldest go first past {@link VECTOR_CACHE_CHARS}.
- */
-class VectorTexts {
-  private readonly texts = new Map<string, string>()
-  private chars = 0
-
-  text(seed: number, model: string, key: string, dimensions: number, base64: boolean): string {
-    const id = `${model}\u0000${dimensions}\u0000${base64 ? 'b' : 'f'}\u0000${key}`
-    let text = this.texts.get(id)
-    if (text !== undefined) return text
-    const vector = embeddingVector(seed, model, key, dimensions)
-    // Float32Array's join writes each value as the number it is, as JSON.stringify would.
-    text = base64 ? `"${vectorToBase64(vector)}"` : `[${vector.join(',')}]`
-    this.texts.set(id, text)
-    this.chars += text.length + id.length
-    for (const [oldest, kept] of this.texts) {
-      if (this.chars <= VECTOR_CACHE_CHARS) break
-      this.texts.delete(oldest)
-      this.chars -= kept.length + oldest.length
-    }
-    return text
-  }
-}
-
-/** How many bytes of answers' `data` a simulator keeps (the last few lists of vectors asked for). */
-const DATA_CACHE_BYTES = 32 * 2 ** 20
-
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
-
-/**
- * The `data` of answers already sent, as UTF-8 bytes, per list of inputs (model, size, format and
- * every input's key, in order): a suite that embeds the same list again is answered from these
- * bytes, with no 3 MB text to join, flatten and encode again for each request. The oldest go
- * first past {@link DATA_CACHE_BYTES}; a list over it alone is not kept.
- */
-class DataBytes {
-  private readonly lists = new Map<string, Uint8Array>()
-  private bytes = 0
-
-  constructor(private readonly texts: VectorTexts) {}
-
-  data(seed: number, model: string, keys: readonly string[], dimensions: number, base64: boolean): Uint8Array {
-    const id = `${model}\u0000${dimensions}\u0000${base64 ? 'b' : 'f'}\u0000${keys.join('\u0000')}`
-    const kept = this.lists.get(id)
-    if (kept !== undefined) return kept
-    const made = encoder.encode(dataText(this.texts, seed, model, keys, dimensions, base64))
-    if (made.byteLength > DATA_CACHE_BYTES) return made
-    this.lists.set(id, made)
-    this.bytes += made.byteLength
-    for (const [oldest, bytes] of this.lists) {
-      if (this.bytes <= DATA_CACHE_BYTES) break
-      this.lists.delete(oldest)
-      this.bytes -= bytes.byteLength
-    }
-    return made
-  }
-}
-
-/** The JSON of an answer's `data`: each vector's entry, in the inputs' order. */
-function dataText(texts: VectorTexts, seed: number, model: string, keys: readonly string[], dimensions: number, base64: boolean): string {
-  const parts = new Array<string>(keys.length)
-  for (let i = 0; i < keys.length; i++) parts[i] = `{"object":"embedding","embedding":${texts.text(seed, model, keys[i] as string, dimensions, base64)},"index":${i}}`
-  return `[${parts.join(',')}]`
-}
-
-/** A simulator's caches of vector JSON and of answers' data (keyed by its runtime, so they go with it). */
-const caches = new WeakMap<InferenceRuntime, { texts: VectorTexts; data: DataBytes }>()
 
 /**
  * The body of an embeddings answer as a payload: the answer's fields around its `data`, byte for
@@ -302,13 +229,7 @@ const caches = new WeakMap<InferenceRuntime, { texts: VectorTexts; data: DataByt
  * from the kept bytes of the list's data; `text()` joins the vectors' JSON again; `value()` parses it.
  */
 function embeddingsPayload(runtime: InferenceRuntime, head: { id: string; model: string; usage: EmbeddingsUsage }, keys: readonly string[], dimensions: number, base64: boolean): JsonPayload {
-  let cache = caches.get(runtime)
-  if (cache === undefined) {
-    const texts = new VectorTexts()
-    cache = { texts, data: new DataBytes(texts) }
-    caches.set(runtime, cache)
-  }
-  const { texts, data } = cache
+  const { texts, data } = runtime.embeddings
   const open = encoder.encode(`{"id":${JSON.stringify(head.id)},"object":"list","data":`)
   const close = encoder.encode(`,"model":${JSON.stringify(head.model)},"usage":${JSON.stringify(head.usage)}}`)
   // Looked up now for the length, and held until the adapter asks for the bytes (then let go: the

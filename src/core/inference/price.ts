@@ -2,6 +2,7 @@
 // instant (overrides resolved by the pricing engine), the usage object the wire shows, and the
 // charge in whole 10^-10 USD (decisions/0007, decisions/0024). Chat, Responses and embeddings all
 // price here; the ledger (ledger.ts) charges what this returns.
+import { memoByRecord } from '../memo.js'
 import { compilePricing, type CompiledPricing } from '../pricing/compile.js'
 import { parseDecimal } from '../pricing/decimal.js'
 import type { ResolvedPricing } from '../pricing/rules.js'
@@ -40,17 +41,8 @@ interface Priced {
  * one is always right. Requests that repeat (a suite's same prompts, the same replies) skip three
  * exact computations. At most MEMO_SIZE per tier; the lot is dropped when full.
  */
-const pricedByTier = new WeakMap<ResolvedPricing, Map<string, Priced | number>>()
+const pricedOf = memoByRecord((_: ResolvedPricing) => new Map<string, Priced | number>())
 const MEMO_SIZE = 256
-
-function pricedOf(resolved: ResolvedPricing): Map<string, Priced | number> {
-  let memo = pricedByTier.get(resolved)
-  if (memo === undefined) {
-    memo = new Map()
-    pricedByTier.set(resolved, memo)
-  }
-  return memo
-}
 
 function remember(memo: Map<string, Priced | number>, id: string, value: Priced | number): void {
   if (memo.size >= MEMO_SIZE) memo.clear()
@@ -58,15 +50,7 @@ function remember(memo: Map<string, Priced | number>, id: string, value: Priced 
 }
 
 // Flat pricings of resolved tiers (frozen, shared per tier), for the prompt and completion parts of a cost.
-const flat = new WeakMap<ResolvedPricing, CompiledPricing>()
-export function flatPricing(prices: ResolvedPricing): CompiledPricing {
-  let engine = flat.get(prices)
-  if (engine === undefined) {
-    engine = compilePricing(prices)
-    flat.set(prices, engine)
-  }
-  return engine
-}
+export const flatPricing: (prices: ResolvedPricing) => CompiledPricing = memoByRecord((prices: ResolvedPricing) => compilePricing(prices))
 
 /**
  * The exact cost of a completion's counts on a pricing at an instant (overrides and tier resolved),

@@ -7,20 +7,16 @@ import { parseDecimal, rescale } from '../pricing/decimal.js'
 import type { Random } from '../random.js'
 import type { StoreContext } from '../store/context.js'
 import type { Endpoint, ModelWithEndpoints, Pricing } from '../types.js'
+import { memoByRecord } from '../memo.js'
 import type { ChatInput, ProviderSort } from './request.js'
 
 // Compiled pricings by pricing object: store rows are values, so a pricing object never changes
-// and its compiled form can be kept beside it. Holds only values derived from its keys.
-const compiled = new WeakMap<Pricing, CompiledPricing>()
+// and its compiled form can be kept beside it (core/memo.ts).
+const compiled = memoByRecord((pricing: Pricing): CompiledPricing => compilePricing(pricing))
 
 /** The compiled form of an endpoint's pricing (validated when the model was stored). */
 export function pricingOf(endpoint: Endpoint): CompiledPricing {
-  let engine = compiled.get(endpoint.pricing)
-  if (engine === undefined) {
-    engine = compilePricing(endpoint.pricing)
-    compiled.set(endpoint.pricing, engine)
-  }
-  return engine
+  return compiled(endpoint.pricing)
 }
 
 /** A model a request names, with the endpoints that serve it. */
@@ -35,16 +31,11 @@ export interface ResolvedModel {
 
 /** Whether every price of an endpoint is "0": a free endpoint (the `:free` variant's). */
 export function isFree(pricing: Pricing): boolean {
-  let free = freeByPricing.get(pricing)
-  if (free === undefined) {
-    free = Object.entries(pricing).every(([key, value]) => key === 'overrides' || key === 'discount' || value === '0')
-    freeByPricing.set(pricing, free)
-  }
-  return free
+  return freeByPricing(pricing)
 }
 
 // Pricing objects are values that never change (see `compiled`): whether one is free is kept beside it.
-const freeByPricing = new WeakMap<Pricing, boolean>()
+const freeByPricing = memoByRecord((pricing: Pricing): boolean => Object.entries(pricing).every(([key, value]) => key === 'overrides' || key === 'discount' || value === '0'))
 
 /**
  * The model of an id: the stored model of that exact id; else, for a variant the store has no
@@ -125,17 +116,11 @@ function compareCosts(a: { units: bigint; scale: number }, b: { units: bigint; s
 
 /** The price per token an endpoint resolves to for this request (prompt plus completion), for weights. */
 function unitPrice(endpoint: Endpoint, promptTokens: number, at: number): number {
-  const prices = pricingOf(endpoint).resolve({ promptTokens, at })
-  let price = unitPrices.get(prices)
-  if (price === undefined) {
-    price = Number(prices.prompt) + Number(prices.completion)
-    unitPrices.set(prices, price)
-  }
-  return price
+  return unitPrices(pricingOf(endpoint).resolve({ promptTokens, at }))
 }
 
 // A resolved tier is a frozen object shared by every request that resolves to it: its unit price is kept beside it.
-const unitPrices = new WeakMap<ResolvedPricing, number>()
+const unitPrices = memoByRecord((prices: ResolvedPricing): number => Number(prices.prompt) + Number(prices.completion))
 
 /** What routing needs besides the request. */
 export interface RouteContext {

@@ -8,6 +8,7 @@
 // The traffic of an endpoint is a row of the store (table `endpointStats`), so snapshots, restore
 // and reset cover it. A row is changed in place while no version of the store holds it, and copied
 // first otherwise (see `trafficFor`), so recording an attempt is O(1) with no allocation.
+import { memoByRecord } from '../memo.js'
 import type { StoreContext } from '../store/context.js'
 import { put } from '../store/versions.js'
 import { type Figures, DAY_MINUTES, EndpointTraffic, MINUTE_MS, SAMPLE_MINUTES, SAMPLES_PER_MINUTE } from '../store/traffic.js'
@@ -23,15 +24,7 @@ export const OUTAGE_UPTIME = 90
 
 // The id of an endpoint's row: its model's id and its place among the model's endpoints. Derived
 // from the model row alone (rows never change), so it can be kept beside it.
-const rowIds = new WeakMap<ModelWithEndpoints, string[]>()
-function idsOf(model: ModelWithEndpoints): string[] {
-  let ids = rowIds.get(model)
-  if (ids === undefined) {
-    ids = model.endpoints.map((_, i) => `${model.id}\u0000${i}`)
-    rowIds.set(model, ids)
-  }
-  return ids
-}
+const idsOf = memoByRecord((model: ModelWithEndpoints): string[] => model.endpoints.map((_, i) => `${model.id}\u0000${i}`))
 
 /** The traffic row of `endpoint` (one of `model`'s), if any attempt was recorded on it. */
 export function trafficOf(ctx: StoreContext, model: ModelWithEndpoints, endpoint: Endpoint): EndpointTraffic | undefined {
@@ -198,23 +191,25 @@ function endpointAt(endpoint: Endpoint, row: EndpointTraffic | undefined, minute
 }
 
 /** What a model's view was made from: each endpoint's row and its write count, and the minute. */
-interface ModelView {
+export interface ModelView {
   minute: number
   rows: (EndpointTraffic | undefined)[]
   writes: number[]
   model: ModelWithEndpoints
 }
 
-// The last view of each model. It checks itself on every read against the rows and minute it was
-// made from, so it can never be stale, whichever simulator reads it (as a model's cached JSON, decisions/0015).
-const views = new WeakMap<ModelWithEndpoints, ModelView>()
+/**
+ * The last view of each model, per simulator (its InferenceRuntime holds one). A view checks
+ * itself on every read against the rows and minute it was made from, so it is never stale.
+ */
+export type StatisticsViews = WeakMap<ModelWithEndpoints, ModelView>
 
 /**
  * `model` with the figures its endpoints show at the clock's now (decisions/0025): the stored
  * model itself while no endpoint has enough traffic in any window, so its cached JSON serves. A
  * view is kept per model and made again only when a row changed or the clock entered another minute.
  */
-export function modelWithStatistics(ctx: StoreContext, model: ModelWithEndpoints): ModelWithEndpoints {
+export function modelWithStatistics(ctx: StoreContext, views: StatisticsViews, model: ModelWithEndpoints): ModelWithEndpoints {
   const table = ctx.data.endpointStats
   if (table.size === 0) return model
   const ids = idsOf(model)

@@ -61,12 +61,12 @@ export const CATALOG_OPERATIONS: readonly Operation[] = [
     method: 'GET',
     template: '/models/{author}/{slug}/endpoints',
     auth: 'public',
-    run({ ctx, params, principal }) {
+    run({ ctx, params, principal, inference }) {
       const id = `${params['author']}/${params['slug']}`
       const model = ctx.data.models.get(id)
       if (!model) throw ApiError.notFound({ resource: 'model', model: id })
       // The endpoints' figures from traffic where it suffices (decisions/0025); the view is cached as the model is.
-      const shown = modelWithStatistics(ctx, model)
+      const shown = modelWithStatistics(ctx, inference.statisticsViews, model)
       return payloadResponse(dataPayload(principal ? cachedJson(shown) : anonymousJson(shown), clone))
     },
   },
