@@ -181,13 +181,13 @@ try {
 
   console.log(`
 What next
-  npm test                           the whole suite: wire rules, the official SDK, README examples
+  npm test                           the whole suite: wire rules, the official SDK, the docs' examples
   npm run serve                      the simulator over HTTP with a control API, for any language
-  In your project:
-    npm install --save-dev model-access-sim msw       (Node 20: msw@2)
+  In your project (not on the npm registry yet: install the tarball \`npm pack\` writes here):
+    npm install --save-dev ../model-access-sim/model-access-sim-0.1.0.tgz msw    (Node 20: msw@2)
     import { simTest } from 'model-access-sim/vitest'  a mounted simulator in every vitest test
-  README.md: the simulator's controls (faults, clock, usage), "Testing code that spends", pricing,
-  fixtures and Jest.`)
+  docs/spending.md: testing code that spends. docs/: the simulator's controls (faults, clock, usage),
+  the server, pricing, worlds and fixtures, Jest and the browser.`)
 } finally {
   server.close()
 }

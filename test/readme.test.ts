@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import { type DocExample, docExamples, docFiles } from './support/doc-examples.js'
 import { root, toSourceImports } from './support/source-imports.js'
 
 const scratch = join(root, 'test', '.readme-examples')
@@ -14,65 +15,36 @@ const MSW_MAJOR = Number((createRequire(import.meta.url)('msw/package.json') as 
 const mswPeerRange = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies['msw'] ?? ''
 const SUPPORTED_MAJORS = [...new Set([...mswPeerRange.matchAll(/(?:^|\|\|)\s*[\^~>=]*\s*(\d+)/g)].map((m) => Number(m[1])))]
 
-interface Example {
-  /** The first line's name: `readme-example`, or NAME of `// example: NAME`, its tag included. */
-  name: string
-  /** NAME without its tag, which a block's twins share. */
-  base: string
-  /** The msw major of a NAME ending in ` (msw N)`; undefined for an example of every major. */
-  major: number | undefined
-  code: string
-}
-
 /**
- * The README's runnable examples: ```ts blocks whose first line is `// readme-example` or
- * `// example: NAME`, up to the closing ``` line. A NAME ending in ` (msw 2)` or ` (msw 3)` is for
- * that msw major only (what differs between them, such as `onUnhandledRequest` and msw 3's
- * `onUnhandledFrame`), and has a twin of the same NAME for the other. test/pack/readme-examples.sh
- * reads the README by the same rules, and runs every example against the packed tarball with msw 2
- * on Node 20 and with msw 3 on Node 24.
+ * The runnable examples of the README and of every guide in docs/ (test/support/doc-examples.ts
+ * reads them): ```ts blocks whose first line is `// readme-example` or `// example: NAME`. A NAME
+ * ending in ` (msw 2)` or ` (msw 3)` is for that msw major only (what differs between them, such as
+ * `onUnhandledRequest` and msw 3's `onUnhandledFrame`), and has a twin of the same NAME in the same
+ * file for the other. test/pack/readme-examples.sh reads the same files by the same rules, and runs
+ * every example against the packed tarball with msw 2 on Node 20 and with msw 3 on Node 24.
  */
-function examples(): Example[] {
-  const lines = readFileSync(join(root, 'README.md'), 'utf8')
-    .split('\n')
-    .map((line) => line.replace(/\r$/, ''))
-  const found: Example[] = []
-  for (let i = 0; i < lines.length; i++) {
-    const fence = (lines[i] as string).trimEnd()
-    if (fence !== '```ts') {
-      if (fence.startsWith('```')) while (++i < lines.length && (lines[i] as string).trimEnd() !== '```');
-      continue
-    }
-    const start = i + 1
-    let end = start
-    while (end < lines.length && (lines[end] as string).trimEnd() !== '```') end++
-    i = end
-    const head = /^\/\/ (readme-example|example: (.+))$/.exec((lines[start] ?? '').trimEnd())
-    if (head === null) continue
-    const name = head[2] === undefined ? 'readme-example' : head[2].trim()
-    const tag = / \(msw (\d+)\)$/.exec(name)
-    found.push({
-      name,
-      base: tag === null ? name : name.slice(0, tag.index),
-      major: tag === null ? undefined : Number(tag[1]),
-      code: toSourceImports(lines.slice(start, end).join('\n')),
-    })
-  }
-  return found
+function examples(): (DocExample & { source: string })[] {
+  return docExamples()
+    .filter((e) => e.kind === 'example')
+    .map((e) => ({ ...e, source: toSourceImports(e.code) }))
 }
 
 /** The examples that run against the msw installed here. */
-const runnable = (): Example[] => examples().filter((e) => e.major === undefined || e.major === MSW_MAJOR)
+const runnable = (): ReturnType<typeof examples> => examples().filter((e) => e.major === undefined || e.major === MSW_MAJOR)
 
-describe('README examples', () => {
+describe('README and docs/ examples', () => {
   afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
   it('has runnable examples, one of them the packed-tarball example', () => {
     const all = examples()
-    // test/pack/run.sh runs the one `// readme-example` block with msw 2; it must suit every major.
-    expect(all.filter((e) => e.name === 'readme-example')).toEqual([expect.objectContaining({ major: undefined })])
-    expect(new Set(all.map((e) => e.name)).size, 'example names are unique').toBe(all.length)
+    // test/pack/run.sh runs the README's one `// readme-example` block with msw 2; it must suit every major.
+    expect(all.filter((e) => e.name === 'readme-example')).toEqual([expect.objectContaining({ file: 'README.md', major: undefined })])
+    const every = docExamples()
+    expect(new Set(every.map((e) => e.label)).size, 'example names are unique in each file').toBe(every.length)
     expect(runnable().length).toBeGreaterThanOrEqual(4)
+    // Every guide in docs/ is read, and the README still shows examples of its own.
+    expect(docFiles().length).toBeGreaterThan(1)
+    expect(all.filter((e) => e.file === 'README.md').length).toBeGreaterThanOrEqual(2)
   })
 
   it('tags an msw-specific example for a supported major, and gives it a twin for each other one', () => {
@@ -81,16 +53,17 @@ describe('README examples', () => {
     const all = examples()
     const problems: string[] = []
     for (const example of all.filter((e) => e.major !== undefined)) {
-      if (!SUPPORTED_MAJORS.includes(example.major as number)) problems.push(`"${example.name}" is for msw ${example.major}, not in the peer range`)
+      const here = all.filter((e) => e.file === example.file)
+      if (!SUPPORTED_MAJORS.includes(example.major as number)) problems.push(`"${example.label}" is for msw ${example.major}, not in the peer range`)
       for (const major of SUPPORTED_MAJORS.filter((m) => m !== example.major)) {
-        if (!all.some((e) => e.base === example.base && e.major === major)) problems.push(`"${example.name}" has no twin "${example.base} (msw ${major})"`)
+        if (!here.some((e) => e.base === example.base && e.major === major)) problems.push(`"${example.label}" has no twin "${example.base} (msw ${major})" in ${example.file}`)
       }
-      if (all.some((e) => e.name === example.base)) problems.push(`"${example.base}" is both untagged and tagged`)
+      if (here.some((e) => e.name === example.base)) problems.push(`"${example.base}" is both untagged and tagged in ${example.file}`)
     }
     expect(problems).toEqual([])
   })
 
-  it.each(runnable().map((e) => [e.name, e.code]))('runs the %s example as written', async (name, code) => {
+  it.each(runnable().map((e) => [e.label, e.source]))('runs the %s example as written', async (name, code) => {
     mkdirSync(scratch, { recursive: true })
     const file = join(scratch, `${name.replace(/\W+/g, '-')}.ts`)
     writeFileSync(file, `${code}\nexport {}\n`)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Every README example, typechecked and run against the packed tarball in two consumer projects:
+# Every example of the README and of the guides in docs/, typechecked and run against the packed
+# tarball in two consumer projects:
 #   (a) msw 2 on the machine's Node (20 on CI),
 #   (b) msw 3 on Node 24 (from the npm registry: npx -p node@24), since msw 3 needs Node 22.12+.
 #
-#   bash test/pack/readme-examples.sh [README path]      (default: ./README.md of the repository)
+#   bash test/pack/readme-examples.sh [FILE.md ...]      (default: README.md and docs/*.md of the repository)
 #   TARBALL=/path/to/model-access-sim-x.y.z.tgz bash test/pack/readme-examples.sh
 #
 # Without TARBALL it builds (npm run build) and packs the repository first. Each project installs the
@@ -11,10 +12,12 @@
 # devDependency versions) and @types/node of its Node major, typechecks the examples it runs with one
 # strict `tsc --noEmit` (in the background) and runs each of them with tsx under a timeout.
 #
-# Examples are the README's fenced blocks that open with the line ```ts and whose first line is
-# `// readme-example` or `// example: NAME`. A NAME ending in " (msw 2)" or " (msw 3)" runs only
-# against that msw major, and must have a twin of the same NAME for the other one; every other example
-# runs against both. test/readme.test.ts applies the same rules under vitest.
+# Examples are the files' fenced blocks that open with the line ```ts and whose first line is
+# `// readme-example`, `// example: NAME` or `// vitest-example: NAME` (a vitest test file). A NAME
+# ending in " (msw 2)" or " (msw 3)" runs only against that msw major, and must have a twin of the same
+# NAME in the same file for the other one; every other example runs against both. Each is reported as
+# "FILE: NAME" (docs/spending.md: embeddings). test/readme.test.ts and test/vitest/docs.test.ts apply
+# the same rules under vitest.
 #
 # Environment: TARBALL (skip the build), NODE_MSW2 (default: node on PATH), NODE_MSW3 (default: Node 24
 # through npx), EXAMPLE_TIMEOUT (seconds per example, default 90), TSC_TIMEOUT (default 300),
@@ -22,7 +25,6 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-README_ARG="${1:-$ROOT/README.md}"
 EXAMPLE_TIMEOUT="${EXAMPLE_TIMEOUT:-90}"
 TSC_TIMEOUT="${TSC_TIMEOUT:-300}"
 NPM_FLAGS=(--no-audit --no-fund --loglevel=error)
@@ -31,8 +33,17 @@ NPM_FLAGS=(--no-audit --no-fund --loglevel=error)
 source "$ROOT/test/pack/lib.sh"
 elapsed() { printf '%ss' "$((SECONDS - $1))"; }
 
-[[ -f "$README_ARG" ]] || fail "README not found: $README_ARG"
-README="$(cd "$(dirname "$README_ARG")" && pwd)/$(basename "$README_ARG")"
+# The documentation: the files given, or README.md and every docs/*.md, as absolute paths.
+DOCS=()
+if (($# > 0)); then
+  for doc in "$@"; do
+    [[ -f "$doc" ]] || fail "not found: $doc"
+    DOCS+=("$(cd "$(dirname "$doc")" && pwd)/$(basename "$doc")")
+  done
+else
+  DOCS+=("$ROOT/README.md")
+  for doc in "$ROOT"/docs/*.md; do [[ -f "$doc" ]] && DOCS+=("$doc"); done
+fi
 START=$SECONDS
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/model-access-sim-readme.XXXXXX")"
@@ -44,62 +55,68 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# --- 1. The README examples -------------------------------------------------------------------
-step "Extracting the examples from $README"
+# --- 1. The examples of the README and docs/ -------------------------------------------------
+step "Extracting the examples from ${#DOCS[@]} file(s): ${DOCS[*]#"$ROOT/"}"
 mkdir -p "$WORK/examples"
-# Writes examples/<slug>.ts for each example and a manifest, one "<major or *>\t<slug>\t<name>" a line.
-node - "$README" "$WORK/examples" > "$WORK/manifest.tsv" <<'JS' || fail "the README's examples break the rules above"
+# Writes examples/<slug>.ts for each example and a manifest, one "<major or *>\t<slug>\t<FILE: NAME>" a line.
+node - "$ROOT" "$WORK/examples" "${DOCS[@]}" > "$WORK/manifest.tsv" <<'JS' || fail "the documentation's examples break the rules above"
 const fs = require('node:fs')
 const path = require('node:path')
-const [readme, out] = process.argv.slice(2)
+const [root, out, ...docs] = process.argv.slice(2)
 const MAJORS = [2, 3]
-const lines = fs.readFileSync(readme, 'utf8').split('\n').map((line) => line.replace(/\r$/, ''))
 const examples = []
-for (let i = 0; i < lines.length; i++) {
-  if (lines[i].trimEnd() !== '```ts') {
-    if (lines[i].startsWith('```')) while (++i < lines.length && lines[i].trimEnd() !== '```');
-    continue
+for (const doc of docs) {
+  // The file as the report names it: relative to the repository when it is in it.
+  const file = path.relative(root, doc).startsWith('..') ? doc : path.relative(root, doc)
+  const lines = fs.readFileSync(doc, 'utf8').split('\n').map((line) => line.replace(/\r$/, ''))
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trimEnd() !== '```ts') {
+      if (lines[i].startsWith('```')) while (++i < lines.length && lines[i].trimEnd() !== '```');
+      continue
+    }
+    const start = i + 1
+    let end = start
+    while (end < lines.length && lines[end].trimEnd() !== '```') end++
+    if (end === lines.length) throw new Error(`${file} line ${i + 1}: a \`\`\`ts block is never closed`)
+    i = end
+    const first = (lines[start] ?? '').trimEnd()
+    const vitest = /^\/\/ vitest-example: (.+)$/.exec(first)
+    if (vitest) {
+      // A vitest test file: run by vitest in each project, after the examples.
+      const name = vitest[1].trim()
+      examples.push({ file, name, base: name, major: undefined, vitest: true, line: start + 1, code: lines.slice(start, end).join('\n') })
+      continue
+    }
+    const head = /^\/\/ (readme-example|example: (.+))$/.exec(first)
+    if (!head) continue
+    const name = head[1] === 'readme-example' ? 'readme-example' : head[2].trim()
+    const tag = / \(msw (\d+)\)$/.exec(name)
+    examples.push({ file, name, base: tag ? name.slice(0, tag.index) : name, major: tag ? Number(tag[1]) : undefined, line: start + 1, code: lines.slice(start, end).join('\n') })
   }
-  const start = i + 1
-  let end = start
-  while (end < lines.length && lines[end].trimEnd() !== '```') end++
-  if (end === lines.length) throw new Error(`README line ${i + 1}: a \`\`\`ts block is never closed`)
-  i = end
-  const first = (lines[start] ?? '').trimEnd()
-  const vitest = /^\/\/ vitest-example: (.+)$/.exec(first)
-  if (vitest) {
-    // A vitest test file: run by vitest in each project, after the examples.
-    examples.push({ name: vitest[1].trim(), base: vitest[1].trim(), major: undefined, vitest: true, line: start + 1, code: lines.slice(start, end).join('\n') })
-    continue
-  }
-  const head = /^\/\/ (readme-example|example: (.+))$/.exec(first)
-  if (!head) continue
-  const name = head[1] === 'readme-example' ? 'readme-example' : head[2].trim()
-  const tag = / \(msw (\d+)\)$/.exec(name)
-  examples.push({ name, base: tag ? name.slice(0, tag.index) : name, major: tag ? Number(tag[1]) : undefined, line: start + 1, code: lines.slice(start, end).join('\n') })
 }
 const problems = []
 const slugs = new Set()
 for (const e of examples) {
-  e.slug = e.name.toLowerCase().replace(/\W+/g, '-').replace(/^-|-$/g, '')
-  if (slugs.has(e.slug)) problems.push(`line ${e.line}: a second example named "${e.name}"`)
+  e.label = `${e.file}: ${e.name}`
+  e.slug = e.label.toLowerCase().replace(/\W+/g, '-').replace(/^-|-$/g, '')
+  if (slugs.has(e.slug)) problems.push(`${e.file} line ${e.line}: a second example named "${e.name}"`)
   slugs.add(e.slug)
   if (e.major === undefined) continue
-  if (!MAJORS.includes(e.major)) problems.push(`line ${e.line}: "${e.name}" is tagged for msw ${e.major}; this script tests msw ${MAJORS.join(' and ')}`)
+  if (!MAJORS.includes(e.major)) problems.push(`${e.file} line ${e.line}: "${e.name}" is tagged for msw ${e.major}; this script tests msw ${MAJORS.join(' and ')}`)
   for (const other of MAJORS) {
-    if (other !== e.major && !examples.some((t) => t.base === e.base && t.major === other)) {
-      problems.push(`line ${e.line}: "${e.name}" has no twin "${e.base} (msw ${other})"`)
+    if (other !== e.major && !examples.some((t) => t.file === e.file && t.base === e.base && t.major === other)) {
+      problems.push(`${e.file} line ${e.line}: "${e.name}" has no twin "${e.base} (msw ${other})" in ${e.file}`)
     }
   }
 }
-if (examples.length === 0) problems.push('no ```ts block starts with // readme-example or // example: NAME')
+if (examples.length === 0) problems.push('no ```ts block starts with // readme-example, // example: NAME or // vitest-example: NAME')
 if (problems.length > 0) {
   console.error(problems.join('\n'))
   process.exit(2)
 }
 for (const e of examples) {
   fs.writeFileSync(path.join(out, e.vitest ? `${e.slug}.test.ts` : `${e.slug}.ts`), `${e.code}\nexport {}\n`)
-  console.log(`${e.vitest ? 'vitest' : (e.major ?? '*')}\t${e.slug}\t${e.name}`)
+  console.log(`${e.vitest ? 'vitest' : (e.major ?? '*')}\t${e.slug}\t${e.label}`)
 }
 JS
 while IFS=$'\t' read -r major slug name; do
@@ -319,5 +336,5 @@ done
 step "Summary ($(elapsed "$START"))"
 printf '%s\n' "${SUMMARY[@]}"
 echo "README examples: $passes passed, $failures failed"
-((failures == 0)) || fail "$failures README example check(s) failed"
-echo "every README example typechecks and runs against msw 2 and msw 3"
+((failures == 0)) || fail "$failures documentation example check(s) failed"
+echo "every example of the README and docs/ typechecks and runs against msw 2 and msw 3"

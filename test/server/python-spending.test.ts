@@ -1,14 +1,16 @@
-// The README's Python example of testing code that spends: test/server/python/test_spending.py, run
+// The Python example of testing code that spends (docs/spending.md): test/server/python/test_spending.py, run
 // with `python3 -m unittest` against the server that test_with_server.py starts, as the other Python
-// example is run (test/server/python.test.ts). The README shows the file's tests verbatim.
+// example is run (test/server/python.test.ts). The guide shows the file's tests verbatim.
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { docFiles } from '../support/doc-examples.js'
+import { root } from '../support/source-imports.js'
 
 const PYTHON_DIR = fileURLToPath(new URL('./python/', import.meta.url))
 const CLI = fileURLToPath(new URL('../../src/server/cli.ts', import.meta.url))
-const README = fileURLToPath(new URL('../../README.md', import.meta.url))
 const TIMEOUT_MS = 60_000
 
 const TESTS = [
@@ -39,9 +41,9 @@ describe('the Python example of testing code that spends', () => {
     expect(run.stderr, output).toMatch(new RegExp(`^Ran ${TESTS.length} tests in [\\d.]+s\n\nOK$`, 'm'))
   }, TIMEOUT_MS + 10_000)
 
-  it('is shown in the README as the file has it', () => {
-    const block = /```python\n(# example: test_spending\.py\n[\s\S]*?)```/.exec(readFileSync(README, 'utf8'))?.[1]
-    expect(block, 'a ```python block starting with "# example: test_spending.py"').toBeDefined()
-    expect(readFileSync(`${PYTHON_DIR}test_spending.py`, 'utf8')).toContain(block as string)
+  it('is shown in the documentation as the file has it', () => {
+    const blocks = docFiles().flatMap((file) => [...readFileSync(join(root, file), 'utf8').matchAll(/```python\n(# example: test_spending\.py\n[\s\S]*?)```/g)].map((m) => m[1] as string))
+    expect(blocks, 'one ```python block starting with "# example: test_spending.py", in README.md or docs/').toHaveLength(1)
+    expect(readFileSync(`${PYTHON_DIR}test_spending.py`, 'utf8')).toContain(blocks[0] as string)
   })
 })

@@ -1,6 +1,7 @@
-// The documentation's runnable examples: TSDoc `@example` blocks in src/ and the README's blocks.
+// The documentation's runnable examples: TSDoc `@example` blocks in src/, and the blocks of the README
+// and of every guide in docs/.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { root, toSourceImports } from './source-imports.js'
 
@@ -33,10 +34,79 @@ export function isVitestExample(file: string): boolean {
   return relative(root, file).startsWith(join('src', 'vitest'))
 }
 
-/** The README's vitest test files: ```ts blocks whose first line is `// vitest-example: name`. */
-export function readmeVitestExamples(): { name: string; code: string }[] {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8')
-  return [...readme.matchAll(/```ts\n\/\/ vitest-example: ([^\n]+)\n([\s\S]*?)```/g)].map((m) => ({ name: m[1] as string, code: toSourceImports(m[2] as string) }))
+/** The documentation whose examples run, relative to the root: README.md, then docs/*.md by name. */
+export function docFiles(): string[] {
+  const guides = existsSync(join(root, 'docs')) ? readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')) : []
+  guides.sort()
+  return ['README.md', ...guides.map((name) => `docs/${name}`)]
+}
+
+/** A runnable block of README.md or a guide in docs/. */
+export interface DocExample {
+  /** The file it is in, relative to the root (`docs/spending.md`). */
+  file: string
+  /** Its first line's name: `readme-example`, or NAME of `// example: NAME` or `// vitest-example: NAME`, its tag included. */
+  name: string
+  /** The file and the name (`docs/spending.md: embeddings`): what tests and scripts report, unique. */
+  label: string
+  /** NAME without its tag, which a block's twins (in the same file) share. */
+  base: string
+  /** The msw major of a NAME ending in ` (msw N)`; undefined for an example of every major. */
+  major: number | undefined
+  /** `example` runs as a script (node:assert); `vitest` is a test file, for vitest to run. */
+  kind: 'example' | 'vitest'
+  /** The block's first line, 1-based. */
+  line: number
+  /** The block as written, its first line included, with the package's imports. */
+  code: string
+}
+
+/**
+ * Every runnable block of the documentation: ```ts blocks whose first line is `// readme-example`,
+ * `// example: NAME` or `// vitest-example: NAME`, up to the closing ``` line. A NAME ending in
+ * ` (msw 2)` or ` (msw 3)` is for that msw major only, and has a twin of the same NAME in the same
+ * file for the other. test/pack/readme-examples.sh reads the same files by the same rules.
+ */
+export function docExamples(): DocExample[] {
+  return docFiles().flatMap((file) => {
+    const lines = readFileSync(join(root, file), 'utf8')
+      .split('\n')
+      .map((line) => line.replace(/\r$/, ''))
+    const found: DocExample[] = []
+    for (let i = 0; i < lines.length; i++) {
+      const fence = (lines[i] as string).trimEnd()
+      if (fence !== '```ts') {
+        if (fence.startsWith('```')) while (++i < lines.length && (lines[i] as string).trimEnd() !== '```');
+        continue
+      }
+      const start = i + 1
+      let end = start
+      while (end < lines.length && (lines[end] as string).trimEnd() !== '```') end++
+      i = end
+      const head = /^\/\/ (readme-example|example: (.+)|vitest-example: (.+))$/.exec((lines[start] ?? '').trimEnd())
+      if (head === null) continue
+      const name = head[1] === 'readme-example' ? 'readme-example' : (head[2] ?? head[3] ?? '').trim()
+      const tag = / \(msw (\d+)\)$/.exec(name)
+      found.push({
+        file,
+        name,
+        label: `${file}: ${name}`,
+        base: tag === null ? name : name.slice(0, tag.index),
+        major: tag === null ? undefined : Number(tag[1]),
+        kind: head[3] === undefined ? 'example' : 'vitest',
+        line: start + 1,
+        code: lines.slice(start, end).join('\n'),
+      })
+    }
+    return found
+  })
+}
+
+/** The documentation's vitest test files (`// vitest-example: NAME` blocks), unbuilt, named by file and name. */
+export function docVitestExamples(): { name: string; code: string }[] {
+  return docExamples()
+    .filter((e) => e.kind === 'vitest')
+    .map((e) => ({ name: e.label, code: toSourceImports(e.code) }))
 }
 
 export interface VitestRun {

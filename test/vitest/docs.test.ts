@@ -1,15 +1,15 @@
-// The documentation of model-access-sim/vitest is test files: the README's `// vitest-example:`
-// blocks and the TSDoc examples of src/vitest, run here by vitest in a child process.
+// The documentation of model-access-sim/vitest is test files: the `// vitest-example:` blocks of the
+// README and of docs/, and the TSDoc examples of src/vitest, run here by vitest in a child process.
 import { describe, expect, it } from 'vitest'
-import { examples, isVitestExample, readmeVitestExamples, runVitest } from '../support/doc-examples.js'
+import { examples, isVitestExample, docVitestExamples, runVitest } from '../support/doc-examples.js'
 
 describe('model-access-sim/vitest documentation', () => {
-  it('the README test files and the TSDoc examples pass under vitest', () => {
-    const readme = readmeVitestExamples()
+  it('the README and docs/ test files and the TSDoc examples pass under vitest', () => {
+    const readme = docVitestExamples()
     const tsdoc = examples().filter((e) => isVitestExample(e.file))
     expect(readme.length).toBeGreaterThanOrEqual(1)
     expect(tsdoc.length).toBeGreaterThanOrEqual(2)
-    const run = runVitest('.vitest-examples', [...readme.map((e) => ({ name: `readme ${e.name}`, code: e.code })), ...tsdoc])
+    const run = runVitest('.vitest-examples', [...readme.map((e) => ({ name: `doc ${e.name}`, code: e.code })), ...tsdoc])
     // Every `simTest(` / `Test(` call in them is one test that ran and passed.
     const declared = [...readme, ...tsdoc].reduce((n, e) => n + [...e.code.matchAll(/^\s*\w*[Tt]est(?:\.concurrent)?\(/gm)].length, 0)
     expect(run.tests.length, run.output).toBe(declared)
