@@ -1,7 +1,7 @@
 // The layout's rules (docs/architecture.md, decisions/0034): imports point down, no re-export hubs,
 // and the core stays pure. Each rule is read off the source, so a change that breaks one fails here
 // naming the files.
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { circles, folderOf, importGraph, reExports } from '../../scripts/import-graph.js'
@@ -53,5 +53,22 @@ describe('where things are defined', () => {
       .filter((file) => file.startsWith('src/core/'))
       .filter((file) => /from '(msw|@faker-js\/faker|fast-check|node:[^']+)'|import\('(msw|node:)/.test(readFileSync(join(root, file), 'utf8')))
     expect(impure).toEqual([])
+  })
+})
+
+describe('the code map of docs/architecture.md', () => {
+  const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8')
+  const map = /<!-- code-map -->([\s\S]*?)<!-- \/code-map -->/.exec(doc)?.[1] ?? ''
+  const paths = [...map.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1] as string)
+
+  it('names paths that exist', () => {
+    expect(paths.length).toBeGreaterThan(20)
+    expect(paths.filter((path) => !existsSync(join(root, path)))).toEqual([])
+  })
+
+  it('names every folder of src/ and src/core/', () => {
+    const folders = ['src/', 'src/core/']
+      .flatMap((dir) => readdirSync(join(root, dir), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${dir}${e.name}/`))
+    expect(folders.filter((folder) => !paths.includes(folder))).toEqual([])
   })
 })
