@@ -1,11 +1,10 @@
 // The one translation between HTTP and the core, shared by the MSW handlers and the node:http
 // server: a URL into a SimRequest, and a SimResponse into status, headers and body bytes. Neither
 // adapter writes a header or body rule of its own.
-import { type SimRequest, type SimResponse } from './protocol.js'
+import type { SimRequest, SimResponse, StreamFrame } from './protocol.js'
 import { payloadOf } from './operations/operation.js'
 import { errorEnvelope } from './errors.js'
 import { utf8Length } from './json-text.js'
-import type { StreamFrame } from './protocol.js'
 
 /**
  * A response ready for the wire: the body is absent for HEAD and for 204. A cached JSON body comes

@@ -1,10 +1,7 @@
-import { type OperationName, type SimResponse } from './protocol.js'
-import { payloadOf } from './operations/operation.js'
-import { frameRebuildOf } from './operations/operation.js'
-import type { StreamFrame } from './protocol.js'
+import { type OperationName, type SimResponse, type StreamFrame, OPERATION_NAMES } from './protocol.js'
+import { frameRebuildOf, payloadOf } from './operations/operation.js'
 import type { JsonPayload } from './json-text.js'
 import type { Principal } from './auth.js'
-import { OPERATION_NAMES } from './protocol.js'
 import { ArgumentChecker, fieldsOf } from './store/check.js'
 import { describe } from './describe.js'
 

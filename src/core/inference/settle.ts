@@ -7,12 +7,11 @@
 import { describe } from '../describe.js'
 import { invalidArgument } from '../errors.js'
 import type { StoreContext } from '../store/context.js'
-import type { KeyState } from '../store/state.js'
+import type { KeyState, GenerationState } from '../store/state.js'
 import { put } from '../store/versions.js'
 import type { UsageRecord } from '../usage.js'
 
 const DAY_MS = 86_400_000
-import type { GenerationState } from '../store/state.js'
 import type { StreamPlan } from './stream.js'
 
 /** The token counts a charge is made of. */
