@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { operationOf, payloadOf } from '../../src/core/api.js'
 import { toWire } from '../../src/core/http.js'
 import { createSimulator, type JournalEntry, type OperationName, type SimRequest, type SimResponse } from '../../src/index.js'
+import { runs } from '../support/runs.js'
 
 type Sim = ReturnType<typeof createSimulator>
 
@@ -368,7 +369,7 @@ describe('operationOf', () => {
         sim.handle(request)
         expect(named).toBe(lastEntry(sim).operation)
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     )
   })
 })
