@@ -5,6 +5,9 @@
 // where a test's own `process.env.TZ = ...` changes nothing: a zone ahead of UTC for the whole run
 // makes a usage window computed in the machine's zone instead of UTC fail the tests.
 process.env.TZ = 'Asia/Kolkata'
+// Every property and fuzz count at its full depth, as in CI (test/support/runs.ts, decisions/0035): a
+// mutant that only a late run of a property catches would otherwise count as survived.
+process.env.FULL_RUNS = '1'
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

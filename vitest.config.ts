@@ -1,13 +1,35 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+/**
+ * Test files that change what the files after them in the same worker would see, and so run in a
+ * fresh module graph of their own: vi.mock replaces a module of src for the whole graph, and
+ * fc.configureGlobal sets fast-check's seed for every property after it.
+ */
+const ISOLATED = ['test/inference/admission.test.ts', 'test/fuzz/misuse.test.ts']
+const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts']
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Two cores on CI: two workers keep the machine responsive without serialising the suite.
     maxWorkers: 2,
     // The README and TSDoc examples import the SDK and MSW cold; on a busy 2-core machine that
     // alone can pass vitest's 5 s default. This is a hang guard, not a speed target.
     testTimeout: 30_000,
     reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: INCLUDE,
+          exclude: [...configDefaults.exclude, ...ISOLATED],
+          // One module graph per worker, shared by the files it runs in turn (decisions/0035):
+          // importing the SDK, MSW and fast-check afresh for each of 150 files took more time than
+          // the tests. A file restores what it changes (env stubs, spies, timers, servers, TZ).
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+    ],
   },
 })

@@ -27,6 +27,7 @@ import {
   type Workspace,
   createSimulator,
 } from '../src/index.js'
+import { runs } from './support/runs.js'
 
 // ---------------------------------------------------------------------------------------------
 // Calendar arithmetic of the model (UTC, epoch milliseconds).
@@ -742,7 +743,7 @@ describe('model-based: keys, usage and the clock', () => {
       fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.commands(commandArbs, { maxCommands: 80, size: 'max' }), (seed, cmds) => {
         fc.modelRun(() => setup(seed), cmds)
       }),
-      { numRuns: 60, verbose: true },
+      { numRuns: runs(60), verbose: true },
     )
   }, 60_000)
 })

@@ -5,8 +5,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { modelWithEndpoints, world } from '../../src/arbitraries/index.js'
 import { type CatalogModel, type CatalogModelList, type ModelWithEndpoints, type Provider, SUPPORTED_PARAMETERS, createSimulator } from '../../src/index.js'
+import { runs } from '../support/runs.js'
 
-const settings = { verbose: true, numRuns: 60 }
+const settings = { verbose: true, numRuns: runs(60) }
 
 /** What decisions/0023 says the catalog shows of a stored model (only models with endpoints are shown). */
 function expectedEntry(model: ModelWithEndpoints): Partial<CatalogModel> {

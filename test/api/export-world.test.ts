@@ -33,6 +33,7 @@ import {
 } from '../../src/index.js'
 import { mutateDeeply } from '../support/mutate.js'
 import { simulatorErrorOf } from '../support/server.js'
+import { runs } from '../support/runs.js'
 
 type AnySim = Simulator<object>
 
@@ -829,7 +830,7 @@ describe('exportWorld after random mutations', () => {
         },
       ),
       // About 130 ms a run on an idle 2-core machine; the suite's other workers can triple that.
-      { numRuns: 50 },
+      { numRuns: runs(50) },
     )
   }, 120_000)
 })
@@ -919,7 +920,7 @@ describe('validateWorld', () => {
     expect(validateWorld(baseSpec())).toEqual([])
     for (const seed of [1, 2, 3]) expect(validateWorld(generateWorld({ seed, size: 'small' }))).toEqual([])
     expect(validateWorld(createSimulator().exportWorld())).toEqual([])
-    for (const spec of fc.sample(arbitraryWorld(), { numRuns: 20 })) expect(validateWorld(spec)).toEqual([])
+    for (const spec of fc.sample(arbitraryWorld(), { numRuns: runs(20) })) expect(validateWorld(spec)).toEqual([])
     const sim = createSimulator({ world: baseSpec() })
     sim.usage.record({ keyHash: APP_HASH, cost: 3 })
     expect(validateWorld(exported(sim))).toEqual([])
@@ -1070,7 +1071,7 @@ describe('validateWorld', () => {
           expect((thrown as SimulatorError).code).toBe(problems[0]?.code)
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })

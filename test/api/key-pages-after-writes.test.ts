@@ -5,6 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type ApiKey, createSimulator } from '../../src/index.js'
+import { runs } from '../support/runs.js'
 
 const PAGE = 100
 
@@ -117,7 +118,7 @@ describe('GET /keys pages after creates, updates and deletes over the wire', () 
           checkPages()
         }
       }),
-      { verbose: true, numRuns: 40 },
+      { verbose: true, numRuns: runs(40) },
     )
   })
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createSimulator, type SimRequest } from '../../src/index.js'
+import { runs } from '../support/runs.js'
 
 type Sim = ReturnType<typeof createSimulator>
 
@@ -184,7 +185,7 @@ describe('the default world at any starting clock', () => {
         }
       }),
       // fast-check prints the seed and path of a failing run; pass them back as { seed, path } to replay it.
-      { numRuns: 30, verbose: true },
+      { numRuns: runs(30), verbose: true },
     )
   })
 })

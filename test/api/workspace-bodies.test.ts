@@ -4,6 +4,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type SimResponse, createSimulator } from '../../src/index.js'
+import { runs } from '../support/runs.js'
 
 const FIELDS = [
   'name',
@@ -52,7 +53,7 @@ describe('workspace bodies of every shape', () => {
           expect(sim.exportWorld()).toEqual(before)
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })

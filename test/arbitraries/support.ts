@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import { expect } from 'vitest'
+import { runs } from '../support/runs.js'
 
 /** fast-check prints the seed and path of a failing run; pass them back as { seed, path } to replay it. */
-export const settings = { verbose: true, numRuns: 150 }
+export const settings = { verbose: true, numRuns: runs(150) }
 
 /** The one seed the distribution checks sample from, so they count the same values on every run. */
 export const SAMPLE_SEED = 20260302

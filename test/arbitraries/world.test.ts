@@ -4,6 +4,7 @@ import { world } from '../../src/arbitraries/index.js'
 import type { ArbitraryWorldHandles, WorldConstraints, WorldSpec } from '../../src/arbitraries/index.js'
 import { createSimulator } from '../../src/index.js'
 import { HEX64, sampleOf, settings, shrunk } from './support.js'
+import { runs } from '../support/runs.js'
 
 type World = WorldSpec<ArbitraryWorldHandles>
 
@@ -23,7 +24,7 @@ const regularKeys = (w: World) => lists(w).keys.filter((k) => k.management !== t
 const duplicates = (values: readonly string[]): string[] => values.filter((v, i) => values.indexOf(v) !== i)
 
 /** Worlds the property tests share: fewer runs than the default, as each one loads a whole simulator. */
-const runs = { ...settings, numRuns: 100 }
+const worldRuns = { ...settings, numRuns: runs(100) }
 
 describe('world', () => {
   it('every world loads; sim.world is its handles, whose management key lists keys', () => {
@@ -44,7 +45,7 @@ describe('world', () => {
         expect(sim.models.list()).toHaveLength(models.length)
         expect(sim.videoModels.list()).toHaveLength(videoModels.length)
       }),
-      runs,
+      worldRuns,
     )
   })
 
@@ -74,7 +75,7 @@ describe('world', () => {
         }
         for (const user of users) expect(keys.filter((k) => k.userId === user.id && k.management === true)).toHaveLength(1)
       }),
-      runs,
+      worldRuns,
     )
   })
 
@@ -93,7 +94,7 @@ describe('world', () => {
           if (key.expiresAt) expect(ms(key.expiresAt)).toBeGreaterThanOrEqual(ms(key.createdAt))
         }
       }),
-      runs,
+      worldRuns,
     )
   })
 
@@ -106,7 +107,7 @@ describe('world', () => {
         expect(reloaded.keys.list()).toEqual(original.keys.list())
         expect(reloaded.files.list()).toEqual(original.files.list())
       }),
-      { ...settings, numRuns: 50 },
+      { ...settings, numRuns: runs(50) },
     )
   })
 

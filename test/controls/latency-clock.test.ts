@@ -5,6 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createSimulator, type SimResponse } from '../../src/index.js'
+import { runs } from '../support/runs.js'
 
 type Sim = ReturnType<typeof createSimulator>
 
@@ -148,7 +149,7 @@ describe('latency at the end of the Date range', () => {
         expect(response.delayMs).toBe(ms)
         expect(sim.clock.nowMs()).toBe(ms <= before ? start + ms : start)
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     )
   })
 })

@@ -45,6 +45,7 @@ import {
 } from '../../src/index.js'
 import { toResponse } from '../../src/msw/index.js'
 import { mutateDeeply } from '../support/mutate.js'
+import { runs, scaled } from '../support/runs.js'
 
 type AnySim = Simulator<object>
 
@@ -949,11 +950,11 @@ describe('response caches', () => {
         reads += harness.reads
         builds += harness.freshBuilds
       }),
-      { seed: SEED, numRuns: 80, plugins: [fc.interruptAfterTimeLimit(40_000)] },
+      { seed: SEED, numRuns: runs(80), plugins: [fc.interruptAfterTimeLimit(40_000)] },
     )
     // The property did its work: many reads, against many states.
-    expect(reads).toBeGreaterThan(1_000)
-    expect(builds).toBeGreaterThan(300)
+    expect(reads).toBeGreaterThan(scaled(1_000, 80))
+    expect(builds).toBeGreaterThan(scaled(300, 80))
   }, 120_000)
 
   it('answer every read as a fresh simulator loaded from the export does, on the default world', async () => {
@@ -962,7 +963,7 @@ describe('response caches', () => {
         const sim = build(setup)
         await new Harness(sim, startOf(setup, sim)).run(episodes)
       }),
-      { seed: SEED, numRuns: 6, plugins: [fc.interruptAfterTimeLimit(40_000)] },
+      { seed: SEED, numRuns: runs(6), plugins: [fc.interruptAfterTimeLimit(40_000)] },
     )
   }, 120_000)
 })

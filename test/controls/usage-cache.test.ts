@@ -5,6 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
+import { runs } from '../support/runs.js'
 
 const DAY = 86_400_000
 
@@ -95,7 +96,7 @@ describe('cached usage figures', () => {
         }
         check()
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 

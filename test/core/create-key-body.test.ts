@@ -10,6 +10,7 @@ import type { StoreContext } from '../../src/core/store/context.js'
 import { StoreIndices, type UserState, type WorkspaceState, emptyStoreData } from '../../src/core/store/state.js'
 import { createSimulator } from '../../src/index.js'
 import { anyValue, outcome } from '../support/readers.js'
+import { runs } from '../support/runs.js'
 
 const SEED = 20261127
 const NOW = Date.parse('2026-03-10T12:00:00Z')
@@ -62,7 +63,7 @@ describe('the POST /keys body readers', () => {
       fc.property(body, fc.constantFrom('user_a', 'user_b'), (b, userId) => {
         expect(outcome(() => readCreateKeyBody(ctx, principal(userId), b))).toStrictEqual(outcome(() => readAnyCreateKeyBody(ctx, principal(userId), b)))
       }),
-      { seed: SEED, numRuns: 4000 },
+      { seed: SEED, numRuns: runs(4000) },
     )
   })
 
@@ -110,7 +111,7 @@ describe('the one-pass reader', () => {
       fc.property(plain, (b) => {
         expect(readPlainCreateKeyBody(ctx, principal('user_a'), b)).toStrictEqual(readAnyCreateKeyBody(ctx, principal('user_a'), b))
       }),
-      { seed: SEED, numRuns: 500 },
+      { seed: SEED, numRuns: runs(500) },
     )
     expect(readPlainCreateKeyBody(ctx, principal('user_a'), { name: 'k', external: { user: 'u' } })).toBeUndefined()
     expect(readPlainCreateKeyBody(ctx, principal('user_a'), { name: 'k', limit: -1 })).toBeUndefined()
@@ -141,7 +142,7 @@ describe('a key made by POST /keys', () => {
         const created = api.keys.create(options)
         expect(made).toStrictEqual({ key: created.key, data: created.record })
       }),
-      { seed: SEED, numRuns: 150 },
+      { seed: SEED, numRuns: runs(150) },
     )
   })
 })

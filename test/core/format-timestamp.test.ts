@@ -6,6 +6,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { SimulatorError } from '../../src/core/errors.js'
 import { formatTimestamp } from '../../src/core/time.js'
+import { runs } from '../support/runs.js'
 
 // One seed, so that every run tries the same inputs; FC_SEED=<n> tries others. fast-check prints the
 // seed and path of a failure, which replay it.
@@ -72,7 +73,7 @@ describe('formatTimestamp', () => {
         fc.property(arbitrary, (ms) => {
           expect(formatTimestamp(ms)).toBe(reference(ms))
         }),
-        { seed: SEED, numRuns: 1000 },
+        { seed: SEED, numRuns: runs(1000) },
       )
     })
   }
@@ -88,7 +89,7 @@ describe('formatTimestamp', () => {
           }
         }
       }),
-      { seed: SEED, numRuns: 300 },
+      { seed: SEED, numRuns: runs(300) },
     )
   })
 

@@ -9,6 +9,7 @@ import { operationOf } from '../../src/core/router.js'
 import { payloadOf } from '../../src/core/operations/operation.js'
 import { toWire } from '../../src/core/http.js'
 import { createSimulator, type JournalEntry, type OperationName, type SimRequest, type SimResponse } from '../../src/index.js'
+import { runs } from '../support/runs.js'
 
 type Sim = ReturnType<typeof createSimulator>
 
@@ -369,7 +370,7 @@ describe('operationOf', () => {
         sim.handle(request)
         expect(named).toBe(lastEntry(sim).operation)
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     )
   })
 })

@@ -15,6 +15,7 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt'
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 import { setupServer } from 'msw/node'
 import { type AnsweredResponse, toWire } from '../../src/core/http.js'
+import { runs } from '../support/runs.js'
 
 const SEED = 20261126
 
@@ -70,7 +71,7 @@ describe('costToUnits', () => {
       fc.property(cost, (c) => {
         expect(costToUnits(c), c).toBe(unitsReference(c))
       }),
-      { seed: SEED, numRuns: 3000 },
+      { seed: SEED, numRuns: runs(3000) },
     )
   })
 })
@@ -86,7 +87,7 @@ describe('defaultReply', () => {
         expect(defaultReply(seed, model, input)).toBe(expected)
         expect(defaultReply(seed, model, input)).toBe(expected)
       }),
-      { seed: SEED, numRuns: 500 },
+      { seed: SEED, numRuns: runs(500) },
     )
   })
 
@@ -114,7 +115,7 @@ describe('SortedIndex first and last', () => {
         expect(index.last()).toBe(index.pageFromEnd(0, 1)[0])
         expect(index.first()).toBe(index.size === 0 ? undefined : index.pageFromEnd(index.size - 1, 1)[0])
       }),
-      { seed: SEED, numRuns: 500 },
+      { seed: SEED, numRuns: runs(500) },
     )
   })
 })
@@ -211,7 +212,7 @@ describe('a key record written field by field', () => {
           expect(Number(wire.headers['content-length'])).toBe(new TextEncoder().encode(wire.body as string).byteLength)
         }
       }),
-      { seed: SEED, numRuns: 150 },
+      { seed: SEED, numRuns: runs(150) },
     )
   })
 })
@@ -257,7 +258,7 @@ describe('seeded ids drawn without uniformInt', () => {
         // The stream is where uniformInt leaves it: the next draw agrees too.
         expect(random.int(0, 1_000_000)).toBe(uniformInt(reference, 0, 1_000_000))
       }),
-      { seed: SEED, numRuns: 500 },
+      { seed: SEED, numRuns: runs(500) },
     )
   })
 })

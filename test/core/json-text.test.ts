@@ -4,6 +4,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cachedJson, dataPayload, listPayload, ListTexts, utf8Length } from '../../src/core/json-text.js'
+import { runs } from '../support/runs.js'
 
 const record = fc.record({ id: fc.string({ unit: 'grapheme' }), n: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer()), on: fc.boolean(), note: fc.option(fc.string({ unit: 'binary' })) })
 const copy = <T>(value: T): unknown => structuredClone(value)
@@ -21,7 +22,7 @@ describe('list payloads', () => {
           expect(payload.byteLength).toBe(Buffer.byteLength(text, 'utf8'))
         }
       }),
-      { verbose: true, numRuns: 300 },
+      { verbose: true, numRuns: runs(300) },
     )
   })
 

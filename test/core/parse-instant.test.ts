@@ -3,6 +3,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseInstant, toEpochMs } from '../../src/core/time.js'
+import { runs } from '../support/runs.js'
 
 /** The general path alone: what parseInstant gave before the fast path. */
 function general(value: string): number | undefined {
@@ -23,7 +24,7 @@ describe('parseInstant', () => {
         fc.pre(text.length === 24)
         expect(parseInstant(text)).toBe(ms)
       }),
-      { verbose: true, numRuns: 2000 },
+      { verbose: true, numRuns: runs(2000) },
     )
   })
 
@@ -36,7 +37,7 @@ describe('parseInstant', () => {
       fc.property(shaped, (text) => {
         expect(parseInstant(text)).toBe(general(text))
       }),
-      { verbose: true, numRuns: 3000 },
+      { verbose: true, numRuns: runs(3000) },
     )
   })
 

@@ -4,6 +4,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { SortedIndex } from '../../src/core/sorted-index.js'
+import { runs } from '../support/runs.js'
 
 type Op = { kind: 'push' } | { kind: 'insert'; value: number } | { kind: 'removeFirst' } | { kind: 'remove'; pick: number }
 
@@ -37,7 +38,7 @@ describe('SortedIndex, removing from the front', () => {
         expect(index.pageFromEnd(model.length, 5)).toEqual([])
         if (model.length > 0) expect(index.pageFromEnd(model.length - 1, 5)).toEqual([model[0]])
       }),
-      { numRuns: 60, verbose: true },
+      { numRuns: runs(60), verbose: true },
     )
   })
 

@@ -8,6 +8,7 @@ import { createSimulator } from '../../src/index.js'
 import type { StoreContext } from '../../src/core/store/context.js'
 import { History, put, remove } from '../../src/core/store/versions.js'
 import { EXACT_INSTANTS_PER_DAY, FOLD_MIN_RECORDS, type UsageRecord, chargeUsage, figuresAt, foldUsage, windowsAt } from '../../src/core/usage.js'
+import { runs } from '../support/runs.js'
 
 const DAY = 86_400_000
 const NOW = Date.UTC(2026, 2, 11, 10) // Wednesday 2026-03-11T10:00Z
@@ -70,7 +71,7 @@ describe('foldUsage', () => {
           expect(folded.length).toBeLessThanOrEqual(records.length)
         },
       ),
-      { numRuns: 150, verbose: true },
+      { numRuns: runs(150), verbose: true },
     )
   })
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
 import { MAX_EXACT_USD, type UsageRecord, appendUsage, figuresAt, toUnits, toUsd, unitsOfKind, windowsAt } from '../../src/core/usage.js'
 import { simulatorErrorOf } from '../support/server.js'
+import { runs } from '../support/runs.js'
 
 const NOW = Date.UTC(2026, 2, 11, 10) // Wednesday 2026-03-11T10:00Z
 
@@ -27,7 +28,7 @@ describe('toUnits', () => {
     const units = fc.oneof(fc.integer({ min: 0, max: 2 ** 52 }), fc.integer({ min: 2 ** 18 * 1e10, max: 2 ** 52 }))
     fc.assert(
       fc.property(units, (u) => toUnits(toUsd(u)) === u),
-      { numRuns: 200, verbose: true },
+      { numRuns: runs(200), verbose: true },
     )
   })
 

@@ -14,6 +14,7 @@ import { MAX_BODY_BYTES } from '../../src/core/body.js'
 import { createSimulator, type SimRequest, type SimResponse } from '../../src/index.js'
 import { createHandlers } from '../../src/msw/index.js'
 import { startServer } from '../../src/server/index.js'
+import { runs, scaled } from '../support/runs.js'
 
 const seed = Number(process.env['FUZZ_SEED'] ?? 20_261_125)
 const WRITES = OPERATIONS.filter((operation) => operation.method !== 'GET')
@@ -219,11 +220,11 @@ describe('write operations under hostile bodies', () => {
           } else succeeded++
         }
       }),
-      { seed, numRuns: 60 },
+      { seed, numRuns: runs(60) },
     )
     // The generator reaches both sides of every write: refusals and successes.
-    expect(refused).toBeGreaterThan(100)
-    expect(succeeded).toBeGreaterThan(10)
+    expect(refused).toBeGreaterThan(scaled(100, 60))
+    expect(succeeded).toBeGreaterThan(scaled(10, 60))
   })
 
   it('answers a body over the cap with a 413 envelope on every write operation, and changes nothing', () => {
@@ -273,7 +274,7 @@ describe('write operations under hostile bodies, through MSW and the server', ()
   it('keeps the contract over MSW and over a real socket', async () => {
     const served = await startServer(sim, { port: 0 })
     try {
-      const draws = fc.sample(draw, { seed, numRuns: 150 })
+      const draws = fc.sample(draw, { seed, numRuns: runs(150) })
       const problems: string[] = []
       for (const d of draws) {
         problems.push(...(await exchange('http://bodies.test/api/v1', d)))

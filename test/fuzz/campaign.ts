@@ -1,6 +1,6 @@
 // Fuzz campaigns through sim.handle: random worlds (some with hostile additions), rate limits,
 // faults and latency, and hostile requests from requests.ts, every answer held to checkResponse.
-// Shared by wire-fuzz.test.ts (20,000 requests) and run.ts (`npm run fuzz`, 200,000 and more).
+// Shared by wire-fuzz.test.ts (20,000 requests in CI, a quarter locally) and run.ts (`npm run fuzz`, 200,000 and more).
 // Everything is derived from (seed, kind, world index), so a violation replays from its line.
 import fc from 'fast-check'
 import { world } from '../../src/arbitraries/index.js'

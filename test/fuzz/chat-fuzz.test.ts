@@ -18,6 +18,7 @@ import { createSimulator, type SimRequest, type SimResponse, type Simulator } fr
 import { createHandlers } from '../../src/msw/index.js'
 import { startServer } from '../../src/server/index.js'
 import { type ChatBody, type ChatFacts, chatBody, describeBody } from './chat-bodies.js'
+import { runs, scaled } from '../support/runs.js'
 
 const seed = Number(process.env['FUZZ_SEED'] ?? 20_261_126)
 
@@ -213,11 +214,11 @@ describe('chat completions under hostile bodies, through sim.handle', () => {
           if (response.type === 'stream') streams++
         }
       }),
-      { seed, numRuns: 40, verbose: true, endOnFailure: process.env['FUZZ_NO_SHRINK'] !== undefined, interruptAfterTimeLimit: 25_000 },
+      { seed, numRuns: runs(40), verbose: true, endOnFailure: process.env['FUZZ_NO_SHRINK'] !== undefined, interruptAfterTimeLimit: 25_000 },
     )
     // The generator reaches successes, streams, and each kind of refusal.
-    expect(statuses.get(200) ?? 0).toBeGreaterThan(20)
-    expect(streams).toBeGreaterThan(5)
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(scaled(20, 40))
+    expect(streams).toBeGreaterThan(scaled(5, 40))
     for (const status of [400, 401, 402, 403]) expect(statuses.get(status) ?? 0, `answers with ${status}: ${JSON.stringify([...statuses])}`).toBeGreaterThan(0)
   })
 
@@ -279,7 +280,7 @@ describe('chat completions under hostile bodies, through MSW and the server', ()
   }
 
   async function campaign(base: string, label: string): Promise<void> {
-    const sample = fc.sample(draws(world.facts), { seed: seed + label.length, numRuns: 50 })
+    const sample = fc.sample(draws(world.facts), { seed: seed + label.length, numRuns: runs(50) })
     const problems: string[] = []
     const statuses = new Set<number>()
     for (const d of sample) {

@@ -30,6 +30,7 @@ import {
 } from '../../src/index.js'
 import { fakeApiKey, fakeEndpoint, fakeFile, fakeModel, fakePricing, fakeVideoModel, fakeWorkspace, generateWorld } from '../../src/fixtures/index.js'
 import { createHandlers, toResponse } from '../../src/msw/index.js'
+import { runs } from '../support/runs.js'
 
 // One seed for every property, so that CI runs the same inputs each time; FUZZ_SEED=<n> tries others
 // (fast-check prints the seed and path of any failure, which replays it).
@@ -761,7 +762,7 @@ describe('every public function and method, called with arbitrary values', () =>
     it(`${entry.name} succeeds or throws an error naming the argument${entry.onSim ? ', and a throw changes nothing' : ''}`, () => {
       fc.assert(
         fc.property(callsOf(entry.args), (call) => check(entry, call)),
-        { numRuns: entry.runs ?? 300 },
+        { numRuns: runs(entry.runs ?? 300) },
       )
     })
   }
@@ -791,7 +792,7 @@ describe('every public function and method, called with arbitrary values', () =>
         method(s, given.map(materialize))
         expectUsable(s, { reload: true })
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     )
   })
 })
@@ -815,7 +816,7 @@ describe('the three fault presets', () => {
         const [first, ...rest] = outcomes.map((o) => o.replace(/^\w+: /, ''))
         if (rest.some((o) => o !== first)) throw new Error(`the presets disagree:\n${outcomes.join('\n')}`)
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     )
   })
 })
@@ -891,7 +892,7 @@ describe('sim.handle', () => {
         expect(s.clock.nowMs(), 'a request without latency leaves the clock').toBe(BASELINE.clockMs)
         if (JSON.stringify(s.exportWorld()) !== BASELINE.world) throw new Error('a request changed the store')
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     )
   })
 })
@@ -934,7 +935,7 @@ describe('the validators', () => {
         if (!(thrown instanceof SimulatorError)) throw new Error(`createSimulator threw ${describeThrown(thrown)}, not a SimulatorError`)
         expect(paths, 'createSimulator refuses a world for a problem validateWorld reports').toContain(thrown.argument)
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 
@@ -962,7 +963,7 @@ describe('the validators', () => {
           expect((thrown as PricingError).argument).toBe('pricing')
         }
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 })

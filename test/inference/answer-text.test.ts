@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
 import { toWire } from '../../src/core/http.js'
 import type { AnsweredResponse } from '../../src/core/http.js'
+import { runs } from '../support/runs.js'
 
 const SEED = 20261126
 
@@ -42,7 +43,7 @@ describe('the JSON text of a chat completion', () => {
         expect(wire.body).toBe(JSON.stringify(response.body))
         expect(Number(wire.headers['content-length'])).toBe(new TextEncoder().encode(wire.body as string).byteLength)
       }),
-      { seed: SEED, numRuns: 300 },
+      { seed: SEED, numRuns: runs(300) },
     )
   })
 })

@@ -5,6 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { readAnyChatRequest, readChatRequest } from '../../src/core/inference/request.js'
 import { anyValue, outcome } from '../support/readers.js'
+import { runs } from '../support/runs.js'
 
 const SEED = 20261126
 
@@ -42,7 +43,7 @@ describe('the plain chat request reader', () => {
       fc.property(body, (b) => {
         expect(outcome(() => readChatRequest(b))).toStrictEqual(outcome(() => readAnyChatRequest(b)))
       }),
-      { seed: SEED, numRuns: 3000 },
+      { seed: SEED, numRuns: runs(3000) },
     )
   })
 
@@ -71,7 +72,7 @@ describe('the plain chat request reader', () => {
       fc.property(plain, (b) => {
         expect(readChatRequest(b)).toStrictEqual(readAnyChatRequest(b))
       }),
-      { seed: SEED, numRuns: 1000 },
+      { seed: SEED, numRuns: runs(1000) },
     )
   })
 

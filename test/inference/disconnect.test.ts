@@ -5,6 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createSimulator, estimateCost, type SimResponse } from '../../src/index.js'
 import { BASE, sdkClient, useSimulatorServer } from '../support/server.js'
+import { runs } from '../support/runs.js'
 
 type Stream = Extract<SimResponse, { type: 'stream' }>
 
@@ -144,7 +145,7 @@ describe('a client that disconnects mid-stream', () => {
         expect(keyUsage(sim, keyHash)).toBe(total)
         expect(spent(sim, org.id)).toBe(total)
       }),
-      { verbose: true, numRuns: 30 },
+      { verbose: true, numRuns: runs(30) },
     )
   })
 })

@@ -9,9 +9,10 @@ import { describe, expect, it } from 'vitest'
 import { createSimulator, embeddingDimensions, estimateCost, type Endpoint, type Pricing, type PricingOverride, type SimResponse } from '../../src/index.js'
 import { responderFromJson } from '../../src/core/inference/responders.js'
 import { chat, generation } from './support.js'
+import { runs } from '../support/runs.js'
 
 // fast-check prints the seed and path of a failing run; pass them back as { seed, path } to replay it.
-const settings = { verbose: true, numRuns: 30 }
+const settings = { verbose: true, numRuns: runs(30) }
 
 const pct = (p50: number) => ({ p50, p75: p50, p90: p50, p99: p50 })
 const EMBED = 'acme/embed-1'
@@ -136,7 +137,7 @@ describe('hostile embeddings bodies', () => {
         if (answer.status === 400) expect(String(answer.body.error.metadata.parameter)).toMatch(/^(model|input|dimensions|encoding_format|input_type|provider|session_id|trace|user|models|inputs|body)\b/)
         expect(sim.keys.get(keyHash)!.usage).toBe(before)
       }),
-      { ...settings, numRuns: 300 },
+      { ...settings, numRuns: runs(300) },
     )
   })
 })
@@ -189,7 +190,7 @@ describe('the vectors', () => {
         expect(vector(seed, { input })).toBe(vector(seed, { input }))
         expect(vector(seed, { input })).not.toBe(vector(seed + 1, { input }))
       }),
-      { ...settings, numRuns: 15 },
+      { ...settings, numRuns: runs(15) },
     )
     // A text and its content-part form embed alike; a token array is not its text.
     const { sim, key } = embedWorld()

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSimulator, type JournalEntry, type SimResponse, type WorldSpec } from '../../src/index.js'
 import { type SimulatorServer, startServer } from '../../src/server/index.js'
 import { ALPHA, chat, chatWorld, MODEL } from './support.js'
+import { runs } from '../support/runs.js'
 
 // fast-check prints the seed and path of a failing run; pass them back as { seed, path } to replay it.
-const settings = { verbose: true, numRuns: 40 }
+const settings = { verbose: true, numRuns: runs(40) }
 
 type Handle = { handle(request: any): SimResponse }
 

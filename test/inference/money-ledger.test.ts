@@ -10,6 +10,7 @@ import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSimulator, estimateCost, type Pricing, type PricingOverride } from '../../src/index.js'
 import { createHandlers } from '../../src/msw/index.js'
+import { runs } from '../support/runs.js'
 
 const BASE = 'http://money-ledger.test/api/v1'
 const EMBEDDINGS = { output_modalities: ['embeddings' as const], input_modalities: ['text' as const], modality: 'text->embeddings' }
@@ -162,7 +163,7 @@ describe('the money ledger', () => {
         expect((await credits('handle')) - creditsBefore).toBe(generations)
         expect((await credits('msw')) - creditsBefore).toBe(generations)
       }),
-      { verbose: true, numRuns: 30 },
+      { verbose: true, numRuns: runs(30) },
     )
   })
 

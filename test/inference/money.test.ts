@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest'
 import { createSimulator, estimateCost, type Pricing, type PricingOverride } from '../../src/index.js'
 import { toResponse } from '../../src/msw/index.js'
 import { chat, generation } from './support.js'
+import { runs } from '../support/runs.js'
 
 // fast-check prints the seed and path of a failing run; pass them back as { seed, path } to replay it.
-const settings = { verbose: true, numRuns: 40 }
+const settings = { verbose: true, numRuns: runs(40) }
 
 /** A price of 1 to 99,999 units of 10^-6 to 10^-8 USD: at most 8 decimals, as real prices have. */
 const price = fc.tuple(fc.integer({ min: 1, max: 99_999 }), fc.integer({ min: 6, max: 8 })).map(([units, places]) => (units / 10 ** places).toFixed(places).replace(/0+$/, ''))
@@ -112,7 +113,7 @@ describe('the money path', () => {
         expect(record.usage).toBeLessThan(limit + largest + 1e-12)
         if (refused) expect(record.limit_remaining).toBe(0)
       }),
-      { ...settings, numRuns: 25 },
+      { ...settings, numRuns: runs(25) },
     )
   })
 })

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { createSimulator, type Endpoint } from '../../src/index.js'
 import { ALPHA, BETA, GAMMA, MODEL, chat, chatWorld } from './support.js'
 import { sdkClient, useSimulatorServer } from '../support/server.js'
+import { runs } from '../support/runs.js'
 
 type Sim = ReturnType<typeof chatWorld>['sim']
 
@@ -427,7 +428,7 @@ describe('against a model written from the definitions', () => {
         expect(beta.latency_last_30m).toEqual(ok.length < 10 ? seeded.latency_last_30m : pct(latencies))
         expect(beta.throughput_last_30m).toEqual(ok.length < 10 ? seeded.throughput_last_30m : pct(throughputs))
       }),
-      { verbose: true, numRuns: 60 },
+      { verbose: true, numRuns: runs(60) },
     )
   })
 })
@@ -470,7 +471,7 @@ describe('an outage, read without scanning when there was no error', () => {
         const outage = up !== undefined && up !== null && up < 90
         expect(send({}).body.provider).toBe(outage ? 'Alpha' : 'Beta')
       }),
-      { seed: 20261126, numRuns: 600 },
+      { seed: 20261126, numRuns: runs(600) },
     )
   })
 })

@@ -1,4 +1,5 @@
 // `model-access-sim import` and `check`, run from source as a user runs them, against the project's own server.
+// The sources are bundled once for the file, as the published bin is (test/support/cli.ts says why).
 import { execFile } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -8,12 +9,21 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
 import { type SimulatorServer, startServer } from '../../src/server/index.js'
+import { type BundledCli, bundleCli } from '../support/cli.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
+/** src/server/cli.ts, bundled in the file's setup. */
+let bundled: BundledCli | undefined
+beforeAll(async () => {
+  bundled = await bundleCli()
+})
+afterAll(() => bundled?.remove())
+
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+    if (bundled === undefined) throw new Error('the CLI is not bundled yet')
+    execFile(process.execPath, [bundled.path, ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
       done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     )
   })

@@ -7,6 +7,7 @@ import { compilePricing, estimateCost, explainPricing, PricingError, resolvePric
 import type { Pricing, PricingOverride, PricingRequest } from '../../src/pricing/index.js'
 import { WEEK_TABLE_AFTER } from '../../src/core/pricing/compile.js'
 import { pricingErrorOf } from './support.js'
+import { runs } from '../support/runs.js'
 
 /** Epoch milliseconds of a UTC date and time; `month` is 1-based, unlike Date.UTC. */
 function utc(year: number, month: number, day: number, hour = 0, minute = 0): number {
@@ -330,7 +331,7 @@ describe('a compiled pricing asked the same thing again', () => {
           expect('error' in compiled).toBe('error' in reference)
         }
       }),
-      { seed: 20261126, numRuns: 400 },
+      { seed: 20261126, numRuns: runs(400) },
     )
   })
 })

@@ -6,6 +6,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compilePricing, estimateCost, PricingError, pricingFromSdk } from '../../src/pricing/index.js'
 import type { CostUsage, Pricing } from '../../src/pricing/index.js'
+import { runs } from '../support/runs.js'
 
 /** A Monday at 12:00 UTC; no example here depends on the time. */
 const NOON = Date.UTC(2026, 2, 2, 12, 0)
@@ -125,7 +126,7 @@ describe('estimateCost on a count that is not a non-negative safe integer', () =
         const error = usageError(usage, { prompt: '0.000001', completion: '0.000002', request: '0.01', image: '0.001' })
         expect(error.issues).toEqual([{ path: field, message: `must be a non-negative integer, got ${String(value)}` }])
       }),
-      { verbose: true, numRuns: 150 },
+      { verbose: true, numRuns: runs(150) },
     )
   })
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { pricing as pricingArb, requestContext } from '../../src/arbitraries/index.js'
 import { compilePricing, explainPricing } from '../../src/pricing/index.js'
 import type { Pricing } from '../../src/pricing/index.js'
+import { runs } from '../support/runs.js'
 
 /** Epoch milliseconds of a UTC date and time; `month` is 1-based, unlike Date.UTC. */
 function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
@@ -239,7 +240,7 @@ describe('the discount line', () => {
 
 describe('explanation texts for generated pricings', () => {
   // fast-check prints the seed and path of a failing run; pass them back as { seed, path } to replay it.
-  const settings = { verbose: true, numRuns: 150 }
+  const settings = { verbose: true, numRuns: runs(150) }
 
   it('have one line per override, one per price, and one for a non-zero discount, after the header', () => {
     fc.assert(

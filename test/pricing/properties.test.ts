@@ -6,6 +6,7 @@ import { compilePricing, estimateCost, explainPricing, resolvePricing, validateP
 import type { CostUsage, Pricing, PricingOverride, PricingRequest } from '../../src/pricing/index.js'
 import { pricing, pricingOverride, requestContext } from '../../src/arbitraries/index.js'
 import { WEEK_TABLE_AFTER } from '../../src/core/pricing/compile.js'
+import { runs } from '../support/runs.js'
 
 // fast-check prints the seed and path of a failing run; pass them back as { seed, path } to replay it.
 const settings = { verbose: true }
@@ -98,7 +99,7 @@ describe('pricing engine properties', () => {
           expect(compiled.explain(request).text).toBe(explainPricing(pricing, request).text)
         }
       }),
-      { ...settings, numRuns: 60 },
+      { ...settings, numRuns: runs(60) },
     )
   })
 

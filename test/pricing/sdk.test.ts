@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest'
 import { pricing, requestContext } from '../../src/arbitraries/index.js'
 import { compilePricing, PricingError, pricingFromSdk } from '../../src/pricing/index.js'
 import { simTest } from '../../src/vitest/index.js'
+import { runs } from '../support/runs.js'
 
 // fast-check prints the seed and path of a failing run; pass them back as { seed, path } to replay it.
-const settings = { verbose: true, numRuns: 300 }
+const settings = { verbose: true, numRuns: runs(300) }
 
 /** What the SDK makes of wire pricing: its own schema, applied to the JSON. */
 const parsedBySdk = (wire: unknown) => PublicPricing$inboundSchema.parse(JSON.parse(JSON.stringify(wire)))

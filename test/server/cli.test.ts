@@ -1,5 +1,7 @@
 // The `model-access-sim` command, run from source as a user runs it: a child process per command,
-// its output read from its pipes, its servers reached over real sockets on 127.0.0.1.
+// its output read from its pipes, its servers reached over real sockets on 127.0.0.1. The sources
+// are bundled once for the file, as the published bin is, and each command runs that bundle
+// (test/support/cli.ts says why).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { type AddressInfo, createConnection, createServer as createNetServer } from 'node:net'
@@ -7,10 +9,12 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import pkg from '../../package.json' with { type: 'json' }
+import { type BundledCli, bundleCli } from '../support/cli.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
-const CLI = 'src/server/cli.ts'
-/** tsx compiles the CLI on every cold start; on a busy 2-core machine that takes seconds. */
+/** src/server/cli.ts, bundled in the file's setup. */
+let bundled: BundledCli | undefined
+/** A cold start on a busy 2-core machine can take seconds. */
 const START_TIMEOUT_MS = 20_000
 /** The control API reads JSON only: fetch would send a string body as text/plain. */
 const JSON_TYPE = { 'content-type': 'application/json' }
@@ -47,7 +51,8 @@ const LOOPBACK_ONLY = resolve(import.meta.dirname, 'support/loopback-only.mjs')
 
 function spawnCli(args: string[], scope: 'test' | 'suite' = 'test', nodeArgs: string[] = [], env: Record<string, string> = {}): CliProcess {
   if (finished) throw new Error(`model-access-sim ${args.join(' ')} was not started: the test file had finished`)
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  if (bundled === undefined) throw new Error(`model-access-sim ${args.join(' ')} was not started: the CLI is not bundled yet`)
+  const child = spawn(process.execPath, [...nodeArgs, bundled.path, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   const listeners = new Set<() => void>()
@@ -158,6 +163,7 @@ afterAll(async () => {
   await Promise.all([...all].map(kill))
   await Promise.all(closers.splice(0).map((close) => close()))
   if (dir !== '') rmSync(dir, { recursive: true, force: true })
+  bundled?.remove()
 })
 
 /** Starters of the commands that groups of tests prepare, run once the file's setup is done. */
@@ -253,6 +259,7 @@ function exitWithin(cli: CliProcess, ms: number): Promise<Exit> {
 }
 
 beforeAll(async () => {
+  bundled = await bundleCli()
   dir = mkdtempSync(join(tmpdir(), 'model-access-sim-cli-'))
   smallWorld = join(dir, 'small-7.json')
   const generated = await run(['world', 'generate', '--seed', '7', '--size', 'small', '--out', smallWorld], 'suite')
