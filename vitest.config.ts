@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
  * fresh module graph of their own: vi.mock replaces a module of src for the whole graph, and
  * fc.configureGlobal sets fast-check's seed for every property after it.
  */
-const ISOLATED = ['test/inference/admission.test.ts', 'test/fuzz/misuse.test.ts']
+export const ISOLATED = ['test/inference/admission.test.ts', 'test/fuzz/misuse.test.ts']
 const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts']
 
 export default defineConfig({
