@@ -72,16 +72,23 @@ function byteLength(body: string | Uint8Array): number {
   return new TextEncoder().encode(body).byteLength
 }
 
-/** Whether a content type is JSON: `application/json` or `application/<x>+json`, parameters allowed. */
-function isJsonType(contentType: string): boolean {
-  if (contentType === 'application/json') return true
+/**
+ * Whether a request's content type lets its body be read as JSON: none (undefined), an empty or
+ * blank header (a client that sent `Content-Type:` with no value said nothing), `application/json`
+ * or `application/<x>+json`, parameters allowed. The one rule of the service's operations and of
+ * the control API.
+ */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined || contentType === 'application/json') return true
   const type = (contentType.split(';')[0] as string).trim().toLowerCase()
+  if (type === '' && !contentType.includes(';')) return true
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }
 
 /**
  * The body as a JSON object. `contentType` undefined means the caller gave no headers at all (a
- * `sim.handle` call), read as JSON; a content type that is given must be JSON. An absent or empty
+ * `sim.handle` call), read as JSON; a content type that is given must be JSON or empty
+ * ({@link isJsonContentType}). An absent or empty
  * body, a body over {@link MAX_BODY_BYTES} (413), bytes that are not UTF-8, malformed JSON and a
  * JSON value that is not an object, and one nested deeper than {@link MAX_BODY_DEPTH} are each
  * refused, naming `body`.
@@ -95,7 +102,7 @@ export function readJsonObject(body: string | Uint8Array | null | undefined, con
   if (size > MAX_BODY_BYTES) {
     throw new ApiError(413, { metadata: { parameter: 'body', reason: `is larger than the ${MAX_BODY_BYTES} bytes read at most`, limit: MAX_BODY_BYTES } })
   }
-  if (contentType !== undefined && !isJsonType(contentType)) {
+  if (!isJsonContentType(contentType)) {
     throw badBody(`must be sent as content-type application/json, got ${JSON.stringify(contentType)}`)
   }
   let text: string

@@ -70,7 +70,7 @@ export interface SimRequest {
   /**
    * The request headers an operation reads (`content-type`), by name in any case. Absent: the
    * caller sent none, and a body is read as JSON; present without `content-type`, likewise. A
-   * content type that is given must be JSON.
+   * content type that is given must be JSON, or empty (read as none).
    */
   headers?: Record<string, string | undefined> | null
 }

@@ -4,6 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { isIP } from 'node:net'
 import type { IncomingHttpHeaders } from 'node:http'
+import { isJsonContentType } from '../core/body.js'
 import { errorEnvelope } from '../core/errors.js'
 import { type AnsweredResponse, jsonResponse } from '../core/http.js'
 
@@ -19,11 +20,19 @@ export function isLoopbackName(name: string): boolean {
   return false
 }
 
-/** The host name of a Host header (`127.0.0.1:4010`, `[::1]:4010`, `localhost`), lower case, without the port. */
-function hostNameOf(header: string): string {
-  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(header)
-  if (bracketed) return (bracketed[1] as string).toLowerCase()
-  return header.replace(/:\d*$/, '').toLowerCase()
+/** An authority's host as RFC 3986 writes it: an IP literal in brackets, or a name or IPv4 address of letters, digits, `-`, `.`, `_`, `~`. */
+const AUTHORITY = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9._~-]+))(?::\d*)?$/
+
+/**
+ * The host name of an authority, as a Host header or an Origin's host writes it (`127.0.0.1:4010`,
+ * `[::1]:4010`, `localhost`): lower case, without the port or brackets. Undefined when the text is
+ * not an authority at all (`evil.example/.localhost`, `user@localhost`, a space): such a Host names
+ * no host this server can vouch for. The one parser of the trust rules.
+ */
+export function authorityHost(header: string): string | undefined {
+  const match = AUTHORITY.exec(header)
+  if (match === null) return undefined
+  return (match[1] ?? (match[2] as string)).toLowerCase()
 }
 
 /** What the trust rules need to know about the server. */
@@ -42,6 +51,9 @@ function refusal(status: number, reason: string, message: string, extra: Record<
   return answer
 }
 
+/** An authorization header that sends a token: the scheme, one or more spaces, the token, nothing after. */
+const BEARER = new RegExp(`^${CONTROL_TOKEN_SCHEME}[ ]+([^ ]+)[ ]*$`, 'i')
+
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest()
 
 /**
@@ -53,15 +65,15 @@ const digest = (text: string): Buffer => createHash('sha256').update(text).diges
  */
 export function createControlGate(settings: TrustSettings): (headers: IncomingHttpHeaders) => AnsweredResponse | undefined {
   const loopbackBind = isLoopbackName(settings.bindHost)
-  const boundName = hostNameOf(settings.bindHost.includes(':') && !settings.bindHost.startsWith('[') ? `[${settings.bindHost}]` : settings.bindHost)
+  const boundName = authorityHost(settings.bindHost.includes(':') && !settings.bindHost.startsWith('[') ? `[${settings.bindHost}]` : settings.bindHost)
   const tokenDigest = settings.controlToken === undefined ? undefined : digest(settings.controlToken)
   // No name a page can rebind: a loopback name, the bound address, or (with a token, on a server
   // others reach by the machine's own addresses) any IP literal.
-  const hostAllowed = (name: string): boolean =>
-    isLoopbackName(name) || (name === boundName && boundName !== '0.0.0.0' && boundName !== '::') || (tokenDigest !== undefined && isIP(name) !== 0)
+  const hostAllowed = (name: string | undefined): boolean =>
+    name !== undefined && (isLoopbackName(name) || (name === boundName && boundName !== '0.0.0.0' && boundName !== '::') || (tokenDigest !== undefined && isIP(name) !== 0))
   return (headers) => {
     const host = headers.host
-    if (host === undefined || !hostAllowed(hostNameOf(host))) {
+    if (host === undefined || !hostAllowed(authorityHost(host))) {
       return refusal(
         403,
         'host_not_allowed',
@@ -81,15 +93,16 @@ export function createControlGate(settings: TrustSettings): (headers: IncomingHt
       let sameServer = false
       if (URL.canParse(origin)) {
         const url = new URL(origin)
-        sameServer = url.protocol === 'http:' && hostAllowed(hostNameOf(url.host)) && Number(url.port || 80) === settings.port
+        sameServer = url.protocol === 'http:' && hostAllowed(authorityHost(url.host)) && Number(url.port || 80) === settings.port
       }
       if (!sameServer) {
         return refusal(403, 'foreign_origin', `The control API does not answer web pages: Origin ${JSON.stringify(origin)} is not this server`, { argument: 'origin' })
       }
     }
     if (tokenDigest !== undefined) {
-      const [scheme, given] = (headers.authorization ?? '').split(' ', 2)
-      if (scheme?.toLowerCase() !== CONTROL_TOKEN_SCHEME.toLowerCase() || given === undefined || given === '') {
+      // Exactly the scheme and the token: `Bearer <token> junk` is no way of sending the token.
+      const given = BEARER.exec(headers.authorization ?? '')?.[1]
+      if (given === undefined) {
         return refusal(401, 'control_token_required', 'The control API needs the control token: send it as "authorization: Bearer <token>"', { argument: 'authorization' })
       }
       if (!timingSafeEqual(digest(given), tokenDigest)) {
@@ -97,13 +110,10 @@ export function createControlGate(settings: TrustSettings): (headers: IncomingHt
       }
     }
     const type = headers['content-type']
-    if (type !== undefined && type.trim() !== '') {
-      const media = (type.split(';')[0] as string).trim().toLowerCase()
-      if (media !== 'application/json') {
-        return refusal(415, 'unsupported_content_type', `The control API reads JSON: send "content-type: application/json" (or none), not ${JSON.stringify(type)}`, {
-          argument: 'content-type',
-        })
-      }
+    if (!isJsonContentType(type)) {
+      return refusal(415, 'unsupported_content_type', `The control API reads JSON: send "content-type: application/json" (or none), not ${JSON.stringify(type)}`, {
+        argument: 'content-type',
+      })
     }
     return undefined
   }

@@ -27,6 +27,9 @@ describe('readJsonObject', () => {
     expect(readJsonObject(new TextEncoder().encode('{"name":"é"}'), 'application/json; charset=utf-8')).toEqual({ name: 'é' })
     expect(readJsonObject(' {"a":1} ', 'Application/JSON')).toEqual({ a: 1 })
     expect(readJsonObject('{}', 'application/merge-patch+json')).toEqual({})
+    // An empty or blank header says nothing, as no header does (the control API reads it so too).
+    expect(readJsonObject('{"a":1}', '')).toEqual({ a: 1 })
+    expect(readJsonObject('{"a":1}', '  ')).toEqual({ a: 1 })
   })
 
   it.each([
@@ -42,6 +45,7 @@ describe('readJsonObject', () => {
     ['bytes that are not UTF-8', new Uint8Array([0x7b, 0xff, 0x7d]), undefined, 'is not valid UTF-8'],
     ['a form content type', '{"a":1}', 'application/x-www-form-urlencoded', 'must be sent as content-type application/json, got "application/x-www-form-urlencoded"'],
     ['text/plain', '{"a":1}', 'text/plain;charset=UTF-8', 'must be sent as content-type application/json, got "text/plain;charset=UTF-8"'],
+    ['parameters without a media type', '{"a":1}', '; charset=utf-8', 'must be sent as content-type application/json, got "; charset=utf-8"'],
   ] as const)('refuses %s with a 400 naming body', (_name, body, contentType, reason) => {
     const { status, metadata } = refusal(() => readJsonObject(body, contentType))
     expect(status).toBe(400)

@@ -54,6 +54,16 @@ describe('the control API on a loopback server', () => {
     expect(service.status).toBe(200)
   })
 
+  it('refuses a Host that is not an authority, whatever loopback name it ends with', async () => {
+    for (const host of ['evil.example/.localhost', `evil.example/.localhost:${server.port}`, 'evil.example?.localhost', 'evil.example#.localhost', 'evil.example\\.localhost', `user@localhost:${server.port}`, `[::1]/x:${server.port}`]) {
+      const answer = await raw(server.port, 'GET', '/__sim/health', { host })
+      expect(answer.status, host).toBe(403)
+      expect(answer.body.error.metadata, host).toEqual({ reason: 'host_not_allowed', argument: 'host' })
+    }
+    // An Origin is read by the same parser.
+    expect((await raw(server.port, 'GET', '/__sim/health', { origin: `http://localhost:${server.port}` })).status).toBe(200)
+  })
+
   it('answers a Host that is a loopback name or address, with or without the port', async () => {
     for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, `LOCALHOST:${server.port}`, `[::1]:${server.port}`, `app.localhost:${server.port}`, '127.0.0.1', `127.1.2.3:${server.port}`]) {
       expect((await raw(server.port, 'GET', '/__sim/health', { host })).status, host).toBe(200)
@@ -102,6 +112,21 @@ describe('the control API on a loopback server', () => {
     expect((await raw(server.port, 'POST', '/__sim/reset', {})).status).toBe(204)
   })
 
+  it('reads an empty content type as none, on the control API and the service alike', async () => {
+    const fault = JSON.stringify({ operation: 'listKeys', respond: { status: 503 } })
+    for (const type of ['', ' ']) {
+      expect((await raw(server.port, 'POST', '/__sim/faults', { 'content-type': type }, fault)).status, JSON.stringify(type)).toBe(201)
+      const created = await raw(server.port, 'POST', '/api/v1/keys', { 'content-type': type, authorization: `Bearer ${sim.world.managementKey}` }, JSON.stringify({ name: 'empty type' }))
+      expect(created.status, JSON.stringify(type)).toBe(201)
+    }
+    // A JSON media type with a suffix is JSON to both; a type that only has parameters is not.
+    expect((await raw(server.port, 'POST', '/__sim/faults', { 'content-type': 'application/merge-patch+json' }, fault)).status).toBe(201)
+    expect((await raw(server.port, 'POST', '/__sim/faults', { 'content-type': '; charset=utf-8' }, fault)).status).toBe(415)
+    const refused = await raw(server.port, 'POST', '/api/v1/keys', { 'content-type': '; charset=utf-8', authorization: `Bearer ${sim.world.managementKey}` }, JSON.stringify({ name: 'x' }))
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.metadata.parameter).toBe('body')
+  })
+
   it('keeps serving the operations to any Origin and content type, as the real service does', async () => {
     const answer = await raw(server.port, 'GET', '/api/v1/keys', { origin: 'https://attacker.example', 'content-type': 'text/plain', authorization: `Bearer ${sim.world.managementKey}` })
     expect(answer.status).toBe(200)
@@ -122,6 +147,12 @@ describe('a control token', () => {
       expect(wrong.status).toBe(401)
       expect(wrong.body.error.metadata.reason).toBe('control_token_invalid')
       expect((await raw(guarded.port, 'GET', '/__sim/health', { authorization: `bearer ${token}` })).status).toBe(200)
+      // The header is the scheme and the token, nothing after: trailing text is not the token.
+      for (const authorization of [`Bearer ${token} junk`, `Bearer ${token} ${token}`, `Bearer ${token},x`, `Bearer`, `Bearer `, `Basic ${token}`]) {
+        const answer = await raw(guarded.port, 'GET', '/__sim/health', { authorization })
+        expect(answer.status, authorization).toBe(401)
+        expect(answer.body.error.metadata.reason, authorization).toMatch(/^control_token_(required|invalid)$/)
+      }
       // The token does not make a foreign page trusted.
       expect((await raw(guarded.port, 'GET', '/__sim/health', { authorization: `Bearer ${token}`, origin: 'https://attacker.example' })).status).toBe(403)
     } finally {
