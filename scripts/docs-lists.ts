@@ -12,11 +12,12 @@
 //
 // test/docs-lists.test.ts runs the check in CI. A list's name is one of LISTS' keys; a block naming
 // another is an error, not something to skip.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createSimulator, OPERATION_NAMES } from '../src/index.js'
 import { startServer } from '../src/server/index.js'
+import { docFiles } from './doc-files.js'
 
 const ROOT = resolve(import.meta.dirname, '..')
 
@@ -194,11 +195,6 @@ export const LISTS: Record<string, (facts: CodeFacts) => string> = {
 
 const OPEN = /^<!-- generated: ([\w-]+) -->$/
 const CLOSE = '<!-- /generated -->'
-
-/** The documentation that may hold marked blocks, relative to the root. */
-export function docFiles(): string[] {
-  return ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)]
-}
 
 /** A marked block: its file, list name, first line (1-based), what it holds and what it should. */
 export interface Block {

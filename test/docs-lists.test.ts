@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type CodeFacts, docFiles, LISTS, readCode, rewrite } from '../scripts/docs-lists.js'
+import { docFiles } from '../scripts/doc-files.js'
+import { type CodeFacts, LISTS, readCode, rewrite } from '../scripts/docs-lists.js'
 import { root } from './support/source-imports.js'
 
 describe('generated lists in the documentation', () => {

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { type DocExample, docExamples, docFiles } from './support/doc-examples.js'
+import { docFiles } from '../scripts/doc-files.js'
+import { type DocExample, docExamples } from './support/doc-examples.js'
 import { root, toSourceImports } from './support/source-imports.js'
 
 const scratch = join(root, 'test', '.readme-examples')

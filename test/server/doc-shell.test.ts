@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
 import { type SimulatorServer, startServer } from '../../src/server/index.js'
-import { docFiles } from '../support/doc-examples.js'
+import { docFiles } from '../../scripts/doc-files.js'
 import { root } from '../support/source-imports.js'
 
 interface ShellExample {

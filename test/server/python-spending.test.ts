@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { docFiles } from '../support/doc-examples.js'
+import { docFiles } from '../../scripts/doc-files.js'
 import { root } from '../support/source-imports.js'
 
 const PYTHON_DIR = fileURLToPath(new URL('./python/', import.meta.url))

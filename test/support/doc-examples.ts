@@ -1,8 +1,9 @@
 // The documentation's runnable examples: TSDoc `@example` blocks in src/, and the blocks of the README
 // and of every guide in docs/.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
+import { docFiles } from '../../scripts/doc-files.js'
 import { root, toSourceImports } from './source-imports.js'
 
 function sourceFiles(dir: string): string[] {
@@ -34,12 +35,6 @@ export function isVitestExample(file: string): boolean {
   return relative(root, file).startsWith(join('src', 'vitest'))
 }
 
-/** The documentation whose examples run, relative to the root: README.md, then docs/*.md by name. */
-export function docFiles(): string[] {
-  const guides = existsSync(join(root, 'docs')) ? readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')) : []
-  guides.sort()
-  return ['README.md', ...guides.map((name) => `docs/${name}`)]
-}
 
 /** A runnable block of README.md or a guide in docs/. */
 export interface DocExample {
