@@ -3,6 +3,8 @@
 // text (with its byte length already known); `sim.handle()` callers and the journal get objects
 // built from the same cached records, fresh each time.
 
+import { memoByRecord } from './memo.js'
+
 /** A record's value and its JSON, cached together. The value is shared: hand out copies. */
 export interface CachedJson<T> {
   readonly value: T
@@ -161,19 +163,13 @@ export const createdPayload = <T>(entry: CachedJson<T>, copy: (value: T) => unkn
 export const listPayload = <T>(entries: readonly CachedJson<T>[], copy: (value: T) => unknown, memo?: { texts: ListTexts; list: string }): JsonPayload =>
   new ListPayload(entries, copy, memo)
 
-const CACHE = Symbol('json')
-type Holder<T> = T & { [CACHE]?: CachedJson<T> }
+const cachedJsonOf = memoByRecord((record: object): CachedJson<object> => {
+  const json = JSON.stringify(record)
+  return { value: record, json, bytes: utf8Length(json) }
+})
 
 /**
  * The cached JSON of a record the store never changes (a model, a workspace, a video model): made on
- * first use and kept on the record under a symbol that spreads and structuredClone skip.
+ * first use and kept beside the record (a WeakMap: the default world's shared models are frozen).
  */
-export function cachedJson<T extends object>(record: T): CachedJson<T> {
-  const holder = record as Holder<T>
-  const cached = holder[CACHE]
-  if (cached !== undefined) return cached
-  const json = JSON.stringify(record)
-  const entry: CachedJson<T> = { value: record, json, bytes: utf8Length(json) }
-  Object.defineProperty(holder, CACHE, { value: entry, configurable: true, writable: true, enumerable: false })
-  return entry
-}
+export const cachedJson = <T extends object>(record: T): CachedJson<T> => cachedJsonOf(record) as CachedJson<T>

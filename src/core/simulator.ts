@@ -27,7 +27,7 @@ import { type UserCollection, createUserCollection } from './store/users.js'
 import { type VideoModelCollection, createVideoModelCollection } from './store/video-models.js'
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
 import { type InstantInput, toEpochMs } from './time.js'
-import { type DefaultWorld, DEFAULT_WORLD } from './worlds/default.js'
+import { type DefaultWorld, DEFAULT_WORLD, DEFAULT_WORLD_MODELS } from './worlds/default.js'
 import { exportWorld, worldFile, worldKey, worldModel, worldUser, worldWorkspace } from './worlds/export.js'
 import { type WorldKey, type WorldSpec, WORLD_FORMAT, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
 import { type WorldProblem } from './worlds/problems.js'
@@ -211,7 +211,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     inference: { seed, responders, embeddings: new EmbeddingsCache(), statisticsViews: new WeakMap(), providerFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickProviderFault(facts), streamFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickStreamFault(facts) },
   }
   const { ctx, collections } = createStore(seed, clock)
-  const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, specNow === undefined ? 0 : startMs - specNow)
+  const shift = specNow === undefined ? 0 : startMs - specNow
+  const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, shift, undefined, spec === DEFAULT_WORLD ? DEFAULT_WORLD_MODELS : undefined)
   // The world's responders, added in order now and again on every reset (decisions/0027).
   const worldRules = spec === undefined ? [] : worldResponders(spec)
   const addWorldResponders = (): void => {

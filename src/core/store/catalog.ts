@@ -3,6 +3,7 @@
 // the model and its endpoints, and every rule of the derivation is in decisions/0023. Entries are
 // cached on the (immutable) model record; the sorted catalog, each filtered page's text and the
 // provider list are cached per simulator (in StoreIndices) and dropped on any change to a model.
+import { memoByRecord } from '../memo.js'
 import { type CachedJson, type JsonPayload, utf8Length } from '../json-text.js'
 import { type CatalogArchitecture, type CatalogModel, type ModelWithEndpoints, OUTPUT_MODALITIES, type OutputModality, type Provider, SUPPORTED_PARAMETERS, type SupportedParameter } from '../types.js'
 import { PROVIDERS } from './defaults.js'
@@ -89,8 +90,6 @@ export function providerOf(name: string): Provider {
   }
 }
 
-const CATALOG = Symbol('catalog entry')
-
 /** A model's catalog entry with its cached JSON and filter bits; kept on the model record, which never changes. */
 export interface CatalogEntry {
   readonly json: CachedJson<CatalogModel>
@@ -105,24 +104,20 @@ export interface CatalogEntry {
 export const outputBit = (modality: OutputModality): number => 1 << OUTPUT_MODALITIES.indexOf(modality)
 export const parameterBit = (parameter: SupportedParameter): number => 1 << SUPPORTED_PARAMETERS.indexOf(parameter)
 
-/** The catalog entry of a model (null: it has no endpoints), made once per model record. */
-export function catalogEntry(model: ModelWithEndpoints): CatalogEntry | null {
-  const holder = model as ModelWithEndpoints & { [CATALOG]?: CatalogEntry | null }
-  const kept = holder[CATALOG]
-  if (kept !== undefined) return kept
+/**
+ * The catalog entry of a model (null: it has no endpoints), made once per model record (a frozen
+ * record of the shared default world too, so a WeakMap, not a property on it).
+ */
+export const catalogEntry: (model: ModelWithEndpoints) => CatalogEntry | null = memoByRecord((model) => {
   const value = catalogModelOf(model)
-  let entry: CatalogEntry | null = null
-  if (value !== undefined) {
-    const json = JSON.stringify(value)
-    let outputs = 0
-    for (const modality of value.architecture.output_modalities) outputs |= outputBit(modality)
-    let parameters = 0
-    for (const parameter of value.supported_parameters) parameters |= parameterBit(parameter)
-    entry = { json: { value, json, bytes: utf8Length(json) }, outputs, parameters, created: value.created, id: value.id }
-  }
-  Object.defineProperty(holder, CATALOG, { value: entry, configurable: true, writable: true, enumerable: false })
-  return entry
-}
+  if (value === undefined) return null
+  const json = JSON.stringify(value)
+  let outputs = 0
+  for (const modality of value.architecture.output_modalities) outputs |= outputBit(modality)
+  let parameters = 0
+  for (const parameter of value.supported_parameters) parameters |= parameterBit(parameter)
+  return { json: { value, json, bytes: utf8Length(json) }, outputs, parameters, created: value.created, id: value.id }
+})
 
 /** Catalog order: newest `created` first, then id (code-unit order), so equal instants still sort one way. */
 export function compareCatalog(a: { created: number; id: string }, b: { created: number; id: string }): number {

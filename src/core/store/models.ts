@@ -1,3 +1,4 @@
+import { memoByRecord } from '../memo.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { validatePricing } from '../pricing/validate.js'
 import { type InstantInput, toEpochMs, toUnixSeconds } from '../time.js'
@@ -277,18 +278,8 @@ function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown
   return endpoint
 }
 
-const ANONYMOUS = Symbol('anonymous view')
-
-/** The cached JSON of what an anonymous caller sees of a model (kept on the model, which never changes). */
-export function anonymousJson(model: ModelWithEndpoints): CachedJson<ModelWithEndpoints> {
-  const holder = model as ModelWithEndpoints & { [ANONYMOUS]?: CachedJson<ModelWithEndpoints> }
-  let cached = holder[ANONYMOUS]
-  if (cached === undefined) {
-    cached = cachedJson(anonymousView(model))
-    Object.defineProperty(holder, ANONYMOUS, { value: cached, configurable: true, writable: true, enumerable: false })
-  }
-  return cached
-}
+/** The cached JSON of what an anonymous caller sees of a model (made once per model record, which never changes). */
+export const anonymousJson: (model: ModelWithEndpoints) => CachedJson<ModelWithEndpoints> = memoByRecord((model) => cachedJson(anonymousView(model)))
 
 /** What an anonymous caller sees: no performance figures. */
 export function anonymousView(model: ModelWithEndpoints): ModelWithEndpoints {

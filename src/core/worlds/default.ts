@@ -1,5 +1,6 @@
 import spec from './default-world.json' with { type: 'json' }
 import type { WorldSpec } from './spec.js'
+import { SharedModels } from './shared-models.js'
 
 /**
  * Handles into a generated world (`generateWorld`, and the embedded default world, which is
@@ -72,3 +73,6 @@ export interface DefaultWorld {
 
 /** The embedded default world: `generateWorld({ seed: 42 })`, committed as JSON by `npm run fixtures`. */
 export const DEFAULT_WORLD = spec as WorldSpec<DefaultWorld>
+
+/** The default world's models, built once per process and shared by every simulator that loads it (decisions/0041). */
+export const DEFAULT_WORLD_MODELS = new SharedModels()

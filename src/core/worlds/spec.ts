@@ -16,6 +16,8 @@ import { ArgumentChecker, fieldsOf, unknownField, withoutFields } from '../store
 import { describe } from '../describe.js'
 import type { WorldProblem } from './problems.js'
 import type { WorldResponder } from './responders.js'
+import type { SharedModels } from './shared-models.js'
+import { put } from '../store/versions.js'
 
 /**
  * The format tag every world spec carries; a spec with another one is refused.
@@ -208,7 +210,14 @@ function toProblem(error: SimulatorError, fallbackPath: string): WorldProblem {
  * goes on, so that every problem of a spec is found in one pass. An entity that depends on one left
  * out (a key of a user that failed) is left out without a report of its own.
  */
-export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldCollections, spec: WorldSpec<Handles>, shift: number, problems?: WorldProblem[]): Handles {
+export function loadWorld<Handles extends object>(
+  ctx: StoreContext,
+  sim: WorldCollections,
+  spec: WorldSpec<Handles>,
+  shift: number,
+  problems?: WorldProblem[],
+  shared?: SharedModels,
+): Handles {
   const check: ArgumentChecker = new ArgumentChecker(OPERATION)
   /** Runs one step; in collecting mode a SimulatorError becomes a problem and the step is skipped. */
   const step = (path: string, run: () => void): boolean => {
@@ -369,11 +378,26 @@ export function loadWorld<Handles extends object>(ctx: StoreContext, sim: WorldC
     const options = fileOptions(file, path, shift)
     at(path, () => sim.files.create(options))
   })
-  each<WorldModel>('models', (model, index) => {
-    const path = itemPath('models', index)
-    const options = modelOptions(model, path, shift)
-    at(path, () => insertModel(ctx, options))
-  })
+  const sharedModels = lists.has('models') ? shared?.get(shift) : undefined
+  if (sharedModels !== undefined && ctx.data.models.size === 0 && ctx.history === undefined) {
+    // Built and checked by an earlier load of the same spec at the same shift (rows are values), into a store with no model yet.
+    ctx.data.models = new Map(sharedModels)
+    ctx.indices.changed('models', undefined, undefined)
+  } else if (sharedModels !== undefined) {
+    for (const model of sharedModels.values()) put(ctx, 'models', model.id, model)
+  } else {
+    const randomBefore = shared === undefined ? undefined : ctx.random.getState()
+    each<WorldModel>('models', (model, index) => {
+      const path = itemPath('models', index)
+      const options = modelOptions(model, path, shift)
+      at(path, () => insertModel(ctx, options))
+    })
+    // Shared only when the load drew nothing from the random source: a later load must leave it as this one did.
+    const randomAfter = shared === undefined ? undefined : ctx.random.getState()
+    if (shared !== undefined && problems === undefined && randomBefore?.every((n, i) => n === randomAfter?.[i])) {
+      shared.remember(shift, ctx.data.models)
+    }
+  }
   each<WorldVideoModel>('videoModels', (model, index) => {
     const path = itemPath('videoModels', index)
     const options = videoModelOptions(model, path, shift)
