@@ -2,6 +2,7 @@
 // simulator clock and a seeded random stream of their own, so a test that uses them replays
 // exactly, and adding a fault never changes the ids the store generates. Rate limits are the
 // store's (store/rate-limits.ts).
+import { type CatalogNames, unknownProvider } from './store/models.js'
 import { type OperationName, OPERATION_NAMES } from './protocol.js'
 import { ApiError, type ErrorStatus, ERROR_MESSAGES, invalidArgument } from './errors.js'
 import { Random } from './random.js'
@@ -245,6 +246,8 @@ export class Controls {
   constructor(
     private readonly seed: number,
     readonly defaultRateLimit: RateLimit | null,
+    /** The store's names, so that a rule naming a provider no endpoint has is refused. */
+    private readonly names?: CatalogNames,
   ) {
     this.random = new Random((seed ^ 0x5eed_f00d) >>> 0)
   }
@@ -308,6 +311,7 @@ export class Controls {
     }
     if (rule.keyHash !== undefined && typeof rule.keyHash !== 'string') throw invalidArgument(operation, 'keyHash', 'must be a key hash')
     if (rule.provider !== undefined && (typeof rule.provider !== 'string' || rule.provider === '')) throw invalidArgument(operation, 'provider', `must be a provider's name such as "OpenAI", got ${describe(rule.provider)}`)
+    if (rule.provider !== undefined && this.names !== undefined && this.names.provider(rule.provider) === undefined) throw invalidArgument(operation, 'provider', unknownProvider(this.names, rule.provider))
     const times = checkCount(rule.times, 'times', operation, 1)
     checkCount(rule.fromCall, 'fromCall', operation, 1)
     if (checkCount(rule.afterChunks, 'afterChunks', operation, 0) !== undefined) {

@@ -14,7 +14,7 @@ import type { StoreContext } from './store/context.js'
 import { type FileCollection, createFileCollection } from './store/files.js'
 import { type KeyCollection, createKeyCollection } from './store/keys.js'
 import { KeyPages } from './store/key-pages.js'
-import { type ModelCollection, createModelCollection } from './store/models.js'
+import { type ModelCollection, catalogNames, createModelCollection } from './store/models.js'
 import { type SimulatorSnapshot, snapshotHandle, versionOf } from './snapshot.js'
 import { History } from './store/versions.js'
 import { type InferenceControls, Responders } from './inference/responders.js'
@@ -203,18 +203,19 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   if (typeof journalLimit !== 'number' || !Number.isSafeInteger(journalLimit) || journalLimit < 0) {
     throw invalidArgument('create simulator', 'journalLimit', `must be a non-negative integer, got ${describe(journalLimit)}`)
   }
-  const controls = new Controls(seed, rateLimit)
-  const responders = new Responders()
+  const { ctx, collections } = createStore(seed, clock)
+  const names = catalogNames(ctx)
+  const controls = new Controls(seed, rateLimit, names)
+  const responders = new Responders(names)
   const router = {
     controls,
     journal: new JournalStore(journalLimit),
     inference: { seed, responders, embeddings: new EmbeddingsCache(), statisticsViews: new WeakMap(), providerFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickProviderFault(facts), streamFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickStreamFault(facts) },
   }
-  const { ctx, collections } = createStore(seed, clock)
   const shift = specNow === undefined ? 0 : startMs - specNow
   const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, shift, undefined, spec === DEFAULT_WORLD ? DEFAULT_WORLD_MODELS : undefined)
   // The world's responders, added in order now and again on every reset (decisions/0027).
-  const worldRules = spec === undefined ? [] : worldResponders(spec)
+  const worldRules = spec === undefined ? [] : worldResponders(spec, undefined, names)
   const addWorldResponders = (): void => {
     for (const rule of worldRules) responders.controls.respond(rule)
   }
@@ -338,6 +339,6 @@ export function validateWorld(spec: unknown): WorldProblem[] {
   })()
   const { ctx, collections } = createStore(DEFAULT_SEED, createClock(specNow ?? Date.parse(DEFAULT_NOW)))
   loadWorld(ctx, collections, spec, 0, problems)
-  worldResponders(spec, problems)
+  worldResponders(spec, problems, catalogNames(ctx))
   return problems
 }

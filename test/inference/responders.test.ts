@@ -22,6 +22,7 @@ describe('sim.inference.respond', () => {
   it('matches on model, provider, key, the last user message (RegExp or substring) and tools', () => {
     const { sim, key, keyHash, org } = chatWorld()
     const other = sim.keys.create({ userId: org.id }).key
+    sim.models.create({ id: 'acme/other', endpoints: [{ provider_name: 'Solo' }] })
     sim.inference.respond({ match: { model: 'acme/other' }, reply: { content: 'by model' } })
     sim.inference.respond({ match: { provider: 'gamma' }, reply: { content: 'by provider' } })
     sim.inference.respond({ match: { keyHash }, reply: { content: 'by key' } })
@@ -38,7 +39,6 @@ describe('sim.inference.respond', () => {
     // Only the last user message counts: "refund" earlier in the conversation does not match.
     expect(content(chat(sim, key, { model: MODEL, messages: user('hello') }))).toBe('by key')
     expect(content(chat(sim, other, { model: MODEL, messages: user('hello'), provider: { only: ['Gamma'] } }))).toBe('by provider')
-    sim.models.create({ id: 'acme/other', endpoints: [{ provider_name: 'Solo' }] })
     expect(content(chat(sim, other, { model: 'acme/other', messages: user('hello') }))).toBe('by model')
     expect(content(chat(sim, other, { model: MODEL, messages: user('hello'), provider: { ignore: ['Gamma'] } }))).not.toMatch(/^by /)
   })
@@ -113,7 +113,7 @@ describe('sim.inference.respond', () => {
   it('removes rules by name, clears them, and sim.reset() clears them too', () => {
     const { sim } = chatWorld()
     const rule = sim.inference.respond({ reply: { content: 'scripted' } })
-    sim.inference.respond({ name: 'kept', match: { model: 'acme/none' }, reply: { content: 'x' } })
+    sim.inference.respond({ name: 'kept', match: { model: MODEL }, reply: { content: 'x' } })
     sim.inference.responders.remove(rule.name)
     expect(sim.inference.responders.list().map((r) => r.name)).toEqual(['kept'])
     sim.inference.responders.clear()

@@ -1,6 +1,7 @@
 // Responders: rules a test sets to decide what the simulated model says (or which error a provider
 // answers with). The first matching rule, newest first, answers; without one the pipeline makes a
 // default reply. Test-harness state like faults: outside snapshots, cleared by `sim.reset()`.
+import { type CatalogNames, unknownProvider } from '../store/models.js'
 import { describe } from '../describe.js'
 import { ApiError, type ErrorStatus, invalidArgument } from '../errors.js'
 import { isJsonData } from '../json-data.js'
@@ -166,8 +167,11 @@ const FINISH_REASONS: readonly FinishReason[] = ['stop', 'length', 'tool_calls',
 
 const OPERATION = 'add a responder'
 
-/** A rule checked as `sim.inference.respond` checks it; throws a SimulatorError naming the field (`match.model`). */
-export function checkRule(rule: unknown): ResponderRule {
+/**
+ * A rule checked as `sim.inference.respond` checks it; throws a SimulatorError naming the field
+ * (`match.model`). With `names`, a model or provider the store does not have is refused too.
+ */
+export function checkRule(rule: unknown, names?: CatalogNames): ResponderRule {
   const check: ArgumentChecker = new ArgumentChecker(OPERATION)
   const given = check.object(rule, 'rule') as ResponderRule
   check.knownFields(given, RULE_FIELDS, '', 'a responder rule', 'rule')
@@ -176,6 +180,10 @@ export function checkRule(rule: unknown): ResponderRule {
     const match = check.object(given.match, 'match') as ResponderMatch
     check.knownFields(match, MATCH_FIELDS, 'match', 'a responder match')
     for (const name of ['model', 'provider', 'keyHash'] as const) if (match[name] !== undefined) check.string(match[name], `match.${name}`)
+    if (names !== undefined && match.model !== undefined && !names.hasModel(match.model)) {
+      check.fail('match.model', `names no model of this simulator, got ${JSON.stringify(match.model)}: a rule matches the model a request is served by (a variant such as ":nitro" is served by its base model); create the model first`)
+    }
+    if (names !== undefined && match.provider !== undefined && names.provider(match.provider) === undefined) check.fail('match.provider', unknownProvider(names, match.provider))
     const last = match.lastUserMessage
     if (last !== undefined && typeof last !== 'string' && !(last instanceof RegExp)) check.fail('match.lastUserMessage', `must be a string or a RegExp, got ${describe(last)}`)
     if (match.tools !== undefined) check.boolean(match.tools, 'match.tools')
@@ -248,7 +256,6 @@ export function checkRule(rule: unknown): ResponderRule {
   return given
 }
 
-/** The responders of one simulator. */
 /**
  * The error a responder rule's `error` made, when it is the request's answer: the same status,
  * message, metadata and headers, and the rule (`by`), which the journal names (decisions/0027).
@@ -262,7 +269,11 @@ export class ResponderFailure extends ApiError {
   }
 }
 
+/** The responders of one simulator. */
 export class Responders {
+  /** `names`: the store's, so that a rule naming a model or provider it does not have is refused. */
+  constructor(private readonly names?: CatalogNames) {}
+
   private states: ResponderState[] = []
   private next = 1
   reset(): void {
@@ -272,7 +283,7 @@ export class Responders {
 
   readonly controls: InferenceControls = {
     respond: (rule) => {
-      const checked = checkRule(rule)
+      const checked = checkRule(rule, this.names)
       // A copy (RegExps included), so a later change to the caller's object changes nothing here.
       const copy = structuredClone(checked)
       const last = copy.match?.lastUserMessage

@@ -317,6 +317,38 @@ export function insertModel(ctx: StoreContext, options: CreateModelOptions): Mod
   })
 }
 
+/**
+ * What a fault, latency or responder rule may name (decisions/0042): the store's model ids and the
+ * providers of its endpoints, read when the rule is added, so that a misspelt name is refused
+ * instead of making a rule that never fires.
+ */
+export interface CatalogNames {
+  /** The provider's name as the endpoints write it, for a name given in any case; undefined when no endpoint has it. */
+  provider(name: string): string | undefined
+  /** Every provider name of the store's endpoints, sorted. */
+  providers(): string[]
+  hasModel(id: string): boolean
+}
+
+export function catalogNames(ctx: StoreContext): CatalogNames {
+  const providers = (): Map<string, string> => {
+    const names = new Map<string, string>()
+    for (const model of ctx.data.models.values()) for (const endpoint of model.endpoints) names.set(endpoint.provider_name.toLowerCase(), endpoint.provider_name)
+    return names
+  }
+  return {
+    provider: (name) => providers().get(name.toLowerCase()),
+    providers: () => [...providers().values()].sort(),
+    hasModel: (id) => ctx.data.models.has(id),
+  }
+}
+
+/** The refusal of a rule naming a provider no endpoint has: the argument, and the names it could have meant. */
+export function unknownProvider(names: CatalogNames, given: string): string {
+  const known = names.providers()
+  return `names no provider of this simulator's endpoints, got ${JSON.stringify(given)} (${known.length === 0 ? 'it has no models yet: create them first' : `its providers: ${known.join(', ')}`})`
+}
+
 export function createModelCollection(ctx: StoreContext): ModelCollection {
   return {
     create: (options) => structuredClone(insertModel(ctx, options)),

@@ -1,6 +1,7 @@
 // Responders in world files (decisions/0027): the JSON form of `POST /__sim/responders`, checked as
 // `sim.inference.respond` checks a rule, each error naming its path in the spec
 // (`world.responders[2].match.lastUserMessage.regex`).
+import type { CatalogNames } from '../store/models.js'
 import { describe } from '../describe.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type ResponderError, type ResponderMatch, type ResponderReply, type ResponderRule, checkRule, responderFromJson } from '../inference/responders.js'
@@ -34,7 +35,7 @@ function atPath(path: string, error: SimulatorError): SimulatorError {
  * `[]` without any. A bad rule throws a SimulatorError whose `argument` is its path; with
  * `problems`, each is reported there instead and left out.
  */
-export function worldResponders(spec: { responders?: unknown }, problems?: WorldProblem[]): ResponderRule[] {
+export function worldResponders(spec: { responders?: unknown }, problems?: WorldProblem[], names?: CatalogNames): ResponderRule[] {
   const list = spec.responders
   if (list === undefined) return []
   const report = (error: SimulatorError): void => {
@@ -49,7 +50,7 @@ export function worldResponders(spec: { responders?: unknown }, problems?: World
   for (let i = 0; i < list.length; i++) {
     const path = `world.responders[${i}]`
     try {
-      rules.push(checkRule(responderFromJson(list[i])))
+      rules.push(checkRule(responderFromJson(list[i]), names))
     } catch (error) {
       if (!(error instanceof SimulatorError)) throw error
       report(atPath(path, error))
