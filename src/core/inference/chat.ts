@@ -17,7 +17,7 @@ import { type ResponderReply, type ResponderRule, type ResponderState, type Resp
 import { type StatisticsViews, hadOutage, recordAttempt } from './statistics.js'
 import type { EmbeddingsCache } from './vectors.js'
 import { type ChatInput, readChatRequest } from './request.js'
-import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
+import { type ResolvedModel, pricingFor, resolveModels, routeEndpoints } from './route.js'
 import { type StreamCut, type StreamPlan, type StreamSource, endStream, streamPlan } from './stream.js'
 import type { StreamFrame } from '../protocol.js'
 import { type StreamCounts, sentCounts, streamCanceller } from './settle.js'
@@ -172,11 +172,11 @@ export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, pri
  * the answer. Throws the ApiError to answer with.
  */
 export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, input: ChatInput, path: string, shape: AnswerShape<T>): InferenceOutcome<T> {
-  const models = resolveModels(ctx, input)
+  const estimatedPrompt = promptTokensOf(input)
+  const models = resolveModels(ctx, input, { promptTokens: estimatedPrompt, maxTokens: input.maxTokens, parameters: input.parameters })
   const key = ctx.data.keys.get(principal.keyHash) as KeyState
   const now = ctx.clock.nowMs()
   refuseAtKeyLimit(ctx, key, now)
-  const estimatedPrompt = promptTokensOf(input)
   const lastUser = lastUserText(input)
   // Routing draws from the seeded stream; a request that fails leaves it as it was.
   return atomically(ctx, () => {
@@ -197,7 +197,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           failure = overQuota
           continue
         }
-        refuseWithoutCredits(ctx, principal.userId, endpoint, input.maxTokens, estimatedPrompt, now)
+        refuseWithoutCredits(ctx, principal.userId, endpoint, input.maxTokens, estimatedPrompt, now, model.webSearch ? { pricing: pricingFor(model, endpoint), webSearches: 1 } : undefined)
         const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
         const attemptId = `${endpoint.tag}-${attempts.length + 1}`
         const attempt = (status: number, ms = latency): ProviderResponse => ({
@@ -289,7 +289,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   // A stream's frames up to its end; a mid-stream error charges only the chunks before it (decisions/0026).
   const cut = c.streamFault === null ? undefined : streamCut(c.streamFault)
   const source = input.stream
-    ? { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream }
+    ? { id, suffix, provider: endpoint.provider_name, model: model.reported, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream }
     : undefined
   const plan = source === undefined ? undefined : shape.plan(source, cut)
   if (plan !== undefined && cut !== undefined) {
@@ -298,8 +298,10 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   }
 
   // Step 7: the endpoint's pricing at this instant and prompt size, exact.
-  const pricing = pricingOf(endpoint)
-  const { cost, usage: chatUsage, usageJson } = priceCounts(pricing, counts, now)
+  const pricing = pricingFor(model, endpoint)
+  // `:online` bills one web search with the request (decisions/0038).
+  const webSearches = model.webSearch ? 1 : 0
+  const { cost, usage: chatUsage, usageJson } = priceCounts(pricing, counts, now, webSearches)
   const units = costToUnits(cost)
 
   // Step 8: the key's usage record at this instant, and the organisation's credits, in one write.
@@ -312,7 +314,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     upstreamId: `chatcmpl-${suffix}`,
     cost: Number(cost),
     createdMs: now,
-    model: model.model.id,
+    model: model.reported,
     streamed: input.stream,
     provider: endpoint.provider_name,
     latency: c.latency,
@@ -332,11 +334,11 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts })
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
-  const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream }
+  const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.reported, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream }
   if (plan === undefined) return { type: 'json', answer: new AnswerPayload(shape, done), responder: null }
   if (cut === undefined) shape.end(plan, done)
   const price = (sent: StreamCounts) => {
-    const sentCost = pricing.cost(sent, { at: now })
+    const sentCost = pricing.cost(webSearches === 0 ? sent : { ...sent, webSearches }, { at: now })
     return { cost: sentCost, units: costToUnits(sentCost) }
   }
   const cancel = streamCanceller(ctx, { keyHash: key.hash, record, index: key.usageCount, generation: row, counts: { ...counts }, plan, estimate: plan.estimate, throughput, price })

@@ -98,6 +98,9 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
   }
   const input = readEmbeddingsRequest(body)
   const [model] = resolveModels(ctx, { models: [input.model], modelFields: ['model'] }) as [ResolvedModel]
+  if (model.webSearch) {
+    throw new ApiError(400, { message: `${input.model} is not a valid model ID for embeddings: :online searches the web for a chat reply`, metadata: { parameter: 'model', reason: 'the :online variant does not apply to embeddings', value: input.model } })
+  }
   if (!model.model.architecture.output_modalities.includes('embeddings')) {
     throw new ApiError(400, { message: `${input.model} is not an embeddings model`, metadata: { parameter: 'model', reason: 'is not an embeddings model (its output modalities do not include embeddings)', value: input.model } })
   }

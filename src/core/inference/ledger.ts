@@ -12,6 +12,7 @@ import { chargedKey } from '../store/keys.js'
 import type { Endpoint } from '../types.js'
 import { figuresAt, limitRemaining, type UsageRecord } from '../usage.js'
 import { costToUnits, flatPricing, worstCaseUnits } from './price.js'
+import type { CompiledPricing } from '../pricing/compile.js'
 import { pricingOf } from './route.js'
 
 /** The message of a key limit's 403, naming the period as the service does. */
@@ -54,16 +55,26 @@ export const EMBEDDINGS_CREDITS_MESSAGE = ERROR_MESSAGES[402]
 /**
  * The 402 of step 3: when credits are tracked (see creditsAvailable) and the organisation cannot pay the
  * worst case on this endpoint (the prompt, and the completion cap at the completion price), with
- * how many completion tokens it could pay for. Free endpoints are never refused.
+ * how many completion tokens it could pay for. Free endpoints are never refused, unless `online`
+ * adds a web search's price (decisions/0038).
  */
-export function refuseWithoutCredits(ctx: StoreContext, userId: string, endpoint: Endpoint, maxTokens: number | null, promptTokens: number, at: number): void {
+export function refuseWithoutCredits(
+  ctx: StoreContext,
+  userId: string,
+  endpoint: Endpoint,
+  maxTokens: number | null,
+  promptTokens: number,
+  at: number,
+  online?: { pricing: CompiledPricing; webSearches: number },
+): void {
   const available = creditsAvailable(ctx, userId)
   if (available === null) return
-  const pricing = pricingOf(endpoint)
+  const pricing = online?.pricing ?? pricingOf(endpoint)
+  const webSearches = online?.webSearches ?? 0
   const requested = maxTokens ?? endpoint.max_completion_tokens ?? Math.max(0, endpoint.context_length - promptTokens)
-    const worst = worstCaseUnits(pricing, promptTokens, requested, at)
+  const worst = worstCaseUnits(pricing, promptTokens, requested, at, webSearches)
   if (worst === 0 || worst <= available) return
-  const base = costToUnits(pricing.cost({ promptTokens, completionTokens: 0 }, { at }))
+  const base = costToUnits(pricing.cost({ promptTokens, completionTokens: 0, webSearches }, { at }))
   const perToken = costToUnits(flatPricing(pricing.resolve({ promptTokens, at })).cost({ completionTokens: 1, requests: 0 }, { at }))
   const affordable = perToken === 0 ? requested : Math.max(0, Math.floor((available - base) / perToken))
   throw new ApiError(402, { message: creditsMessage(requested, Math.min(affordable, requested)), metadata: { provider_name: null } })

@@ -60,15 +60,17 @@ export function priceCounts(
   pricing: CompiledPricing,
   counts: { promptTokens: number; completionTokens: number; reasoningTokens: number; cachedTokens: number },
   at: number,
+  webSearches = 0,
 ): { cost: string; usage: ChatUsage; usageJson: string } {
   const resolved = pricing.resolve({ promptTokens: counts.promptTokens, at })
   const memo = pricedOf(resolved)
-  const id = `${counts.promptTokens}:${counts.completionTokens}:${counts.reasoningTokens}:${counts.cachedTokens}`
+  const id = `${counts.promptTokens}:${counts.completionTokens}:${counts.reasoningTokens}:${counts.cachedTokens}:${webSearches}`
   let priced = memo.get(id) as Priced | undefined
   if (priced === undefined) {
     const tier = flatPricing(resolved)
     priced = {
-      cost: pricing.cost(counts, { at }),
+      // Web searches (`:online`) are in the cost, not in its prompt and completion parts.
+      cost: pricing.cost(webSearches === 0 ? counts : { ...counts, webSearches }, { at }),
       promptCost: Number(tier.cost({ promptTokens: counts.promptTokens, cachedTokens: counts.cachedTokens, requests: 0 }, { at })),
       completionCost: Number(tier.cost({ completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, requests: 0 }, { at })),
       usageJson: undefined,
@@ -94,12 +96,12 @@ export function priceCounts(
  * The units of a request's worst case on a pricing at an instant: the prompt, and `requested`
  * completion tokens (the 402's test, ledger.ts). Kept with the tier's prices, as `priceCounts` keeps costs.
  */
-export function worstCaseUnits(pricing: CompiledPricing, promptTokens: number, requested: number, at: number): number {
+export function worstCaseUnits(pricing: CompiledPricing, promptTokens: number, requested: number, at: number, webSearches = 0): number {
   const memo = pricedOf(pricing.resolve({ promptTokens, at }))
-  const id = `worst:${promptTokens}:${requested}`
+  const id = `worst:${promptTokens}:${requested}:${webSearches}`
   let worst = memo.get(id) as number | undefined
   if (worst === undefined) {
-    worst = costToUnits(pricing.cost({ promptTokens, completionTokens: requested }, { at }))
+    worst = costToUnits(pricing.cost({ promptTokens, completionTokens: requested, webSearches }, { at }))
     remember(memo, id, worst)
   }
   return worst

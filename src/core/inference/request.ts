@@ -16,7 +16,8 @@ export interface InputMessage {
   toolCallChars: number
 }
 
-export type ProviderSort = 'price' | 'throughput' | 'latency'
+/** How endpoints are ordered: `exacto` is quality first (decisions/0038). */
+export type ProviderSort = 'price' | 'throughput' | 'latency' | 'exacto'
 
 /** `provider` preferences, as the router applies them. */
 export interface ProviderPreferences {
@@ -192,6 +193,22 @@ export function readNames(reader: BodyReader, name: string): string[] | null {
   })
 }
 
+/**
+ * A list of providers (`only`, `ignore`, `order`): names (`Google Vertex`) or slugs, a slug with at
+ * most one `/` before a region or a quantization (`google-vertex/europe`, `deepinfra/fp8`), neither
+ * part empty (decisions/0038).
+ */
+function readProviderNames(reader: BodyReader, name: string): string[] | null {
+  const list = readNames(reader, name)
+  list?.forEach((item, i) => {
+    const parts = item.split('/')
+    if (parts.length > 2 || parts.some((part) => part.trim() === '')) {
+      reader.fail(`${reader.at(name)}[${i}]`, 'must be a provider name or slug, a slug with at most one region or quantization after a "/" (google-vertex, google-vertex/europe, deepinfra/fp8)', item)
+    }
+  })
+  return list
+}
+
 /** Reads `provider` (the SDK's ProviderPreferences, shared by chat, Responses and embeddings requests). */
 export function readProvider(body: BodyReader): ProviderPreferences {
   const preferences = defaultPreferences()
@@ -203,9 +220,9 @@ export function readProvider(body: BodyReader): ProviderPreferences {
   nullableBoolean(provider, 'zdr')
   nullableBoolean(provider, 'enforce_distillable_text')
   preferences.dataCollection = provider.optionalEnum('data_collection', ['allow', 'deny'], true) ?? 'allow'
-  preferences.only = readNames(provider, 'only')
-  preferences.ignore = readNames(provider, 'ignore')
-  preferences.order = readNames(provider, 'order')
+  preferences.only = readProviderNames(provider, 'only')
+  preferences.ignore = readProviderNames(provider, 'ignore')
+  preferences.order = readProviderNames(provider, 'order')
   const quantizations = provider.optionalArray('quantizations', { nullable: true })
   if (quantizations !== undefined && quantizations !== null) {
     preferences.quantizations = quantizations.map((q, i) => {
@@ -236,8 +253,7 @@ export function readProvider(body: BodyReader): ProviderPreferences {
     } else if (!SORTS.includes(sort as (typeof SORTS)[number])) {
       provider.fail(provider.at('sort'), `must be one of ${SORTS.join(', ')}, or { by, partition }`, sort)
     }
-    // `exacto` ranks by tool-calling quality, which the simulator has no figures for: unsorted.
-    preferences.sort = by === null || by === 'exacto' ? null : (by as ProviderSort)
+    preferences.sort = by === null ? null : (by as ProviderSort)
   }
   for (const name of ['preferred_max_latency', 'preferred_min_throughput']) {
     const value = provider.raw(name)

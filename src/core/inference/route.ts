@@ -6,8 +6,9 @@ import { type ResolvedPricing } from '../pricing/rules.js'
 import { parseDecimal, rescale } from '../pricing/decimal.js'
 import type { Random } from '../random.js'
 import type { StoreContext } from '../store/context.js'
-import type { Endpoint, ModelWithEndpoints, Pricing } from '../types.js'
+import { QUANTIZATIONS, type Endpoint, type ModelWithEndpoints, type Pricing } from '../types.js'
 import { memoByRecord } from '../memo.js'
+import { nearestIds } from './nearest-ids.js'
 import type { ChatInput, ProviderSort } from './request.js'
 
 // Compiled pricings by pricing object: store rows are values, so a pricing object never changes
@@ -21,12 +22,20 @@ export function pricingOf(endpoint: Endpoint): CompiledPricing {
 
 /** A model a request names, with the endpoints that serve it. */
 export interface ResolvedModel {
-  /** The id as the request gave it (`meta-llama/llama-3.3-70b-instruct:free`). */
+  /** The id as the request gave it (`meta-llama/llama-3.3-70b-instruct:free`); for `openrouter/auto`, the id it picked. */
   id: string
   model: ModelWithEndpoints
   endpoints: readonly Endpoint[]
-  /** A variant that sorts by itself: `:nitro` (throughput), `:floor` (price). */
+  /** A variant that sorts by itself: `:nitro` (throughput), `:floor` (price), `:exacto`. */
   sort: ProviderSort | null
+  /** The id answers and generations name: the asked id for `:free`, `:online` and `:thinking`, the base model's for routing variants. */
+  reported: string
+  /** `:online`: one web search is billed with the request (decisions/0038). */
+  webSearch: boolean
+  /** `:thinking`: reasoning on, served by the endpoints that support it. */
+  reasoning: boolean
+  /** Why this entry cannot be served (`openrouter/auto` with no model that fits): answered if nothing after it answers. */
+  failure?: ApiError
 }
 
 /** Whether every price of an endpoint is "0": a free endpoint (the `:free` variant's). */
@@ -37,55 +46,206 @@ export function isFree(pricing: Pricing): boolean {
 // Pricing objects are values that never change (see `compiled`): whether one is free is kept beside it.
 const freeByPricing = memoByRecord((pricing: Pricing): boolean => Object.entries(pricing).every(([key, value]) => key === 'overrides' || key === 'discount' || value === '0'))
 
+/** The variants the simulator knows (decisions/0038), in the order its messages list them. */
+export const MODEL_VARIANTS = ['free', 'nitro', 'floor', 'online', 'thinking', 'exacto', 'extended'] as const
+
+/** The routing variants: a provider sort, as `provider.sort` names it. */
+const ROUTING_VARIANTS: Readonly<Record<string, ProviderSort>> = { nitro: 'throughput', floor: 'price', exacto: 'exacto' }
+
 /**
- * The model of an id: the stored model of that exact id; else, for a variant the store has no
- * model of, the base model's endpoints that the variant selects (`:free`: those whose every price
- * is "0"; `:nitro` and `:floor`: all, sorted by throughput or price). Undefined: no such model.
+ * The price of one web search of the `:online` variant on an endpoint that lists no non-zero
+ * `web_search` price: the service's web plugin (Exa) at $4 per 1,000 results and 5 results a
+ * request, $0.02 (decisions/0038). An endpoint with its own `web_search` price searches natively
+ * at that price.
  */
-export function resolveModel(ctx: StoreContext, id: string): ResolvedModel | undefined {
-  const exact = ctx.data.models.get(id)
-  if (exact !== undefined) return { id, model: exact, endpoints: exact.endpoints, sort: null }
-  const colon = id.lastIndexOf(':')
-  if (colon === -1) return undefined
-  const base = ctx.data.models.get(id.slice(0, colon))
-  if (base === undefined) return undefined
-  const variant = id.slice(colon + 1)
-  if (variant === 'free') {
-    const endpoints = base.endpoints.filter((e) => isFree(e.pricing))
-    return endpoints.length === 0 ? undefined : { id, model: base, endpoints, sort: null }
-  }
-  if (variant === 'nitro') return { id, model: base, endpoints: base.endpoints, sort: 'throughput' }
-  if (variant === 'floor') return { id, model: base, endpoints: base.endpoints, sort: 'price' }
-  return undefined
+export const PLUGIN_WEB_SEARCH_PRICE = '0.02'
+
+const onlinePricings = memoByRecord((pricing: Pricing): CompiledPricing => {
+  const own = pricing.web_search
+  return compilePricing({ ...pricing, web_search: own !== undefined && Number(own) > 0 ? own : PLUGIN_WEB_SEARCH_PRICE })
+})
+
+/** The pricing a request on this model pays on this endpoint: the endpoint's, with a web search price under `:online`. */
+export function pricingFor(model: ResolvedModel, endpoint: Endpoint): CompiledPricing {
+  return model.webSearch ? onlinePricings(endpoint.pricing) : pricingOf(endpoint)
 }
 
-/** The first of the request's models the catalog has, and the ones after it; 400 naming the first unknown one. */
-export function resolveModels(ctx: StoreContext, input: Pick<ChatInput, 'models' | 'modelFields'>): ResolvedModel[] {
+/** Parameters whose support means an endpoint can reason (`:thinking`). */
+const REASONING_PARAMETERS: readonly string[] = ['reasoning', 'include_reasoning']
+
+/** A variant the store has no model of and that cannot be derived: why, for the 400. */
+interface Refusal {
+  refused: string
+}
+
+function stored(id: string, model: ModelWithEndpoints): ResolvedModel {
+  return { id, model, endpoints: model.endpoints, sort: null, reported: model.id, webSearch: false, reasoning: false }
+}
+
+/**
+ * An id as the store resolves it: the stored model of that exact id; else a variant applied to the
+ * model its id before the last `:` resolves to (so variants stack: `x:free:online`). Undefined: the
+ * base id is unknown; a Refusal: the base is known, the variant is not or cannot be derived.
+ */
+function resolveId(ctx: StoreContext, id: string): ResolvedModel | Refusal | undefined {
+  const exact = ctx.data.models.get(id)
+  if (exact !== undefined) return stored(id, exact)
+  const colon = id.lastIndexOf(':')
+  if (colon === -1) return undefined
+  const baseId = id.slice(0, colon)
+  const base = resolveId(ctx, baseId)
+  if (base === undefined || 'refused' in base) return base
+  const variant = id.slice(colon + 1)
+  const sort = ROUTING_VARIANTS[variant]
+  if (sort !== undefined) return { ...base, id, sort }
+  switch (variant) {
+    case 'free': {
+      const endpoints = base.endpoints.filter((e) => isFree(e.pricing))
+      if (endpoints.length === 0) return { refused: `${baseId} has no free endpoints` }
+      return { ...base, id, endpoints, reported: id }
+    }
+    case 'online':
+      return { ...base, id, webSearch: true, reported: id }
+    case 'thinking': {
+      const endpoints = base.endpoints.filter((e) => e.supported_parameters.some((p) => REASONING_PARAMETERS.includes(p)))
+      if (endpoints.length === 0) return { refused: `${baseId} has no endpoint that supports reasoning, which :thinking turns on` }
+      return { ...base, id, endpoints, reasoning: true, reported: id }
+    }
+    case 'extended':
+      return { refused: 'the :extended variant (a larger context window) is not simulated; create a model with this exact id to serve it' }
+    default:
+      return { refused: `:${variant} is not a model variant; the variants are ${MODEL_VARIANTS.map((v) => `:${v}`).join(', ')}` }
+  }
+}
+
+/**
+ * The model of an id (decisions/0038): the stored model of that exact id; else, for a variant the
+ * store has no model of, the base model's endpoints that the variant selects (`:free`: those whose
+ * every price is "0"; `:thinking`: those that support reasoning; `:nitro`, `:floor`, `:exacto`,
+ * `:online`: all, sorted or searching). Undefined: no such model, or a variant that cannot be derived.
+ */
+export function resolveModel(ctx: StoreContext, id: string): ResolvedModel | undefined {
+  const resolved = resolveId(ctx, id)
+  return resolved === undefined || 'refused' in resolved ? undefined : resolved
+}
+
+/** The id of the auto router: a model the simulator picks per request (decisions/0038). */
+export const AUTO_ROUTER = 'openrouter/auto'
+
+/** What `openrouter/auto` weighs a model against: the request's size and the parameters it uses. */
+export interface AutoFacts {
+  promptTokens: number
+  maxTokens: number | null
+  parameters: readonly string[]
+}
+
+/** Whether an endpoint is open and holds a request of `promptTokens` plus `cap` tokens (routing's context rule). */
+function holdsRequest(e: Endpoint, promptTokens: number, cap: number): boolean {
+  return (e.status ?? 0) >= 0 && promptTokens + cap <= e.context_length && (e.max_prompt_tokens === null || promptTokens <= e.max_prompt_tokens)
+}
+
+/** A pricing's prompt plus completion list price, exact. */
+function listPrice(pricing: Pricing): { units: bigint; scale: number } {
+  const prompt = parseDecimal(pricing.prompt)
+  const completion = parseDecimal(pricing.completion)
+  const scale = Math.max(prompt.scale, completion.scale)
+  return { units: rescale(prompt, scale) + rescale(completion, scale), scale }
+}
+
+/**
+ * `openrouter/auto` (decisions/0038): of the store's text models that are not free (no `:free` id,
+ * a first endpoint that is not free) and have an endpoint that holds the request's context and
+ * lists every parameter it uses, the one whose first endpoint's prompt plus completion list price
+ * is lowest, ties by id. It is served by those endpoints, and answers name it. With none, a
+ * ResolvedModel carrying the 400 that says so.
+ */
+export function resolveAuto(ctx: StoreContext, facts: AutoFacts, field: string): ResolvedModel {
+  const cap = facts.maxTokens ?? 1
+  let best: { model: ModelWithEndpoints; endpoints: Endpoint[]; price: { units: bigint; scale: number } } | undefined
+  for (const model of ctx.data.models.values()) {
+    const first = model.endpoints[0]
+    if (first === undefined || model.id === AUTO_ROUTER || model.id.endsWith(':free') || isFree(first.pricing)) continue
+    if (!model.architecture.output_modalities.includes('text')) continue
+    const endpoints = model.endpoints.filter((e) => holdsRequest(e, facts.promptTokens, cap) && facts.parameters.every((p) => (e.supported_parameters as readonly string[]).includes(p)))
+    if (endpoints.length === 0) continue
+    const price = listPrice(first.pricing)
+    const order = best === undefined ? -1 : compareCosts(price, best.price) || (model.id < best.model.id ? -1 : 1)
+    if (order < 0) best = { model, endpoints, price }
+  }
+  if (best !== undefined) return { ...stored(best.model.id, best.model), endpoints: best.endpoints }
+  const wants = facts.parameters.length === 0 ? '' : ` and supports ${facts.parameters.join(', ')}`
+  const failure = new ApiError(400, {
+    message: `No model fits this request for ${AUTO_ROUTER}: none holds ${facts.promptTokens} prompt tokens plus ${cap} completion tokens${wants}`,
+    metadata: { parameter: field, reason: 'no model fits the request', value: AUTO_ROUTER },
+  })
+  return { id: AUTO_ROUTER, model: { id: AUTO_ROUTER } as ModelWithEndpoints, endpoints: [], sort: null, reported: AUTO_ROUTER, webSearch: false, reasoning: false, failure }
+}
+
+/** The 400 of an id the store cannot serve: unknown (with the nearest known ids), or a variant it cannot derive. */
+function invalidModel(ctx: StoreContext, id: string, field: string, refusal: Refusal | undefined): ApiError {
+  if (refusal !== undefined) {
+    return new ApiError(400, { message: `${id} is not a valid model ID: ${refusal.refused}`, metadata: { parameter: field, reason: refusal.refused, value: id } })
+  }
+  // A known variant on an unknown base: suggest bases, with the variant kept.
+  const colon = id.lastIndexOf(':')
+  const variant = colon === -1 ? '' : id.slice(colon)
+  const kept = (MODEL_VARIANTS as readonly string[]).includes(variant.slice(1)) ? variant : ''
+  const suggestions = nearestIds(id.slice(0, id.length - kept.length), ctx.data.models.keys()).map((s) => s + kept)
+  const metadata: Record<string, unknown> = { parameter: field, reason: 'is not a valid model ID', value: id }
+  if (suggestions.length > 0) metadata['suggestions'] = suggestions
+  const hint = suggestions.length === 0 ? '' : `. Did you mean ${suggestions.join(', ')}?`
+  return new ApiError(400, { message: `${id} is not a valid model ID${hint}`, metadata })
+}
+
+/**
+ * The request's models, in order; 400 naming the first the store cannot serve, before anything is
+ * tried. `auto`: the request's facts, for `openrouter/auto` (without them, as on embeddings, that
+ * id is refused).
+ */
+export function resolveModels(ctx: StoreContext, input: Pick<ChatInput, 'models' | 'modelFields'>, auto?: AutoFacts): ResolvedModel[] {
   const resolved: ResolvedModel[] = []
   const ids = input.models
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as string
-    const model = resolveModel(ctx, id)
-    if (model === undefined) {
-      // The service names the model it does not know; a fallback list is checked whole, like `model`.
-      throw new ApiError(400, {
-        message: `${id} is not a valid model ID`,
-        metadata: { parameter: input.modelFields[i] ?? 'model', reason: 'is not a valid model ID', value: id },
-      })
+    const field = input.modelFields[i] ?? 'model'
+    const found = resolveId(ctx, id)
+    if (found !== undefined && !('refused' in found)) {
+      resolved.push(found)
+      continue
     }
-    resolved.push(model)
+    if (found === undefined && id === AUTO_ROUTER) {
+      if (auto === undefined) throw invalidModel(ctx, id, field, { refused: `${AUTO_ROUTER} picks among chat models, not on this route` })
+      resolved.push(resolveAuto(ctx, auto, field))
+      continue
+    }
+    // The service names the model it does not know; a fallback list is checked whole, like `model`.
+    throw invalidModel(ctx, id, field, found)
   }
   return resolved
 }
 
-/** How a provider preference names an endpoint: its provider name or its tag's provider, any case. */
+/**
+ * Whether a provider preference names an endpoint (decisions/0038), in any case: its provider name
+ * (`Google Vertex`); a slug without a `/` (`google-vertex`), its tag or any tag under it
+ * (`google-vertex/europe`, `deepinfra/fp8`); a slug with a quantization after the `/`
+ * (`deepinfra/fp8`), that provider's endpoints of that quantization; a slug with anything else after
+ * the `/` (a region: `google-vertex/europe`), that tag only.
+ */
+export function namesEndpoint(endpoint: Endpoint, wanted: string): boolean {
+  const name = wanted.toLowerCase()
+  if (name === endpoint.provider_name.toLowerCase()) return true
+  const tag = endpoint.tag.toLowerCase()
+  if (tag === name) return true
+  const slash = name.indexOf('/')
+  if (slash === -1) return tag.startsWith(name + '/')
+  const suffix = name.slice(slash + 1)
+  if (!(QUANTIZATIONS as readonly string[]).includes(suffix)) return false
+  const slug = name.slice(0, slash)
+  return (tag === slug || tag.startsWith(slug + '/')) && (endpoint.quantization ?? 'unknown') === suffix
+}
+
 function names(endpoint: Endpoint, list: readonly string[]): boolean {
-  const provider = endpoint.provider_name.toLowerCase()
-  const tag = (endpoint.tag.split('/')[0] ?? '').toLowerCase()
-  return list.some((name) => {
-    const wanted = name.toLowerCase()
-    return wanted === provider || wanted === tag || wanted === endpoint.tag.toLowerCase()
-  })
+  return list.some((name) => namesEndpoint(endpoint, name))
 }
 
 /** Why the last endpoints were dropped, for the 404 when none is left. */
@@ -139,6 +299,7 @@ export interface RouteContext {
  * the 404 of the last filter that left none.
  */
 export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'provider' | 'maxTokens' | 'parameters'>, route: RouteContext): Endpoint[] | ApiError {
+  if (model.failure !== undefined) return model.failure
   const prefs = input.provider
   const { promptTokens, at } = route
   let drop: Drop = 'status'
@@ -195,6 +356,9 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
     ordered = endpoints.sort((a, b) => (b.throughput_last_30m?.p50 ?? -1) - (a.throughput_last_30m?.p50 ?? -1))
   } else if (sort === 'latency') {
     ordered = endpoints.sort((a, b) => (a.latency_last_30m?.p50 ?? Number.POSITIVE_INFINITY) - (b.latency_last_30m?.p50 ?? Number.POSITIVE_INFINITY))
+  } else if (sort === 'exacto') {
+    // Quality first (decisions/0038): the service ranks by tool-call success, which uptime stands for, then throughput.
+    ordered = endpoints.sort((a, b) => (b.uptime_last_30m ?? -1) - (a.uptime_last_30m ?? -1) || (b.throughput_last_30m?.p50 ?? -1) - (a.throughput_last_30m?.p50 ?? -1))
   } else {
     // Endpoints with a recent outage go after the others, each group drawn as below (decisions/0025).
     const outage = route.outage
