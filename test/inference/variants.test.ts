@@ -143,6 +143,14 @@ describe('the :online variant', () => {
     expect(sim.keys.get(keyHash)?.usage).toBe(0.021)
   })
 
+  it('bills the search on the Responses API too, whose answer names the variant', () => {
+    const { sim, key } = chatWorld()
+    sim.inference.respond(SIZED)
+    const response = sim.handle({ method: 'POST', path: '/responses', authorization: `Bearer ${key}`, body: JSON.stringify({ model: `${MODEL}:online`, input: 'News?', provider: { only: ['Alpha'] } }) })
+    expect((response.body as any).model).toBe(`${MODEL}:online`)
+    expect((response.body as any).usage.cost).toBe(0.0212)
+  })
+
   it('is refused on embeddings, whose reply has no use for a search', () => {
     const { sim, key } = chatWorld()
     sim.models.create({ id: 'acme/embed', architecture: { output_modalities: ['embeddings'] }, endpoints: [ALPHA] })
