@@ -227,10 +227,10 @@ describe('openrouter/auto', () => {
     expect(chat(sim, key, { model: 'acme/down', models: ['openrouter/auto'] }).body.model).toBe('acme/cheap')
   })
 
-  it('is served as a stored model when the store holds one of that id', () => {
+  it('picks even when the store lists a model of that id, which is never picked itself', () => {
     const { sim, key } = autoWorld()
-    sim.models.create({ id: 'openrouter/auto', endpoints: [{ ...ALPHA, provider_name: 'Router' }] })
-    expect(chat(sim, key, { model: 'openrouter/auto' }).body).toMatchObject({ model: 'openrouter/auto', provider: 'Router' })
+    sim.models.create({ id: 'openrouter/auto', endpoints: [{ ...ALPHA, provider_name: 'Router', pricing: { prompt: '0.000000001', completion: '0.000000001' } }] })
+    expect(chat(sim, key, { model: 'openrouter/auto' }).body).toMatchObject({ model: 'acme/cheap', provider: 'Delta' })
   })
 
   it('is refused on embeddings, where it has nothing to pick', () => {

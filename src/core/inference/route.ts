@@ -208,14 +208,15 @@ export function resolveModels(ctx: StoreContext, input: Pick<ChatInput, 'models'
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as string
     const field = input.modelFields[i] ?? 'model'
+    // The auto router picks even when the catalog lists it: the service's listing of it is no model to serve.
+    if (id === AUTO_ROUTER) {
+      if (auto === undefined) throw invalidModel(ctx, id, field, { refused: `${AUTO_ROUTER} picks among chat models, not on this route` })
+      resolved.push(resolveAuto(ctx, auto, field))
+      continue
+    }
     const found = resolveId(ctx, id)
     if (found !== undefined && !('refused' in found)) {
       resolved.push(found)
-      continue
-    }
-    if (found === undefined && id === AUTO_ROUTER) {
-      if (auto === undefined) throw invalidModel(ctx, id, field, { refused: `${AUTO_ROUTER} picks among chat models, not on this route` })
-      resolved.push(resolveAuto(ctx, auto, field))
       continue
     }
     // The service names the model it does not know; a fallback list is checked whole, like `model`.
