@@ -158,7 +158,11 @@ describe('the :online variant', () => {
     expect(response.status).toBe(400)
     expect((response.body as any).error.metadata).toMatchObject({ parameter: 'model', value: 'acme/embed:online' })
     const nitro = sim.handle({ method: 'POST', path: '/embeddings', authorization: `Bearer ${key}`, body: JSON.stringify({ model: 'acme/embed:nitro', input: 'hi' }) })
-    expect(nitro.status).toBe(200)
+    expect([nitro.status, (nitro.body as any).model]).toEqual([200, 'acme/embed'])
+    // A derived `:free` names itself there too, as on chat.
+    sim.models.create({ id: 'acme/embed-mixed', architecture: { output_modalities: ['embeddings'] }, endpoints: [{ ...ALPHA, pricing: FREE }, BETA] })
+    const free = sim.handle({ method: 'POST', path: '/embeddings', authorization: `Bearer ${key}`, body: JSON.stringify({ model: 'acme/embed-mixed:free', input: 'hi' }) })
+    expect([(free.body as any).model, (free.body as any).usage.cost]).toEqual(['acme/embed-mixed:free', 0])
   })
 })
 

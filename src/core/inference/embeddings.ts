@@ -193,7 +193,7 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
     upstreamId: `embd-${suffix}`,
     cost: Number(cost),
     createdMs: now,
-    model: model.model.id,
+    model: model.reported,
     streamed: false,
     provider: endpoint.provider_name,
     latency: a.latency,
@@ -219,7 +219,7 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
     is_byok: false,
     cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: 0 },
   }
-  return embeddingsPayload(runtime, { id, model: model.model.id, usage }, input.inputs.map((i) => i.key), a.dimensions, input.encodingFormat === 'base64')
+  return embeddingsPayload(runtime, { id, model: model.reported, usage }, input.inputs.map((i) => i.key), a.dimensions, input.encodingFormat === 'base64')
 }
 
 const encoder = new TextEncoder()

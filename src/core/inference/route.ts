@@ -178,7 +178,9 @@ export function resolveAuto(ctx: StoreContext, facts: AutoFacts, field: string):
     message: `No model fits this request for ${AUTO_ROUTER}: none holds ${facts.promptTokens} prompt tokens plus ${cap} completion tokens${wants}`,
     metadata: { parameter: field, reason: 'no model fits the request', value: AUTO_ROUTER },
   })
-  return { id: AUTO_ROUTER, model: { id: AUTO_ROUTER } as ModelWithEndpoints, endpoints: [], sort: null, reported: AUTO_ROUTER, webSearch: false, reasoning: false, failure }
+  // No model stands behind a failure: routeEndpoints answers it before reading anything else of this entry.
+  const none = { id: AUTO_ROUTER, endpoints: [] } as unknown as ModelWithEndpoints
+  return { id: AUTO_ROUTER, model: none, endpoints: [], sort: null, reported: AUTO_ROUTER, webSearch: false, reasoning: false, failure }
 }
 
 /** The 400 of an id the store cannot serve: unknown (with the nearest known ids), or a variant it cannot derive. */
