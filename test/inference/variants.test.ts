@@ -98,6 +98,19 @@ describe('catalog variants derived from the base model', () => {
   })
 })
 
+describe('responder rules and variants', () => {
+  it('match a variant\'s request by the stored model that serves it, and an auto request by the model picked', () => {
+    const { sim, key } = chatWorld()
+    sim.models.create({ id: 'acme/mixed', endpoints: [{ ...ALPHA, pricing: FREE }, GAMMA] })
+    sim.inference.respond({ match: { model: MODEL }, reply: { content: 'from the base model' } })
+    sim.inference.respond({ match: { model: 'acme/mixed' }, reply: { content: 'from acme/mixed' } })
+    for (const id of [`${MODEL}:nitro`, `${MODEL}:online`, `${MODEL}:exacto`]) expect(chat(sim, key, { model: id }).body.choices[0].message.content).toBe('from the base model')
+    expect(chat(sim, key, { model: 'acme/mixed:free' }).body.choices[0].message.content).toBe('from acme/mixed')
+    // The cheapest paid model is acme/chat-1 (acme/mixed's first endpoint is free).
+    expect(chat(sim, key, { model: 'openrouter/auto' }).body.choices[0].message.content).toBe('from the base model')
+  })
+})
+
 describe('the :online variant', () => {
   it('bills one web search at the endpoint\'s `web_search` price, and names `:online` in the answer and the generation', () => {
     const { sim, key } = chatWorld()

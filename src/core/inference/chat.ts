@@ -217,7 +217,8 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
           continue
         }
-        const picked = runtime.responders.pick({ operation: shape.operation, model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
+        // Rules name the stored model that serves the request, a variant's base included (decisions/0042).
+        const picked = runtime.responders.pick({ operation: shape.operation, model: model.model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
         const rule = picked?.rule
         if (picked !== undefined && rule?.error !== undefined) {
           attempts.push(attempt(rule.error.status))

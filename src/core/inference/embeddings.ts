@@ -143,7 +143,7 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
         failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
         continue
       }
-      const picked = runtime.responders.pick({ operation: 'createEmbeddings', model: model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: null, hasTools: false, inputs: texts })
+      const picked = runtime.responders.pick({ operation: 'createEmbeddings', model: model.model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: null, hasTools: false, inputs: texts })
       const rule = picked?.rule
       if (picked !== undefined && rule?.error !== undefined) {
         attempts.push(attempt(rule.error.status))
