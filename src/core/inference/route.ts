@@ -144,13 +144,13 @@ function holdsRequest(e: Endpoint, promptTokens: number, cap: number): boolean {
   return (e.status ?? 0) >= 0 && promptTokens + cap <= e.context_length && (e.max_prompt_tokens === null || promptTokens <= e.max_prompt_tokens)
 }
 
-/** A pricing's prompt plus completion list price, exact. */
-function listPrice(pricing: Pricing): { units: bigint; scale: number } {
+/** A pricing's prompt plus completion list price, exact; kept beside the pricing object, which never changes. */
+const listPrice = memoByRecord((pricing: Pricing): { units: bigint; scale: number } => {
   const prompt = parseDecimal(pricing.prompt)
   const completion = parseDecimal(pricing.completion)
   const scale = Math.max(prompt.scale, completion.scale)
   return { units: rescale(prompt, scale) + rescale(completion, scale), scale }
-}
+})
 
 /**
  * `openrouter/auto` (decisions/0038): of the store's text models that are not free (no `:free` id,
