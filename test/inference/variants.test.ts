@@ -206,6 +206,9 @@ describe('openrouter/auto', () => {
     sim.models.create({ id: 'acme/b-twin', endpoints: [{ ...ALPHA, pricing: { prompt: '0.0000001', completion: '0.0000001' } }] })
     sim.models.create({ id: 'acme/a-twin', endpoints: [{ ...BETA, pricing: { prompt: '0.00000015', completion: '0.00000005' } }] })
     expect(chat(sim, key, { model: 'openrouter/auto' }).body.model).toBe('acme/a-twin')
+    // Compared exactly: 10^-23 USD dearer loses, though the two sums are the same double.
+    sim.models.create({ id: 'acme/0-near', endpoints: [{ ...ALPHA, pricing: { prompt: '0.00000010000000000000001', completion: '0.0000001' } }] })
+    expect(chat(sim, key, { model: 'openrouter/auto' }).body.model).toBe('acme/a-twin')
   })
 
   it('passes over models whose context cannot hold the prompt plus max_tokens', () => {

@@ -144,13 +144,27 @@ function holdsRequest(e: Endpoint, promptTokens: number, cap: number): boolean {
   return (e.status ?? 0) >= 0 && promptTokens + cap <= e.context_length && (e.max_prompt_tokens === null || promptTokens <= e.max_prompt_tokens)
 }
 
-/** A pricing's prompt plus completion list price, exact; kept beside the pricing object, which never changes. */
-const listPrice = memoByRecord((pricing: Pricing): { units: bigint; scale: number } => {
+/** A list price: exact, and as a double for the quick comparisons. */
+interface ListPrice {
+  exact: { units: bigint; scale: number }
+  approx: number
+}
+
+/** A pricing's prompt plus completion list price; kept beside the pricing object, which never changes. */
+const listPrice = memoByRecord((pricing: Pricing): ListPrice => {
   const prompt = parseDecimal(pricing.prompt)
   const completion = parseDecimal(pricing.completion)
   const scale = Math.max(prompt.scale, completion.scale)
-  return { units: rescale(prompt, scale) + rescale(completion, scale), scale }
+  const exact = { units: rescale(prompt, scale) + rescale(completion, scale), scale }
+  return { exact, approx: Number(pricing.prompt) + Number(pricing.completion) }
 })
+
+/** List prices compared: by their doubles when those are far apart (every pair a pick compares, nearly), else exactly. */
+function compareListPrices(a: ListPrice, b: ListPrice): number {
+  const gap = a.approx - b.approx
+  if (Math.abs(gap) > 1e-9 * Math.max(Math.abs(a.approx), Math.abs(b.approx))) return gap < 0 ? -1 : 1
+  return compareCosts(a.exact, b.exact)
+}
 
 /**
  * `openrouter/auto` (decisions/0038): of the store's text models that are not free (no `:free` id,
@@ -161,16 +175,16 @@ const listPrice = memoByRecord((pricing: Pricing): { units: bigint; scale: numbe
  */
 export function resolveAuto(ctx: StoreContext, facts: AutoFacts, field: string): ResolvedModel {
   const cap = facts.maxTokens ?? 1
-  let best: { model: ModelWithEndpoints; endpoints: Endpoint[]; price: { units: bigint; scale: number } } | undefined
+  let best: { model: ModelWithEndpoints; endpoints: Endpoint[]; price: ListPrice } | undefined
   for (const model of ctx.data.models.values()) {
     const first = model.endpoints[0]
     if (first === undefined || model.id === AUTO_ROUTER || model.id.endsWith(':free') || isFree(first.pricing)) continue
     if (!model.architecture.output_modalities.includes('text')) continue
-    const endpoints = model.endpoints.filter((e) => holdsRequest(e, facts.promptTokens, cap) && facts.parameters.every((p) => (e.supported_parameters as readonly string[]).includes(p)))
-    if (endpoints.length === 0) continue
+    // The price first: only a model that would beat the best so far is worth checking for fit.
     const price = listPrice(first.pricing)
-    const order = best === undefined ? -1 : compareCosts(price, best.price) || (model.id < best.model.id ? -1 : 1)
-    if (order < 0) best = { model, endpoints, price }
+    if (best !== undefined && (compareListPrices(price, best.price) || (model.id < best.model.id ? -1 : 1)) > 0) continue
+    const endpoints = model.endpoints.filter((e) => holdsRequest(e, facts.promptTokens, cap) && facts.parameters.every((p) => (e.supported_parameters as readonly string[]).includes(p)))
+    if (endpoints.length > 0) best = { model, endpoints, price }
   }
   if (best !== undefined) return { ...stored(best.model.id, best.model), endpoints: best.endpoints }
   const wants = facts.parameters.length === 0 ? '' : ` and supports ${facts.parameters.join(', ')}`
