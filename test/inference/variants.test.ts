@@ -164,6 +164,25 @@ describe('the :online variant', () => {
     expect((response.body as any).usage.cost).toBe(0.0212)
   })
 
+  it('bills the same for the web plugin it stands for, `plugins: [{ id: "web" }]`, whose `max_results` sets the plugin\'s results', () => {
+    const { sim, key } = chatWorld()
+    sim.models.create({ id: 'acme/searcher', endpoints: [{ ...ALPHA, pricing: { ...ALPHA.pricing!, web_search: '0.01' } }] })
+    sim.inference.respond(SIZED)
+    const cost = (body: Record<string, unknown>) => chat(sim, key, { provider: { only: ['Alpha'] }, ...body }).body.usage.cost
+    expect(cost({ model: MODEL, plugins: [{ id: 'web' }] })).toBe(0.0212)
+    // 3 results at $0.004; the plugin's settings win over :online's defaults.
+    expect(cost({ model: MODEL, plugins: [{ id: 'web', max_results: 3 }] })).toBe(0.0132)
+    expect(cost({ model: `${MODEL}:online`, plugins: [{ id: 'web', max_results: 1 }] })).toBe(0.0052)
+    // A native search is one search at the endpoint's price, whatever the results.
+    expect(cost({ model: 'acme/searcher', plugins: [{ id: 'web', max_results: 10 }] })).toBe(0.0112)
+    // A disabled plugin, or none of id "web", searches nothing.
+    expect(cost({ model: MODEL, plugins: [{ id: 'web', enabled: false }, { id: 'file-parser' }] })).toBe(0.0012)
+    const refused = chat(sim, key, { model: MODEL, plugins: [{ id: 'file-parser' }, { id: 'web', max_results: 0 }] })
+    expect([refused.status, refused.body.error.metadata.parameter]).toEqual([400, 'plugins[1].max_results'])
+    const response = sim.handle({ method: 'POST', path: '/responses', authorization: `Bearer ${key}`, body: JSON.stringify({ model: MODEL, input: 'News?', plugins: [{ id: 'web' }], provider: { only: ['Alpha'] } }) })
+    expect((response.body as any).usage.cost).toBe(0.0212)
+  })
+
   it('is refused on embeddings, whose reply has no use for a search', () => {
     const { sim, key } = chatWorld()
     sim.models.create({ id: 'acme/embed', architecture: { output_modalities: ['embeddings'] }, endpoints: [ALPHA] })

@@ -8,6 +8,7 @@ import { atomically, type StoreContext } from '../store/context.js'
 import { type JsonPayload, utf8Length } from '../json-text.js'
 import type { KeyState } from '../store/state.js'
 import type { Endpoint } from '../types.js'
+import type { CompiledPricing } from '../pricing/compile.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
 import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
@@ -17,7 +18,7 @@ import { type ResponderReply, type ResponderRule, type ResponderState, type Resp
 import { type StatisticsViews, hadOutage, recordAttempt } from './statistics.js'
 import type { EmbeddingsCache } from './vectors.js'
 import { type ChatInput, readChatRequest } from './request.js'
-import { type ResolvedModel, pricingFor, resolveModels, routeEndpoints } from './route.js'
+import { DEFAULT_WEB_SEARCH, type ResolvedModel, type WebSearch, pricingOf, resolveModels, routeEndpoints, searchBilling, webPluginOf } from './route.js'
 import { type StreamCut, type StreamPlan, type StreamSource, endStream, streamPlan } from './stream.js'
 import type { StreamFrame } from '../protocol.js'
 import { type StreamCounts, sentCounts, streamCanceller } from './settle.js'
@@ -163,15 +164,16 @@ export function refuseManagementKey(principal: Principal): void {
 /** Runs one chat completion for an authenticated caller. Throws the ApiError to answer with. */
 export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): ChatOutcome {
   refuseManagementKey(principal)
-  return runInference(ctx, runtime, principal, readChatRequest(body), path, CHAT_SHAPE)
+  return runInference(ctx, runtime, principal, readChatRequest(body), path, CHAT_SHAPE, webPluginOf(body))
 }
 
 /**
  * Steps 2 to 9 of the money path for a request already read into a ChatInput (by the chat or the
  * Responses reader): resolve, admit, route, reply, count, price, charge, record; `shape` makes
- * the answer. Throws the ApiError to answer with.
+ * the answer; `plugin`: the body's web plugin, whose search is billed (decisions/0038). Throws the
+ * ApiError to answer with.
  */
-export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, input: ChatInput, path: string, shape: AnswerShape<T>): InferenceOutcome<T> {
+export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, input: ChatInput, path: string, shape: AnswerShape<T>, plugin: WebSearch | null = null): InferenceOutcome<T> {
   const estimatedPrompt = promptTokensOf(input)
   const models = resolveModels(ctx, input, { promptTokens: estimatedPrompt, maxTokens: input.maxTokens, parameters: input.parameters })
   const key = ctx.data.keys.get(principal.keyHash) as KeyState
@@ -185,6 +187,8 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
     // The last failure a responder's error made, and its rule: the journal names the rule when that is the answer.
     let ruleFailure: { error: ApiError; by: ResponderState } | undefined
     for (const model of models) {
+      // The plugin's own settings win over `:online`'s, which are the plugin's defaults.
+      const search = plugin ?? (model.webSearch ? DEFAULT_WEB_SEARCH : null)
       const route = routeEndpoints(model, input, { promptTokens: estimatedPrompt, at: now, random: ctx.random, sort: null, outage: (e) => hadOutage(ctx, model.model, e) })
       if (route instanceof ApiError) {
         failure = route
@@ -197,7 +201,8 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           failure = overQuota
           continue
         }
-        refuseWithoutCredits(ctx, principal.userId, endpoint, input.maxTokens, estimatedPrompt, now, model.webSearch ? { pricing: pricingFor(model, endpoint), webSearches: 1 } : undefined)
+        const billing = search === null ? undefined : searchBilling(endpoint, search)
+        refuseWithoutCredits(ctx, principal.userId, endpoint, input.maxTokens, estimatedPrompt, now, billing)
         const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
         const attemptId = `${endpoint.tag}-${attempts.length + 1}`
         const attempt = (status: number, ms = latency): ProviderResponse => ({
@@ -232,7 +237,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path }) : null
         attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
         countFreeRequest(ctx, key.userId, endpoint, now)
-        const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault }, shape)
+        const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault, billing }, shape)
         // For the journal: the rule that answered (null: the default reply did).
         if (picked !== undefined) outcome.responder = picked
         return outcome
@@ -254,6 +259,8 @@ interface Completion {
   attempts: ProviderResponse[]
   latency: number
   streamFault: StreamFault | null
+  /** A web search's pricing and count, when the request searches (decisions/0038). */
+  billing: { pricing: CompiledPricing; webSearches: number } | undefined
 }
 
 const mediaPartsOf = (input: ChatInput): number => {
@@ -299,9 +306,9 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   }
 
   // Step 7: the endpoint's pricing at this instant and prompt size, exact.
-  const pricing = pricingFor(model, endpoint)
-  // `:online` bills one web search with the request (decisions/0038).
-  const webSearches = model.webSearch ? 1 : 0
+  // A web search is billed with the request, at the pricing that prices it (decisions/0038).
+  const pricing = c.billing?.pricing ?? pricingOf(endpoint)
+  const webSearches = c.billing?.webSearches ?? 0
   const { cost, usage: chatUsage, usageJson } = priceCounts(pricing, counts, now, webSearches)
   const units = costToUnits(cost)
 

@@ -5,6 +5,7 @@ import type { Principal } from '../auth.js'
 import type { StoreContext } from '../store/context.js'
 import type { StreamFrame } from '../protocol.js'
 import { type AnswerShape, type Completed, type InferenceOutcome, type InferenceRuntime, refuseManagementKey, runInference } from './chat.js'
+import { webPluginOf } from './route.js'
 import { type ResponsesEcho, type ResponsesFunctionTool, readResponsesRequest } from './responses-request.js'
 import { type StreamCut, type StreamPlan, pieces } from './stream.js'
 import { textTokens } from './tokens.js'
@@ -73,7 +74,7 @@ export interface ResponsesResult {
 export function createResponse(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): InferenceOutcome<ResponsesResult> {
   refuseManagementKey(principal)
   const { chat, echo } = readResponsesRequest(body)
-  return runInference(ctx, runtime, principal, chat, path, responsesShape(echo))
+  return runInference(ctx, runtime, principal, chat, path, responsesShape(echo), webPluginOf(body))
 }
 
 /** The Responses result of a request, or its events: the request's figures echoed in both. */

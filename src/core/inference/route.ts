@@ -8,6 +8,7 @@ import type { Random } from '../random.js'
 import type { StoreContext } from '../store/context.js'
 import { QUANTIZATIONS, type Endpoint, type ModelWithEndpoints, type Pricing } from '../types.js'
 import { memoByRecord } from '../memo.js'
+import { BodyReader } from '../body.js'
 import { nearestIds } from './nearest-ids.js'
 import type { ChatInput, ProviderSort } from './request.js'
 
@@ -30,7 +31,7 @@ export interface ResolvedModel {
   sort: ProviderSort | null
   /** The id answers and generations name: the asked id for `:free`, `:online` and `:thinking`, the base model's for routing variants. */
   reported: string
-  /** `:online`: one web search is billed with the request (decisions/0038). */
+  /** `:online`: the request searches the web, billed with it (decisions/0038). */
   webSearch: boolean
   /** `:thinking`: reasoning on, served by the endpoints that support it. */
   reasoning: boolean
@@ -53,21 +54,51 @@ export const MODEL_VARIANTS = ['free', 'nitro', 'floor', 'online', 'thinking', '
 const ROUTING_VARIANTS: Readonly<Record<string, ProviderSort>> = { nitro: 'throughput', floor: 'price', exacto: 'exacto' }
 
 /**
- * The price of one web search of the `:online` variant on an endpoint that lists no non-zero
- * `web_search` price: the service's web plugin (Exa) at $4 per 1,000 results and 5 results a
- * request, $0.02 (decisions/0038). An endpoint with its own `web_search` price searches natively
- * at that price.
+ * The web plugin's price of one result (Exa, $4 per 1,000) and the results it fetches without
+ * `max_results`: $0.02 a request (decisions/0038).
  */
-export const PLUGIN_WEB_SEARCH_PRICE = '0.02'
+export const PLUGIN_RESULT_PRICE = '0.004'
+export const PLUGIN_DEFAULT_RESULTS = 5
 
-const onlinePricings = memoByRecord((pricing: Pricing): CompiledPricing => {
-  const own = pricing.web_search
-  return compilePricing({ ...pricing, web_search: own !== undefined && Number(own) > 0 ? own : PLUGIN_WEB_SEARCH_PRICE })
-})
+/** A request's web search (`:online`, or a `{ id: "web" }` plugin): the results the plugin fetches. */
+export interface WebSearch {
+  results: number
+}
 
-/** The pricing a request on this model pays on this endpoint: the endpoint's, with a web search price under `:online`. */
-export function pricingFor(model: ResolvedModel, endpoint: Endpoint): CompiledPricing {
-  return model.webSearch ? onlinePricings(endpoint.pricing) : pricingOf(endpoint)
+/** `:online` without a plugin entry: the plugin's defaults. */
+export const DEFAULT_WEB_SEARCH: WebSearch = Object.freeze({ results: PLUGIN_DEFAULT_RESULTS })
+
+const pluginPricings = memoByRecord((pricing: Pricing): CompiledPricing => compilePricing({ ...pricing, web_search: PLUGIN_RESULT_PRICE }))
+
+/**
+ * What a request's web search bills on an endpoint (decisions/0038): an endpoint whose pricing
+ * lists a `web_search` price above 0 searches natively, one search at that price; any other uses the
+ * plugin, each result at {@link PLUGIN_RESULT_PRICE}. The pricing to charge with, and the count of
+ * `webSearches` at its `web_search` price.
+ */
+export function searchBilling(endpoint: Endpoint, search: WebSearch): { pricing: CompiledPricing; webSearches: number } {
+  const own = endpoint.pricing.web_search
+  if (own !== undefined && Number(own) > 0) return { pricing: pricingOf(endpoint), webSearches: 1 }
+  return { pricing: pluginPricings(endpoint.pricing), webSearches: search.results }
+}
+
+/**
+ * The web plugin a chat or Responses body asks for: its first `{ id: "web" }` entry of `plugins`
+ * that is not `enabled: false`, with its `max_results` (a positive integer; 400 naming it
+ * otherwise), else null.
+ */
+export function webPluginOf(body: Record<string, unknown>): WebSearch | null {
+  const plugins = body['plugins']
+  if (!Array.isArray(plugins)) return null
+  for (let i = 0; i < plugins.length; i++) {
+    const plugin = plugins[i] as Record<string, unknown> | null
+    if (typeof plugin !== 'object' || plugin === null || plugin['id'] !== 'web' || plugin['enabled'] === false) continue
+    const max = plugin['max_results']
+    if (max === undefined || max === null) return DEFAULT_WEB_SEARCH
+    if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) new BodyReader(body).fail(`plugins[${i}].max_results`, 'must be a positive integer: the web results to fetch', max)
+    return { results: max as number }
+  }
+  return null
 }
 
 /** Parameters whose support means an endpoint can reason (`:thinking`). */
