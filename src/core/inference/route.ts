@@ -29,7 +29,7 @@ export interface ResolvedModel {
   endpoints: readonly Endpoint[]
   /** A variant that sorts by itself: `:nitro` (throughput), `:floor` (price), `:exacto`. */
   sort: ProviderSort | null
-  /** The id answers and generations name: the asked id for `:free`, `:online` and `:thinking`, the base model's for routing variants. */
+  /** The id answers and generations name: the asked id for `:free`, `:online` and `:thinking`, the base model's for routing variants, `openrouter/auto`'s pick. */
   reported: string
   /** `:online`: the request searches the web, billed with it (decisions/0038). */
   webSearch: boolean
@@ -48,7 +48,7 @@ export function isFree(pricing: Pricing): boolean {
 const freeByPricing = memoByRecord((pricing: Pricing): boolean => Object.entries(pricing).every(([key, value]) => key === 'overrides' || key === 'discount' || value === '0'))
 
 /** The variants the simulator knows (decisions/0038), in the order its messages list them. */
-export const MODEL_VARIANTS = ['free', 'nitro', 'floor', 'online', 'thinking', 'exacto', 'extended'] as const
+const MODEL_VARIANTS = ['free', 'nitro', 'floor', 'online', 'thinking', 'exacto', 'extended'] as const
 
 /** The routing variants: a provider sort, as `provider.sort` names it. */
 const ROUTING_VARIANTS: Readonly<Record<string, ProviderSort>> = { nitro: 'throughput', floor: 'price', exacto: 'exacto' }
@@ -57,8 +57,8 @@ const ROUTING_VARIANTS: Readonly<Record<string, ProviderSort>> = { nitro: 'throu
  * The web plugin's price of one result (Exa, $4 per 1,000) and the results it fetches without
  * `max_results`: $0.02 a request (decisions/0038).
  */
-export const PLUGIN_RESULT_PRICE = '0.004'
-export const PLUGIN_DEFAULT_RESULTS = 5
+const PLUGIN_RESULT_PRICE = '0.004'
+const PLUGIN_DEFAULT_RESULTS = 5
 
 /** A request's web search (`:online`, or a `{ id: "web" }` plugin): the results the plugin fetches. */
 export interface WebSearch {
@@ -114,8 +114,10 @@ function stored(id: string, model: ModelWithEndpoints): ResolvedModel {
 }
 
 /**
- * An id as the store resolves it: the stored model of that exact id; else a variant applied to the
- * model its id before the last `:` resolves to (so variants stack: `x:free:online`). Undefined: the
+ * An id as the store resolves it (decisions/0038): the stored model of that exact id; else a
+ * variant applied to the model its id before the last `:` resolves to (so variants stack:
+ * `x:free:online`): `:free` keeps the endpoints whose every price is "0", `:thinking` those that
+ * support reasoning, `:nitro`, `:floor` and `:exacto` sort, `:online` searches. Undefined: the
  * base id is unknown; a Refusal: the base is known, the variant is not or cannot be derived.
  */
 function resolveId(ctx: StoreContext, id: string): ResolvedModel | Refusal | undefined {
@@ -149,19 +151,8 @@ function resolveId(ctx: StoreContext, id: string): ResolvedModel | Refusal | und
   }
 }
 
-/**
- * The model of an id (decisions/0038): the stored model of that exact id; else, for a variant the
- * store has no model of, the base model's endpoints that the variant selects (`:free`: those whose
- * every price is "0"; `:thinking`: those that support reasoning; `:nitro`, `:floor`, `:exacto`,
- * `:online`: all, sorted or searching). Undefined: no such model, or a variant that cannot be derived.
- */
-export function resolveModel(ctx: StoreContext, id: string): ResolvedModel | undefined {
-  const resolved = resolveId(ctx, id)
-  return resolved === undefined || 'refused' in resolved ? undefined : resolved
-}
-
 /** The id of the auto router: a model the simulator picks per request (decisions/0038). */
-export const AUTO_ROUTER = 'openrouter/auto'
+const AUTO_ROUTER = 'openrouter/auto'
 
 /** What `openrouter/auto` weighs a model against: the request's size and the parameters it uses. */
 export interface AutoFacts {
@@ -204,7 +195,7 @@ function compareListPrices(a: ListPrice, b: ListPrice): number {
  * is lowest, ties by id. It is served by those endpoints, and answers name it. With none, a
  * ResolvedModel carrying the 400 that says so.
  */
-export function resolveAuto(ctx: StoreContext, facts: AutoFacts, field: string): ResolvedModel {
+function resolveAuto(ctx: StoreContext, facts: AutoFacts, field: string): ResolvedModel {
   const cap = facts.maxTokens ?? 1
   let best: { model: ModelWithEndpoints; endpoints: Endpoint[]; price: ListPrice } | undefined
   for (const model of ctx.data.models.values()) {
@@ -279,7 +270,7 @@ export function resolveModels(ctx: StoreContext, input: Pick<ChatInput, 'models'
  * (`deepinfra/fp8`), that provider's endpoints of that quantization; a slug with anything else after
  * the `/` (a region: `google-vertex/europe`), that tag only.
  */
-export function namesEndpoint(endpoint: Endpoint, wanted: string): boolean {
+function namesEndpoint(endpoint: Endpoint, wanted: string): boolean {
   const name = wanted.toLowerCase()
   if (name === endpoint.provider_name.toLowerCase()) return true
   const tag = endpoint.tag.toLowerCase()
