@@ -55,8 +55,8 @@ export const EMBEDDINGS_CREDITS_MESSAGE = ERROR_MESSAGES[402]
 /**
  * The 402 of step 3: when credits are tracked (see creditsAvailable) and the organisation cannot pay the
  * worst case on this endpoint (the prompt, and the completion cap at the completion price), with
- * how many completion tokens it could pay for. Free endpoints are never refused, unless `online`
- * adds a web search's price (decisions/0038).
+ * how many completion tokens it could pay for. Free endpoints are never refused, unless `search`
+ * (a web search's pricing and count) adds its price (decisions/0038).
  */
 export function refuseWithoutCredits(
   ctx: StoreContext,
@@ -65,12 +65,12 @@ export function refuseWithoutCredits(
   maxTokens: number | null,
   promptTokens: number,
   at: number,
-  online?: { pricing: CompiledPricing; webSearches: number },
+  search?: { pricing: CompiledPricing; webSearches: number },
 ): void {
   const available = creditsAvailable(ctx, userId)
   if (available === null) return
-  const pricing = online?.pricing ?? pricingOf(endpoint)
-  const webSearches = online?.webSearches ?? 0
+  const pricing = search?.pricing ?? pricingOf(endpoint)
+  const webSearches = search?.webSearches ?? 0
   const requested = maxTokens ?? endpoint.max_completion_tokens ?? Math.max(0, endpoint.context_length - promptTokens)
   const worst = worstCaseUnits(pricing, promptTokens, requested, at, webSearches)
   if (worst === 0 || worst <= available) return

@@ -69,7 +69,7 @@ export function priceCounts(
   if (priced === undefined) {
     const tier = flatPricing(resolved)
     priced = {
-      // Web searches (`:online`) are in the cost, not in its prompt and completion parts.
+      // Web searches (`:online`, the web plugin) are in the cost, not in its prompt and completion parts.
       cost: pricing.cost(webSearches === 0 ? counts : { ...counts, webSearches }, { at }),
       promptCost: Number(tier.cost({ promptTokens: counts.promptTokens, cachedTokens: counts.cachedTokens, requests: 0 }, { at })),
       completionCost: Number(tier.cost({ completionTokens: counts.completionTokens, reasoningTokens: counts.reasoningTokens, requests: 0 }, { at })),
