@@ -10,6 +10,7 @@ import type { KeyState } from '../store/state.js'
 import type { Endpoint } from '../types.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
+import { canonicalSlugOf } from '../store/models.js'
 import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
 import { defaultReply } from './reply.js'
@@ -203,7 +204,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         const attempt = (status: number, ms = latency): ProviderResponse => ({
           id: attemptId,
           endpoint_id: endpoint.tag,
-          model_permaslug: model.model.id,
+          model_permaslug: canonicalSlugOf(model.model),
           provider_name: endpoint.provider_name,
           status,
           latency: ms,
@@ -264,6 +265,8 @@ const mediaPartsOf = (input: ChatInput): number => {
 /** Steps 5 to 9 on the endpoint that answered: reply, count, price, charge, record. */
 function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion, shape: AnswerShape<T>): InferenceOutcome<T> {
   const { key, model, endpoint, input, now } = c
+  // Answers name the model by its canonical slug, dated in the real catalog (decisions/0037).
+  const slug = canonicalSlugOf(model.model)
   const suffix = ctx.random.alphanumeric(20)
   const id = `gen-${Math.floor(now / 1000)}-${suffix}`
   const reply = replyOf(c.rule, runtime.seed, model.id, input, suffix)
@@ -289,7 +292,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   // A stream's frames up to its end; a mid-stream error charges only the chunks before it (decisions/0026).
   const cut = c.streamFault === null ? undefined : streamCut(c.streamFault)
   const source = input.stream
-    ? { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream }
+    ? { id, suffix, provider: endpoint.provider_name, model: slug, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream }
     : undefined
   const plan = source === undefined ? undefined : shape.plan(source, cut)
   if (plan !== undefined && cut !== undefined) {
@@ -312,7 +315,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     upstreamId: `chatcmpl-${suffix}`,
     cost: Number(cost),
     createdMs: now,
-    model: model.model.id,
+    model: slug,
     streamed: input.stream,
     provider: endpoint.provider_name,
     latency: c.latency,
@@ -332,7 +335,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts })
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
-  const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.model.id, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream }
+  const done: Completed = { id, suffix, provider: endpoint.provider_name, model: slug, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream }
   if (plan === undefined) return { type: 'json', answer: new AnswerPayload(shape, done), responder: null }
   if (cut === undefined) shape.end(plan, done)
   const price = (sent: StreamCounts) => {

@@ -11,6 +11,7 @@ import { attemptError, type InferenceRuntime } from './chat.js'
 import { costToUnits, flatPricing } from './price.js'
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
+import { canonicalSlugOf } from '../store/models.js'
 import { chargeKey, refuseAtKeyLimit, refuseEmbeddingsWithoutCredits } from './ledger.js'
 import { type ResponderRule, type ResponderState, ResponderFailure } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
@@ -127,7 +128,7 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
       const attempt = (status: number): ProviderResponse => ({
         id: `${endpoint.tag}-${attempts.length + 1}`,
         endpoint_id: endpoint.tag,
-        model_permaslug: model.model.id,
+        model_permaslug: canonicalSlugOf(model.model),
         provider_name: endpoint.provider_name,
         status,
         latency,
@@ -190,7 +191,7 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
     upstreamId: `embd-${suffix}`,
     cost: Number(cost),
     createdMs: now,
-    model: model.model.id,
+    model: canonicalSlugOf(model.model),
     streamed: false,
     provider: endpoint.provider_name,
     latency: a.latency,
@@ -216,7 +217,7 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
     is_byok: false,
     cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: 0 },
   }
-  return embeddingsPayload(runtime, { id, model: model.model.id, usage }, input.inputs.map((i) => i.key), a.dimensions, input.encodingFormat === 'base64')
+  return embeddingsPayload(runtime, { id, model: canonicalSlugOf(model.model), usage }, input.inputs.map((i) => i.key), a.dimensions, input.encodingFormat === 'base64')
 }
 
 const encoder = new TextEncoder()

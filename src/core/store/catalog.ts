@@ -6,18 +6,13 @@
 import { type CachedJson, type JsonPayload, utf8Length } from '../json-text.js'
 import { type CatalogArchitecture, type CatalogModel, type ModelWithEndpoints, OUTPUT_MODALITIES, type OutputModality, type Provider, SUPPORTED_PARAMETERS, type SupportedParameter } from '../types.js'
 import { PROVIDERS } from './defaults.js'
+import { canonicalSlugOf } from './models.js'
 
 /** Providers whose first-party endpoints the service moderates (`top_provider.is_moderated`). */
 const MODERATED_PROVIDERS: ReadonlySet<string> = new Set(['OpenAI', 'Anthropic'])
 
 /** The path prefix the service writes its links with (`links.details`, `links.next`). */
 export const SERVICE_PATH = '/api/v1'
-
-/** The id without its variant: `acme/fast-1:free` -> `acme/fast-1`. */
-export function canonicalSlug(id: string): string {
-  const colon = id.indexOf(':')
-  return colon < 0 ? id : id.slice(0, colon)
-}
 
 /**
  * The catalog entry of a model, derived from it and its endpoints (decisions/0023); undefined for a
@@ -42,7 +37,7 @@ export function catalogModelOf(model: ModelWithEndpoints): CatalogModel | undefi
   }
   return {
     id: model.id,
-    canonical_slug: canonicalSlug(model.id),
+    canonical_slug: canonicalSlugOf(model),
     hugging_face_id: null,
     name: model.name,
     created: model.created,
