@@ -54,10 +54,15 @@ export function catalogModelOf(model: ModelWithEndpoints): CatalogModel | undefi
   }
 }
 
+/** Providers whose slug is not their name's: Google Vertex's endpoints are named "Google" (decisions/0037). */
+const SLUGS_APART: Readonly<Record<string, string>> = { Google: 'google-vertex' }
+
 /** A provider's slug: the one the simulator's endpoints carry for a known provider, else derived from the name. */
 export function providerSlug(name: string): string {
   const known = PROVIDERS.find((provider) => provider.name === name)
   if (known !== undefined) return known.tag
+  const apart = Object.hasOwn(SLUGS_APART, name) ? SLUGS_APART[name] : undefined
+  if (apart !== undefined) return apart
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
   if (slug !== '') return slug
   // A name with no ASCII letter or digit: a slug of its own, so two such names never share one.
