@@ -31,7 +31,8 @@ describe('npm start (examples/quickstart.ts)', () => {
     expect(header).toBeGreaterThan(0)
     const row = (lines[header + 3] ?? '').trim().split(/\s{2,}/)
     // model, provider, tokens, usage.cost, total_cost, usage_daily, limit_remaining
-    expect(row[0]).toBe('meta-llama/llama-3.3-70b-instruct')
+    // The answer's model: the dated canonical slug of the model asked for.
+    expect(row[0]).toBe('meta-llama/llama-3.3-70b-instruct-2024-12-06')
     expect(Number(row[3])).toBeGreaterThan(0.000001)
     expect(row[4]).toBe(row[3])
     expect(Number(row[5])).toBeCloseTo(0.999999 + Number(row[3]), 10)

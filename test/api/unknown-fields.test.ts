@@ -25,7 +25,7 @@ const LOAD = 'userId, secret, management, rateLimit'
 const FILE = 'userId, id, workspaceId, origin, bytes, filename, provider, createdAt'
 const WORLD_FILE = 'userId, id, workspaceId, origin, text, base64, filename, provider, createdAt'
 const USAGE = 'keyHash, cost, byok, at'
-const MODEL = 'id, name, created, description, architecture, endpoints'
+const MODEL = 'id, name, canonicalSlug, created, description, architecture, endpoints'
 const ARCHITECTURE = 'tokenizer, instruct_type, modality, input_modalities, output_modalities'
 const ENDPOINT =
   'name, model_id, model_name, context_length, pricing, provider_name, tag, quantization, max_completion_tokens, max_prompt_tokens, ' +

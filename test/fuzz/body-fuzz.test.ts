@@ -11,6 +11,7 @@ import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OPERATIONS } from '../../src/core/operations/index.js'
 import { MAX_BODY_BYTES } from '../../src/core/body.js'
+import { generateWorld } from '../../src/fixtures/index.js'
 import { createSimulator, type SimRequest, type SimResponse } from '../../src/index.js'
 import { createHandlers } from '../../src/msw/index.js'
 import { startServer } from '../../src/server/index.js'
@@ -189,6 +190,8 @@ function otherOrganisation(sim: Sim) {
   return { managementKey: admin.key, keyHash: key.record.hash, workspaceId: workspace.id }
 }
 
+const SMALL_WORLD = generateWorld({ seed: 42, size: 'small' })
+
 describe('write operations under hostile bodies', () => {
   it('has write operations to fuzz', () => {
     expect(WRITES.length).toBeGreaterThan(0)
@@ -199,7 +202,8 @@ describe('write operations under hostile bodies', () => {
     let succeeded = 0
     fc.assert(
       fc.property(fc.array(draw, { minLength: 5, maxLength: 25 }), (draws) => {
-        const sim = createSimulator()
+        // A small world: each request exports the whole world twice, and the default one holds the real catalog.
+        const sim = createSimulator({ world: SMALL_WORLD })
         const other = otherOrganisation(sim)
         for (const d of draws) {
           const request = requestOf(sim, d, other)

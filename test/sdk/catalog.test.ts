@@ -16,7 +16,7 @@ function catalogSim() {
   sim.models.create({ id: 'openai/text-embedding-ada-002', created: '2024-01-25T00:00:00Z', architecture: { tokenizer: 'GPT', output_modalities: ['embeddings'] }, endpoints: [{ provider_name: 'OpenAI', context_length: 8192, pricing: { prompt: '0.00000002', completion: '0' }, supported_parameters: [] }] })
   sim.models.create({ id: 'mistralai/mistral-embed', created: '2024-03-01T00:00:00Z', architecture: { tokenizer: 'Mistral', output_modalities: ['embeddings'] }, endpoints: [{ provider_name: 'Mistral', context_length: 8192, pricing: { prompt: '0.0000001', completion: '0' }, supported_parameters: [] }] })
   // Non-ASCII text, so a content-length counted in UTF-16 units would be wrong.
-  sim.models.create({ id: 'deepseek/deepseek-v3.2', description: 'Modèle de raisonnement — 深度求索', endpoints: [{ provider_name: '深度求索' }] })
+  sim.models.create({ id: 'deepseek/deepseek-v3.2-fr', description: 'Modèle de raisonnement — 深度求索', endpoints: [{ provider_name: '深度求索' }] })
   server.serve(sim)
   return sim
 }
@@ -89,7 +89,9 @@ describe('sdk.models', () => {
     const free = await sdk.models.get({ author: 'meta-llama', slug: 'llama-3.3-70b-instruct:free' })
     const paid = await sdk.models.get({ author: 'meta-llama', slug: 'llama-3.3-70b-instruct' })
 
-    expect(free.data).toMatchObject({ id: sim.world.models.free, canonicalSlug: sim.world.models.paid, pricing: { prompt: '0', completion: '0' } })
+    // A :free variant shares its paid model's dated canonical slug.
+    expect(free.data).toMatchObject({ id: sim.world.models.free, canonicalSlug: 'meta-llama/llama-3.3-70b-instruct-2024-12-06', pricing: { prompt: '0', completion: '0' } })
+    expect(paid.data.canonicalSlug).toBe(free.data.canonicalSlug)
     const listed = (await sdk.models.list()).result.data.find((m) => m.id === sim.world.models.paid)
     expect(paid.data).toEqual(listed)
   })
@@ -139,7 +141,7 @@ describe('the wire', () => {
   it('sends byte for byte the JSON of the body sim.handle answers', async () => {
     const sim = catalogSim()
 
-    for (const path of ['/models', '/model/deepseek/deepseek-v3.2', '/models?output_modalities=all&limit=5&offset=5', '/models/count', '/model/meta-llama/llama-3.3-70b-instruct%3Afree', '/providers', '/embeddings/models']) {
+    for (const path of ['/models', '/model/deepseek/deepseek-v3.2-fr', '/models?output_modalities=all&limit=5&offset=5', '/models/count', '/model/meta-llama/llama-3.3-70b-instruct%3Afree', '/providers', '/embeddings/models']) {
       const [route, query = ''] = path.split('?') as [string, string?]
       const response = await fetch(`${BASE}${path}`)
       expect(response.headers.get('content-type')).toBe('application/json')

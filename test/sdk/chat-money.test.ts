@@ -79,9 +79,9 @@ describe('sdk.chat.send refusals, each made for real, as the SDK\'s typed errors
   it('402 when the organisation\'s credits cannot pay the worst case: PaymentRequiredResponseError with how many tokens it can afford', async () => {
     const { sim } = setup()
     const poor = sim.users.create({ name: 'Poor', credits: { total: 0.0001 } })
-    const error = await refusal(sim, sim.keys.create({ userId: poor.id }).key, { maxTokens: 100_000 })
+    const error = await refusal(sim, sim.keys.create({ userId: poor.id }).key, { maxTokens: 16_000 })
     expect(error).toBeInstanceOf(PaymentRequiredResponseError)
-    expect((error as PaymentRequiredResponseError).message).toMatch(/^This request requires more credits, or fewer max_tokens\. You requested up to 100000 tokens, but can only afford \d+\./)
+    expect((error as PaymentRequiredResponseError).message).toMatch(/^This request requires more credits, or fewer max_tokens\. You requested up to 16000 tokens, but can only afford \d+\./)
   })
 
   it('403 when the key\'s limit is used up: ForbiddenResponseError', async () => {

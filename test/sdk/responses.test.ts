@@ -31,9 +31,9 @@ const events = async (sdk: Sdk, request: Partial<ResponsesRequest>): Promise<{ t
 }
 
 /** The exact cost of a generation's tokens on the endpoint that served it, at the clock's now. */
-async function expectedCost(sim: ReturnType<typeof createSimulator>, sdk: Sdk, id: string, tokens: { input: number; output: number }): Promise<number> {
+async function expectedCost(sim: ReturnType<typeof createSimulator>, sdk: Sdk, id: string, modelId: string, tokens: { input: number; output: number }): Promise<number> {
   const generation = (await sdk.generations.getGeneration({ id })).data
-  const model = sim.models.get(generation.model)!
+  const model = sim.models.get(modelId)!
   const endpoint = model.endpoints.find((e) => e.provider_name === generation.providerName)!
   return Number(estimateCost(endpoint.pricing, { promptTokens: tokens.input, completionTokens: tokens.output }, { at: sim.clock.nowMs() }))
 }
@@ -55,7 +55,7 @@ describe('sdk.responses.send', () => {
     // The prompt: the instructions and the input, each a message of 4 + a token per 4 characters.
     expect(usage.inputTokens).toBe(4 + Math.ceil('Be brief.'.length / 4) + 4 + Math.ceil('What does a refund cost?'.length / 4))
     expect(usage.totalTokens).toBe(usage.inputTokens + usage.outputTokens)
-    const cost = await expectedCost(sim, sdk, result.id, { input: usage.inputTokens, output: usage.outputTokens })
+    const cost = await expectedCost(sim, sdk, result.id, sim.world.models.timeWindowed, { input: usage.inputTokens, output: usage.outputTokens })
     expect(usage.cost).toBe(cost)
     expect(usage.costDetails!.upstreamInferenceInputCost + usage.costDetails!.upstreamInferenceOutputCost).toBeCloseTo(cost, 12)
     expect((await sdk.generations.getGeneration({ id: result.id })).data.totalCost).toBe(cost)

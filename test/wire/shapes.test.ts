@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Fixture } from '../../fixtures/generate.js'
+import { type Fixture, HAND_WRITTEN } from '../../fixtures/generate.js'
 import { type SimRequest, type SimResponse, type Simulator, createSimulator } from '../../src/index.js'
 import { generateWorld } from '../../src/fixtures/index.js'
 import { type Shape, RESPONSE_SHAPES, errorEnvelopeProblems, fileContentProblems, validateShape } from '../../src/core/wire-shapes.js'
@@ -34,7 +34,8 @@ function fixtureFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) return fixtureFiles(path)
-    return entry.name.endsWith('.json') ? [path] : []
+    // The catalog snapshot is the world's source, not an answer.
+    return entry.name.endsWith('.json') && !HAND_WRITTEN.some((file) => path === join(FIXTURES_DIR, ...file.split('/'))) ? [path] : []
   })
 }
 
@@ -183,26 +184,34 @@ function handBuiltWorldProblems(): string[] {
   const workspace = sim.workspaces.create({ userId: org.id, name: 'Edges', slug: 'edges', createdBy: null, ioLoggingApiKeyIds: [1, 2], updatedAt: '2026-03-01T00:00:00Z' })
   sim.models.create({
     id: 'acme/edge-1',
-    architecture: { tokenizer: null, modality: null },
+    // The real catalog of the default world has no instruct type, prompt cap or these prices: they are here.
+    architecture: { tokenizer: null, modality: null, instruct_type: 'chatml' },
     endpoints: [
       {
         provider_name: 'Together',
         supports_voice_cloning: true,
+        max_prompt_tokens: 100000,
         pricing: {
           prompt: '0.000001',
           completion: '0.000002',
+          request: '0',
+          image: '0.001',
+          web_search: '0.01',
+          audio: '0.000002',
           audio_output: '0.00001',
           image_output: '0.00002',
           image_token: '0.00003',
           input_audio_cache: '0.0000001',
-          overrides: [{ input_audio_cache: '0.00000005', utc_days: ['saturday', 'sunday'] }],
+          input_cache_write_1h: '0.000002',
+          discount: 0,
+          overrides: [{ input_audio_cache: '0.00000005', audio: '0.000001', input_cache_write_1h: '0.000001', utc_days: ['saturday', 'sunday'] }],
         },
         perf_last_30m_by_workload: { text_generation: { latency: null, throughput: null, request_count: null } },
       },
     ],
   })
   sim.videoModels.create({ id: 'acme/clip-1', creativity: [1, 2], hugging_face_id: null, pricing_skus: null, supported_resolutions: null, upscale_factor: { min: 1, max: null } })
-  sim.videoModels.create({ id: 'acme/clip-2', upscale_factor: { min: null, max: 4 } })
+  sim.videoModels.create({ id: 'acme/clip-2', upscale_factor: { min: null, max: 4 }, supported_durations: null, supported_frame_images: null })
   const management = `Bearer ${admin.key}`
   const failures: string[] = []
   for (const [path, authorization] of [

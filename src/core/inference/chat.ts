@@ -10,6 +10,7 @@ import type { KeyState } from '../store/state.js'
 import type { Endpoint } from '../types.js'
 import type { CompiledPricing } from '../pricing/compile.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
+import { canonicalSlugOf } from '../store/models.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
 import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
@@ -208,7 +209,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         const attempt = (status: number, ms = latency): ProviderResponse => ({
           id: attemptId,
           endpoint_id: endpoint.tag,
-          model_permaslug: model.model.id,
+          model_permaslug: canonicalSlugOf(model.model),
           provider_name: endpoint.provider_name,
           status,
           latency: ms,

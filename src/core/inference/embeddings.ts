@@ -11,6 +11,7 @@ import { attemptError, type InferenceRuntime } from './chat.js'
 import { costToUnits, flatPricing } from './price.js'
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
+import { canonicalSlugOf } from '../store/models.js'
 import { chargeKey, refuseAtKeyLimit, refuseEmbeddingsWithoutCredits } from './ledger.js'
 import { type ResponderRule, type ResponderState, ResponderFailure } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
@@ -130,7 +131,7 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
       const attempt = (status: number): ProviderResponse => ({
         id: `${endpoint.tag}-${attempts.length + 1}`,
         endpoint_id: endpoint.tag,
-        model_permaslug: model.model.id,
+        model_permaslug: canonicalSlugOf(model.model),
         provider_name: endpoint.provider_name,
         status,
         latency,

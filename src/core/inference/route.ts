@@ -6,6 +6,7 @@ import { type ResolvedPricing } from '../pricing/rules.js'
 import { parseDecimal, rescale } from '../pricing/decimal.js'
 import type { Random } from '../random.js'
 import type { StoreContext } from '../store/context.js'
+import { canonicalSlugOf } from '../store/models.js'
 import { QUANTIZATIONS, type Endpoint, type ModelWithEndpoints, type Pricing } from '../types.js'
 import { memoByRecord } from '../memo.js'
 import { BodyReader } from '../body.js'
@@ -29,7 +30,7 @@ export interface ResolvedModel {
   endpoints: readonly Endpoint[]
   /** A variant that sorts by itself: `:nitro` (throughput), `:floor` (price), `:exacto`. */
   sort: ProviderSort | null
-  /** The id answers and generations name: the asked id for `:free`, `:online` and `:thinking`, the base model's for routing variants, `openrouter/auto`'s pick. */
+  /** What answers and generations name the model by: the serving model's canonical slug (dated in the real catalog), with `:free`, `:online` or `:thinking` when asked for; a routing variant's base model; `openrouter/auto`'s pick. */
   reported: string
   /** `:online`: the request searches the web, billed with it (decisions/0038). */
   webSearch: boolean
@@ -109,8 +110,18 @@ interface Refusal {
   refused: string
 }
 
+/**
+ * What answers name a stored model by (`model`): its canonical slug, dated in the real catalog
+ * (`openai/gpt-5-2025-08-07`, decisions/0037), with the variant of its id kept (`...:free`), since
+ * the variant is part of what was asked for.
+ */
+function reportedSlug(model: ModelWithEndpoints): string {
+  const colon = model.id.indexOf(':')
+  return colon < 0 ? canonicalSlugOf(model) : `${canonicalSlugOf(model)}${model.id.slice(colon)}`
+}
+
 function stored(id: string, model: ModelWithEndpoints): ResolvedModel {
-  return { id, model, endpoints: model.endpoints, sort: null, reported: model.id, webSearch: false, reasoning: false }
+  return { id, model, endpoints: model.endpoints, sort: null, reported: reportedSlug(model), webSearch: false, reasoning: false }
 }
 
 /**
@@ -135,14 +146,14 @@ function resolveId(ctx: StoreContext, id: string): ResolvedModel | Refusal | und
     case 'free': {
       const endpoints = base.endpoints.filter((e) => isFree(e.pricing))
       if (endpoints.length === 0) return { refused: `${baseId} has no free endpoints` }
-      return { ...base, id, endpoints, reported: id }
+      return { ...base, id, endpoints, reported: `${base.reported}:free` }
     }
     case 'online':
-      return { ...base, id, webSearch: true, reported: id }
+      return { ...base, id, webSearch: true, reported: `${base.reported}:online` }
     case 'thinking': {
       const endpoints = base.endpoints.filter((e) => e.supported_parameters.some((p) => REASONING_PARAMETERS.includes(p)))
       if (endpoints.length === 0) return { refused: `${baseId} has no endpoint that supports reasoning, which :thinking turns on` }
-      return { ...base, id, endpoints, reasoning: true, reported: id }
+      return { ...base, id, endpoints, reasoning: true, reported: `${base.reported}:thinking` }
     }
     case 'extended':
       return { refused: 'the :extended variant (a larger context window) is not simulated; create a model with this exact id to serve it' }

@@ -19,6 +19,12 @@ describe('CatalogCache', () => {
 })
 
 describe('providerSlug', () => {
+  it('gives Google Vertex, whose endpoints are named "Google", its own slug, and derives the others from the name', () => {
+    expect(providerSlug('Google')).toBe('google-vertex')
+    expect(providerSlug('Google AI Studio')).toBe('google-ai-studio')
+    expect(providerSlug('Sakana AI')).toBe('sakana-ai')
+  })
+
   it('gives two names without an ASCII letter or digit two slugs', () => {
     expect(providerSlug('深度求索')).not.toBe(providerSlug('智谱'))
     expect(providerSlug('深度求索')).toBe(providerSlug('深度求索'))

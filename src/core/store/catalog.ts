@@ -7,18 +7,13 @@ import { memoByRecord } from '../memo.js'
 import { type CachedJson, type JsonPayload, utf8Length } from '../json-text.js'
 import { type CatalogArchitecture, type CatalogModel, type ModelWithEndpoints, OUTPUT_MODALITIES, type OutputModality, type Provider, SUPPORTED_PARAMETERS, type SupportedParameter } from '../types.js'
 import { PROVIDERS } from './defaults.js'
+import { canonicalSlugOf } from './models.js'
 
 /** Providers whose first-party endpoints the service moderates (`top_provider.is_moderated`). */
 const MODERATED_PROVIDERS: ReadonlySet<string> = new Set(['OpenAI', 'Anthropic'])
 
 /** The path prefix the service writes its links with (`links.details`, `links.next`). */
 export const SERVICE_PATH = '/api/v1'
-
-/** The id without its variant: `acme/fast-1:free` -> `acme/fast-1`. */
-export function canonicalSlug(id: string): string {
-  const colon = id.indexOf(':')
-  return colon < 0 ? id : id.slice(0, colon)
-}
 
 /**
  * The catalog entry of a model, derived from it and its endpoints (decisions/0023); undefined for a
@@ -43,7 +38,7 @@ export function catalogModelOf(model: ModelWithEndpoints): CatalogModel | undefi
   }
   return {
     id: model.id,
-    canonical_slug: canonicalSlug(model.id),
+    canonical_slug: canonicalSlugOf(model),
     hugging_face_id: null,
     name: model.name,
     created: model.created,
@@ -60,10 +55,15 @@ export function catalogModelOf(model: ModelWithEndpoints): CatalogModel | undefi
   }
 }
 
+/** Providers whose slug is not their name's: Google Vertex's endpoints are named "Google" (decisions/0037). */
+const SLUGS_APART: Readonly<Record<string, string>> = { Google: 'google-vertex' }
+
 /** A provider's slug: the one the simulator's endpoints carry for a known provider, else derived from the name. */
 export function providerSlug(name: string): string {
   const known = PROVIDERS.find((provider) => provider.name === name)
   if (known !== undefined) return known.tag
+  const apart = Object.hasOwn(SLUGS_APART, name) ? SLUGS_APART[name] : undefined
+  if (apart !== undefined) return apart
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
   if (slug !== '') return slug
   // A name with no ASCII letter or digit: a slug of its own, so two such names never share one.

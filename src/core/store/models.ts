@@ -30,6 +30,12 @@ export interface CreateModelOptions {
   /** `author/slug`, the slug optionally carrying a variant: `meta-llama/llama-3.3-70b-instruct:free`. */
   id: string
   name?: string
+  /**
+   * The model's canonical slug, `author/slug` without a variant: the catalog's `canonical_slug`
+   * and what inference answers report in `model` (the real catalog's are dated,
+   * `openai/gpt-5-2025-08-07`). Default: the id without its variant.
+   */
+  canonicalSlug?: string
   /** When the model was created; default: the simulator clock's now. */
   created?: InstantInput
   description?: string
@@ -50,8 +56,33 @@ export interface ModelCollection {
 }
 
 export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*(:[A-Za-z0-9._-]+)?$/
+/** A canonical slug: an id without a variant. */
+const CANONICAL_SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/
 
-const MODEL_FIELDS = fieldsOf<CreateModelOptions>({ id: true, name: true, created: true, description: true, architecture: true, endpoints: true })
+const CANONICAL = Symbol('canonical slug')
+
+/**
+ * The canonical slug a model was created with, or undefined when it was left to the default. It is
+ * kept beside the record, not in it: the record is the wire's model of
+ * `GET /models/{author}/{slug}/endpoints`, which has no such field (decisions/0037).
+ */
+export function givenCanonicalSlug(model: object): string | undefined {
+  return (model as { [CANONICAL]?: string })[CANONICAL]
+}
+
+/**
+ * A model's canonical slug: the one it was created with, else its id without the variant
+ * (`acme/fast-1:free` -> `acme/fast-1`). The catalog reports it as `canonical_slug`, and inference
+ * answers in `model`.
+ */
+export function canonicalSlugOf(model: ModelWithEndpoints): string {
+  const given = givenCanonicalSlug(model)
+  if (given !== undefined) return given
+  const colon = model.id.indexOf(':')
+  return colon < 0 ? model.id : model.id.slice(0, colon)
+}
+
+const MODEL_FIELDS = fieldsOf<CreateModelOptions>({ id: true, name: true, canonicalSlug: true, created: true, description: true, architecture: true, endpoints: true })
 const PERCENTILE_FIELDS = fieldsOf<PercentileStats>({ p50: true, p75: true, p90: true, p99: true })
 const TOOL_CHOICE_FIELDS = fieldsOf<SupportsToolChoice>({ none: true, auto: true, required: true, function: true })
 const WORKLOAD_FIELDS = fieldsOf<WorkloadPerformance>({ latency: true, throughput: true, request_count: true })
@@ -304,6 +335,7 @@ export function insertModel(ctx: StoreContext, options: CreateModelOptions): Mod
       throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: a model with id "${id}" already exists.`, { argument: 'id' })
     }
     const name = options.name === undefined ? nameFromId(id) : check.string(options.name, 'name')
+    const canonicalSlug = options.canonicalSlug === undefined ? undefined : check.string(options.canonicalSlug, 'canonicalSlug', CANONICAL_SLUG, '"author/slug" without a variant')
     const description = options.description === undefined ? `${name}, served by the model-access simulator.` : plainString(check, options.description, 'description')
     const created = options.created === undefined ? ctx.clock.nowMs() : toEpochMs(options.created, operation, 'created')
     const architecture = buildArchitecture(check, options.architecture)
@@ -312,6 +344,7 @@ export function insertModel(ctx: StoreContext, options: CreateModelOptions): Mod
     const usedTags = new Set<string>()
     const endpoints = Array.from(inputs as unknown[], (input, i) => buildEndpoint(ctx, check, input, `endpoints[${i}]`, { id, name }, usedTags))
     const model: ModelWithEndpoints = { id, name, created: toUnixSeconds(created), description, architecture, endpoints }
+    if (canonicalSlug !== undefined) Object.defineProperty(model, CANONICAL, { value: canonicalSlug, enumerable: false })
     put(ctx, 'models', id, model)
     return model
   })

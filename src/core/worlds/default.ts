@@ -23,7 +23,7 @@ import { SharedModels } from './shared-models.js'
  * const { apiKey, userId } = sim.world.lowCredits
  * console.log(sim.credits.get(userId), ask(apiKey, sim.world.models.longContext), ask(apiKey, sim.world.models.longContext, { max_tokens: 100 }))
  * //=> 200 403
- * //=> {"total_credits":970,"total_usage":969.99} 402 200
+ * //=> {"total_credits":920,"total_usage":919.99} 402 200
  */
 export interface DefaultWorld {
   /** The primary organisation ("Acme Labs"). */
@@ -51,10 +51,12 @@ export interface DefaultWorld {
   /** File ids in Acme's default workspace: a server-created batch output (downloadable) and an uploaded file (400 on download). */
   files: { report: string; upload: string }
   /**
-   * Model ids: `timeWindowed` (its first endpoint has peak and off-peak prices that tile the UTC
-   * day; in the default world that is DeepSeek's, half price from 17:00 to 09:00 UTC),
-   * `longContext` (its first endpoint has `min_prompt_tokens` tiers), `free` (a `:free` variant,
-   * every price "0") and `paid` (the same model without the variant); `embedding`
+   * Model ids of the real catalog (decisions/0037): `timeWindowed` (its first endpoint has peak and
+   * off-peak prices that tile the UTC day: `deepseek/deepseek-chat-v3.1`, whose DeepSeek endpoint
+   * is half price from 16:30 to 00:30 UTC), `longContext` (its first endpoint has
+   * `min_prompt_tokens` tiers: `anthropic/claude-sonnet-4.5`, dearer over 200,000 prompt tokens),
+   * `free` (`meta-llama/llama-3.3-70b-instruct:free`, every price "0") and `paid` (the same model
+   * without the variant); `embedding`
    * (`openai/text-embedding-3-small`, 1536 dimensions, served by OpenAI and Azure) for `POST /embeddings`.
    */
   models: { timeWindowed: string; longContext: string; free: string; paid: string; embedding: string }

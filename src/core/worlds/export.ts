@@ -5,6 +5,7 @@ import { toBase64 } from '../base64.js'
 import type { ExportOptions } from '../internals.js'
 import { DEFAULT_WORKSPACE } from '../store/defaults.js'
 import { maskSecret } from '../store/keys.js'
+import { givenCanonicalSlug } from '../store/models.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
 import type { FileState, KeyState, StoreData, UserState } from '../store/state.js'
@@ -133,9 +134,14 @@ export function worldFile(file: Omit<FileState, 'createdAt'> & { createdAt: numb
   }
 }
 
-/** A model as a world spec holds it: `created` an ISO instant, not the wire's epoch seconds. */
-export function worldModel<M extends { created: number }>(model: M): Omit<M, 'created'> & { created: string } {
-  return { ...structuredClone(model), created: iso(model.created * 1000) }
+/**
+ * A model as a world spec holds it: `created` an ISO instant, not the wire's epoch seconds, and the
+ * canonical slug it was created with, if any.
+ */
+export function worldModel<M extends { created: number }>(model: M): Omit<M, 'created'> & { created: string; canonicalSlug?: string } {
+  const spec = { ...structuredClone(model), created: iso(model.created * 1000) }
+  const slug = givenCanonicalSlug(model)
+  return slug === undefined ? spec : { ...spec, canonicalSlug: slug }
 }
 
 export function exportWorld<Handles extends object>(data: StoreData, nowMs: number, handles: Handles, options: ExportOptions = {}): WorldSpec<Handles> {
