@@ -131,6 +131,17 @@ describe('a known field with a wrong value', () => {
     }
   })
 
+  it('takes the names of Object.prototype as the unknown names they are, never as a table entry', () => {
+    const { sim, key } = world()
+    expect(post(sim, key, '/chat/completions', { ...BASE['/chat/completions'], plugins: [{ id: 'constructor', x: 1 }, { id: 'toString' }] }).status).toBe(200)
+    const chat = post(sim, key, '/chat/completions', { ...BASE['/chat/completions'], messages: [{ role: 'user', content: [{ type: 'constructor' }] }] })
+    expect([chat.status, (chat.body as any).error.metadata.parameter]).toEqual([400, 'messages[0].content[0].type'])
+    const responses = post(sim, key, '/responses', { ...BASE['/responses'], input: [{ role: 'user', content: [{ type: 'toString', text: 'x' }] }] })
+    expect([responses.status, (responses.body as any).error.metadata.parameter]).toEqual([400, 'input[0].content[0].type'])
+    const embeddings = post(sim, key, '/embeddings', { ...BASE['/embeddings'], input: [{ content: [{ type: 'valueOf' }] }] })
+    expect([embeddings.status, (embeddings.body as any).error.metadata.parameter]).toEqual([400, 'input[0].content[0].type'])
+  })
+
   it('lists the unknown fields read before the refusal on its journal entry', () => {
     const { sim, key } = world()
     expect(post(sim, key, '/chat/completions', { ...BASE['/chat/completions'], temprature: 1, temperature: 5 }).status).toBe(400)

@@ -80,7 +80,8 @@ export function readPlugins(body: BodyReader): void {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) body.fail(at, 'must be a plugin object, such as { "id": "web" }', item)
     const plugin = body.child(item as Record<string, unknown>, at)
     const id = plugin.string('id', NAME)
-    const fields = PLUGIN_FIELDS[id]
+    // Own entries only: a plugin called `constructor` is one of tomorrow's, not Object's.
+    const fields = Object.hasOwn(PLUGIN_FIELDS, id) ? PLUGIN_FIELDS[id] : undefined
     if (fields !== undefined) plugin.known(fields)
     if (plugin.raw('enabled') !== null) plugin.optionalBoolean('enabled')
   })

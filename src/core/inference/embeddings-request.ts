@@ -75,7 +75,7 @@ function contentInput(reader: BodyReader, path: string, item: unknown): Embeddin
     if (typeof part !== 'object' || part === null || Array.isArray(part)) input.fail(at, 'must be a content part object', part)
     const p: BodyReader = input.child(part as Record<string, unknown>, at)
     const type = p.string('type')
-    const field = PART_FIELD[type]
+    const field = Object.hasOwn(PART_FIELD, type) ? PART_FIELD[type] : undefined
     if (field === undefined) p.fail(p.at('type'), `must be one of ${Object.keys(PART_FIELD).join(', ')}`, type)
     p.known(new Set(['type', field]))
     if (type === 'text') {

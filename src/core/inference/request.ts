@@ -177,7 +177,8 @@ function readContent(reader: BodyReader, message: BodyReader, role: InputMessage
     if (typeof part !== 'object' || part === null || Array.isArray(part)) reader.fail(at, 'must be a content part object', part)
     const p: BodyReader = reader.child(part as Record<string, unknown>, at)
     const type = p.string('type')
-    const field = PART_FIELD[type]
+    // Own entries only: a part of type `constructor` is an unknown type, not Object's.
+    const field = Object.hasOwn(PART_FIELD, type) ? PART_FIELD[type] : undefined
     const textOnly = role === 'system' || role === 'developer'
     if (field === undefined || (textOnly && type !== 'text')) {
       p.fail(p.at('type'), `must be ${textOnly ? '"text" in a system or developer message' : `one of ${Object.keys(PART_FIELD).join(', ')}`}`, type)

@@ -121,7 +121,7 @@ function readContent(message: BodyReader, required: boolean, field = 'content'):
   raw.forEach((part, i) => {
     const p: BodyReader = objectAt(message, `${path}[${i}]`, part, 'a content part object')
     const type = p.string('type')
-    const field = TEXT_PARTS[type]
+    const field = Object.hasOwn(TEXT_PARTS, type) ? TEXT_PARTS[type] : undefined
     if (field !== undefined) texts.push(p.string(field))
     else if (MEDIA_PARTS.has(type)) mediaParts++
     else p.fail(p.at('type'), `must be one of ${[...Object.keys(TEXT_PARTS), ...MEDIA_PARTS].join(', ')}`, type)
