@@ -124,6 +124,8 @@ describe('reading a Responses request', () => {
     ['an unknown field', { temprature: 1 }, 'temprature'],
     ['an unknown field in a message', { input: [{ role: 'user', content: 'Hi', colour: 'red' }] }, 'input[0].colour'],
     ['an unknown field of reasoning', { reasoning: { efort: 'low' } }, 'reasoning.efort'],
+    ['an unknown field of a content part', { input: [{ role: 'user', content: [{ type: 'input_text', text: 'Hi', colour: 'red' }] }] }, 'input[0].content[0].colour'],
+    ['an unknown field of an image part', { input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://example.com/a.png', detial: 'low' }] }] }, 'input[0].content[0].detial'],
   ])('accepts %s and lists it on the journal entry; strictRequests refuses it, naming it, and charges nothing', (_, body, parameter) => {
     const lenient = chatWorld()
     expect(respond(lenient.sim, lenient.key, body).status).toBe(200)

@@ -53,6 +53,16 @@ const REASONING_FIELDS: ReadonlySet<string> = new Set(['type', 'id', 'summary', 
 /** Content part types of an input message, and the text field of those that are text. */
 const TEXT_PARTS: Record<string, string> = { input_text: 'text', output_text: 'text', refusal: 'refusal' }
 const MEDIA_PARTS: ReadonlySet<string> = new Set(['input_image', 'input_file', 'input_audio', 'input_video'])
+/** The fields of a content part by type: the SDK's, and `cache_control` on every type (decisions/0036). */
+const PART_FIELDS: Record<string, ReadonlySet<string>> = {
+  input_text: new Set(['type', 'text', 'prompt_cache_breakpoint', 'cache_control']),
+  output_text: new Set(['type', 'text', 'annotations', 'logprobs', 'cache_control']),
+  refusal: new Set(['type', 'refusal', 'cache_control']),
+  input_image: new Set(['type', 'detail', 'file_id', 'image_url', 'cache_control']),
+  input_file: new Set(['type', 'file_data', 'file_id', 'file_url', 'filename', 'cache_control']),
+  input_audio: new Set(['type', 'input_audio', 'cache_control']),
+  input_video: new Set(['type', 'video_url', 'processing', 'cache_control']),
+}
 /** The request's `reasoning`: the SDK's fields, and `exclude`, which the service documents. */
 const REASONING_CONFIG_FIELDS: ReadonlySet<string> = new Set(['context', 'effort', 'mode', 'summary', 'enabled', 'max_tokens', 'exclude'])
 
@@ -122,9 +132,10 @@ function readContent(message: BodyReader, required: boolean, field = 'content'):
     const p: BodyReader = objectAt(message, `${path}[${i}]`, part, 'a content part object')
     const type = p.string('type')
     const field = Object.hasOwn(TEXT_PARTS, type) ? TEXT_PARTS[type] : undefined
+    if (field === undefined && !MEDIA_PARTS.has(type)) p.fail(p.at('type'), `must be one of ${[...Object.keys(TEXT_PARTS), ...MEDIA_PARTS].join(', ')}`, type)
+    p.known(PART_FIELDS[type] as ReadonlySet<string>)
     if (field !== undefined) texts.push(p.string(field))
-    else if (MEDIA_PARTS.has(type)) mediaParts++
-    else p.fail(p.at('type'), `must be one of ${[...Object.keys(TEXT_PARTS), ...MEDIA_PARTS].join(', ')}`, type)
+    else mediaParts++
   })
   return { text: texts.join('\n'), mediaParts }
 }
