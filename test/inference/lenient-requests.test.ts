@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { CLIENT_FIELDS } from '../../src/core/inference/client-fields.js'
 import { createSimulator, type SimResponse } from '../../src/index.js'
 import { runs } from '../support/runs.js'
-import { MODEL, chatWorld } from './support.js'
+import { ALPHA, MODEL, chatWorld } from './support.js'
 
 const SEED = 20261127
 
@@ -96,6 +96,17 @@ describe('the fields real clients send', () => {
       const answer = post(sim, key, route, { ...BASE[route], ...CLIENT_FIELD_VALUES })
       expect(answer.status, `${route}: ${JSON.stringify(answer.body)}`).toBe(200)
     }
+  })
+
+  it.each(['include_reasoning', 'web_search_options', 'verbosity'])('%s counts as a parameter the request uses, for provider.require_parameters', (field) => {
+    const { sim, key } = world()
+    const body = { ...BASE['/chat/completions'], [field]: CLIENT_FIELD_VALUES[field] }
+    expect(post(sim, key, '/chat/completions', { ...body, provider: { require_parameters: false } }).status).toBe(200)
+    // No endpoint of the model lists it in supported_parameters.
+    const refused = post(sim, key, '/chat/completions', { ...body, provider: { require_parameters: true } })
+    expect([refused.status, (refused.body as any).error.message]).toEqual([404, 'No endpoints found that can handle the requested parameters'])
+    sim.models.create({ id: 'acme/chat-2', endpoints: [{ ...ALPHA, supported_parameters: ['max_tokens', field as never] }] })
+    expect(post(sim, key, '/chat/completions', { ...body, model: 'acme/chat-2', provider: { require_parameters: true } }).status).toBe(200)
   })
 
   it('a tool loop as the AI SDK and LangChain send it: name on every role, cache_control on messages and parts', () => {
