@@ -165,11 +165,12 @@ const PARAMETERS: Record<string, SupportedParameter> = {
 }
 
 /**
- * Checks the fields of {@link CLIENT_FIELDS} that the route's reader does not read itself (those
- * in `read`), loosely: the type where it is clear, the fields of a nested object where the SDK or
- * the service's documentation lists them. A wrong value is a 400 naming it; a right one has no
- * effect, but counts as a parameter the request uses (`parameters`) where `supported_parameters`
- * names it.
+ * Checks the fields of {@link CLIENT_FIELDS} that the route's reader does not read itself, loosely:
+ * the type where it is clear, the fields of a nested object where the SDK or the service's
+ * documentation lists them. `read` is the set of fields the route reads (its SDK schema's); a
+ * client field among them is left to the route. A wrong value is a 400 naming it; a right one has
+ * no effect, but counts as a parameter the request uses (`parameters`) where
+ * `supported_parameters` names it.
  */
 export function readClientFields(body: BodyReader, read: ReadonlySet<string>, parameters?: SupportedParameter[]): void {
   const value = body.value

@@ -37,9 +37,6 @@ export const EMBEDDINGS_REQUEST_FIELDS: ReadonlySet<string> = new Set(['dimensio
 /** The known top-level fields of an embeddings request: the SDK's, and those real clients send to every inference route. */
 const EMBEDDINGS_KNOWN_FIELDS = withClientFields(EMBEDDINGS_REQUEST_FIELDS)
 
-/** The fields real clients send that the embeddings reader reads itself; client-fields.ts checks the others. */
-const EMBEDDINGS_READS: ReadonlySet<string> = new Set(['provider', 'session_id', 'trace', 'user'])
-
 /** Most inputs one request may carry (OpenAI's documented limit for an input array). */
 export const MAX_EMBEDDING_INPUTS = 2048
 
@@ -141,6 +138,6 @@ export function readEmbeddingsRequest(value: Record<string, unknown>, unknownFie
   const sessionId = body.optionalString('session_id', { maxLength: 256 }) ?? null
   const user = body.optionalString('user', {}) ?? null
   const provider = readProvider(body)
-  readClientFields(body, EMBEDDINGS_READS)
+  readClientFields(body, EMBEDDINGS_REQUEST_FIELDS)
   return { model, inputs, dimensions, encodingFormat, provider, user, sessionId }
 }

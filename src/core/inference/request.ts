@@ -67,11 +67,6 @@ export const CHAT_REQUEST_FIELDS: ReadonlySet<string> = new Set([
 /** The known top-level fields of a chat request: the SDK's ChatRequest's, and those real clients send. */
 const CHAT_KNOWN_FIELDS = withClientFields(CHAT_REQUEST_FIELDS)
 
-/** The fields real clients send that the chat reader reads itself; client-fields.ts checks the others. */
-const CHAT_READS: ReadonlySet<string> = new Set([
-  'cache_control', 'metadata', 'models', 'plugins', 'prediction', 'provider', 'reasoning', 'service_tier', 'session_id', 'stream_options', 'trace', 'user',
-])
-
 const PROVIDER_FIELDS: ReadonlySet<string> = new Set([
   'allow_fallbacks', 'data_collection', 'enforce_distillable_text', 'ignore', 'max_price', 'only', 'order',
   'preferred_max_latency', 'preferred_min_throughput', 'quantizations', 'require_parameters', 'sort', 'zdr',
@@ -540,7 +535,7 @@ export function readAnyChatRequest(value: Record<string, unknown>, unknownFields
   const sessionId = value['session_id'] === undefined ? null : (body.optionalString('session_id', SESSION_ID) ?? null)
   const user = value['user'] === undefined ? null : (body.optionalString('user', ANY_STRING) ?? null)
   const provider = readProvider(body)
-  readClientFields(body, CHAT_READS, parameters)
+  readClientFields(body, CHAT_REQUEST_FIELDS, parameters)
   return {
     models,
     modelFields,

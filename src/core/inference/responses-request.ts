@@ -20,11 +20,6 @@ export const RESPONSES_REQUEST_FIELDS: ReadonlySet<string> = new Set([
 /** The known top-level fields of a Responses request: the SDK's, and those real clients send (decisions/0036). */
 const RESPONSES_KNOWN_FIELDS = withClientFields(RESPONSES_REQUEST_FIELDS)
 
-/** The fields real clients send that the Responses reader reads itself; client-fields.ts checks the others. */
-const RESPONSES_READS: ReadonlySet<string> = new Set([
-  'cache_control', 'metadata', 'models', 'plugins', 'provider', 'reasoning', 'service_tier', 'session_id', 'store', 'trace', 'user',
-])
-
 /**
  * The item types of the SDK's input union that the simulator reads. Every other type of that union
  * (server-tool calls and their outputs, compaction and reference items...) is accepted as it is and
@@ -306,7 +301,7 @@ export function readResponsesRequest(value: Record<string, unknown>, unknownFiel
   const user = body.optionalString('user', {}) ?? null
   const metadata = readMetadata(body)
   const provider = readProvider(body)
-  readClientFields(body, RESPONSES_READS, parameters)
+  readClientFields(body, RESPONSES_REQUEST_FIELDS, parameters)
   return {
     chat: {
       models,
