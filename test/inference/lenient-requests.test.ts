@@ -6,6 +6,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { CLIENT_FIELDS } from '../../src/core/inference/client-fields.js'
+import { CHAT_REQUEST_FIELDS } from '../../src/core/inference/request.js'
 import { createSimulator, type SimResponse } from '../../src/index.js'
 import { runs } from '../support/runs.js'
 import { ALPHA, MODEL, chatWorld } from './support.js'
@@ -107,6 +108,112 @@ describe('the fields real clients send', () => {
     expect([refused.status, (refused.body as any).error.message]).toEqual([404, 'No endpoints found that can handle the requested parameters'])
     sim.models.create({ id: 'acme/chat-2', endpoints: [{ ...ALPHA, supported_parameters: ['max_tokens', field as never] }] })
     expect(post(sim, key, '/chat/completions', { ...body, model: 'acme/chat-2', provider: { require_parameters: true } }).status).toBe(200)
+  })
+
+  it("every field of the SDK's ChatRequest, at every depth, is known: none is refused under strictRequests", () => {
+    const { sim, key } = world(true)
+    const cache = { type: 'ephemeral', ttl: '5m' }
+    const parts = [
+      { type: 'text', text: 'Look:', cache_control: cache, prompt_cache_breakpoint: { mode: 'explicit' } },
+      { type: 'image_url', image_url: { url: 'https://example.com/a.png', detail: 'low' }, cache_control: cache },
+      { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } },
+      { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,AAAA', file_id: 'file-1' } },
+      { type: 'input_video', video_url: { url: 'https://example.com/a.mp4', processing: 'default' } },
+      { type: 'video_url', video_url: { url: 'https://example.com/b.mp4' } },
+    ]
+    const messages = [
+      { role: 'system', name: 's', content: [{ type: 'text', text: 'Be brief.' }], configuration_update: { reasoning: { effort: 'low' } } },
+      { role: 'developer', name: 'd', content: 'Use tools.', configuration_update: null },
+      { role: 'user', name: 'u', content: parts },
+      {
+        role: 'assistant',
+        name: 'a',
+        content: 'Calling.',
+        refusal: null,
+        reasoning: 'Because.',
+        reasoning_details: [{ type: 'reasoning.text', text: 'Because.', format: 'unknown', index: 0 }],
+        images: [{ image_url: { url: 'https://example.com/c.png' } }],
+        audio: { id: 'audio-1' },
+        model: MODEL,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: '18C' }] },
+    ]
+    const plugins = [
+      { id: 'auto-beta-router', allowed_models: [MODEL], cost_quality_tradeoff: 0.5, cost_tier: 'low', enabled: true, excluded_models: [] },
+      { id: 'auto-router', allowed_models: [MODEL], cost_quality_tradeoff: 0.5, cost_tier: 'low', enabled: true, excluded_models: [], pin_model: MODEL },
+      { id: 'context-compression', enabled: true, engine: 'middle-out' },
+      { id: 'file-parser', enabled: true, pdf: { engine: 'pdf-text' } },
+      { id: 'fusion', analysis_models: [MODEL], enabled: true, max_tool_calls: 2, model: MODEL, preset: 'p', tools: [] },
+      { id: 'moderation' },
+      { id: 'pareto-router', enabled: true, max_price: 1, min_coding_score: 0.5, price_source: 'list' },
+      { id: 'response-healing', enabled: true },
+      { id: 'switchyard-router', algorithm: 'a' },
+      { id: 'web', enabled: true, engine: 'native', exclude_domains: [], include_domains: [], max_results: 3, max_uses: 1, mode: 'auto', search_prompt: 'p', user_location: { type: 'approximate', city: 'Paris' }, x_search: {} },
+      { id: 'web-fetch', allowed_domains: [], blocked_domains: [], max_content_tokens: 100, max_uses: 1 },
+    ]
+    const body = {
+      model: MODEL,
+      models: [MODEL],
+      messages,
+      cache_control: cache,
+      debug: { echo_upstream_body: false },
+      frequency_penalty: 0,
+      image_config: { aspect_ratio: '1:1' },
+      logit_bias: { '1': 1 },
+      logprobs: true,
+      max_completion_tokens: 50,
+      max_tokens: 50,
+      metadata: { team: 'search' },
+      min_p: 0.1,
+      modalities: ['text'],
+      parallel_tool_calls: true,
+      plugins,
+      prediction: { type: 'content', content: 'Hi' },
+      presence_penalty: 0,
+      prompt_cache_key: 'k',
+      prompt_cache_options: { mode: 'explicit', ttl: '5m' },
+      provider: {
+        allow_fallbacks: true,
+        data_collection: 'allow',
+        enforce_distillable_text: false,
+        ignore: [],
+        max_price: { prompt: 100, completion: 100, image: 1, audio: 1, request: 1 },
+        only: ['Alpha', 'Beta', 'Gamma'],
+        order: ['Beta'],
+        preferred_max_latency: { p50: 5, p75: 6, p90: 7, p99: 8 },
+        preferred_min_throughput: 10,
+        quantizations: ['bf16', 'fp8', 'fp16'],
+        require_parameters: false,
+        sort: { by: 'price', partition: 'model' },
+        zdr: false,
+      },
+      reasoning: { effort: 'low', summary: 'auto' },
+      reasoning_effort: 'low',
+      repetition_penalty: 1,
+      response_format: { type: 'json_schema', json_schema: { name: 'answer', description: 'd', schema: { type: 'object' }, strict: true } },
+      seed: 1,
+      service_tier: 'auto',
+      session_id: 'session-1',
+      stop: ['\n\n'],
+      stop_server_tools_when: [{ type: 'step_count_is', step_count: 2 }],
+      stream: false,
+      stream_options: { include_usage: true },
+      temperature: 0.5,
+      tool_choice: { type: 'function', function: { name: 'weather' } },
+      tools: [{ type: 'function', function: { name: 'weather', description: 'd', parameters: { type: 'object' }, strict: true }, cache_control: cache }, { type: 'openrouter:web_search', parameters: { max_results: 3 } }],
+      top_a: 0,
+      top_k: 40,
+      top_logprobs: 2,
+      top_p: 0.9,
+      trace: { trace_id: 't', span_name: 's', generation_name: 'g', parent_span_id: 'p', trace_name: 'n' },
+      user: 'user-1',
+    }
+    const answer = post(sim, key, '/chat/completions', body)
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    // And each of the request fields the SDK's ChatRequest has is in the body above.
+    expect(Object.keys(body).filter((name) => !CHAT_REQUEST_FIELDS.has(name))).toEqual([])
+    expect([...CHAT_REQUEST_FIELDS].filter((name) => !(name in body))).toEqual([])
   })
 
   it('a tool loop as the AI SDK and LangChain send it: name on every role, cache_control on messages and parts', () => {
