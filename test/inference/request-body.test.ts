@@ -71,6 +71,7 @@ describe('reading a chat request', () => {
     ['a misspelt field of an image', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x', detial: 'low' } }] }] }, ['messages[0].content[0].image_url.detial']],
     ['a misspelt field of a function tool', { tools: [{ type: 'function', function: { name: 'f', paramters: {} } }] }, ['tools[0].function.paramters']],
     ['a misspelt field of usage', { usage: { includ: true } }, ['usage.includ']],
+    ['a percentile cutoff the SDK does not have', { provider: { preferred_max_latency: { p95: 3 } } }, ['provider.preferred_max_latency.p95']],
     ['a misspelt field of a web plugin', { plugins: [{ id: 'web', max_result: 3 }] }, ['plugins[0].max_result']],
     ['a misspelt field of reasoning', { reasoning: { efort: 'low' } }, ['reasoning.efort']],
     ['a misspelt field of a json_schema format', { response_format: { type: 'json_schema', json_schema: { name: 's', shcema: {} } } }, ['response_format.json_schema.shcema']],

@@ -73,6 +73,7 @@ const PROVIDER_FIELDS: ReadonlySet<string> = new Set([
 ])
 const MAX_PRICE_FIELDS: ReadonlySet<string> = new Set(['prompt', 'completion', 'image', 'audio', 'request'])
 const SORT_CONFIG_FIELDS: ReadonlySet<string> = new Set(['by', 'partition'])
+const PERCENTILE_FIELDS: ReadonlySet<string> = new Set(['p50', 'p75', 'p90', 'p99'])
 const SORTS = ['price', 'throughput', 'latency', 'exacto'] as const
 
 /** The fields of a message by role: the SDK's, and `name` and `cache_control` on every role, `function_call` on an assistant's (legacy functions). */
@@ -290,6 +291,7 @@ export function readProvider(body: BodyReader): ProviderPreferences {
     if (value === undefined || value === null) continue
     if (typeof value === 'number') provider.checkNumber(provider.at(name), value, { min: 0 })
     else if (typeof value !== 'object' || Array.isArray(value)) provider.fail(provider.at(name), 'must be a number or an object of percentile cutoffs', value)
+    else (provider.optionalObject(name) as BodyReader).known(PERCENTILE_FIELDS)
   }
   return preferences
 }
