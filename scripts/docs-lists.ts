@@ -146,7 +146,7 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'GET /__sim/journal': {
     body: '',
     answer:
-      '200 `{ "data": [entries] }`, a download\'s bytes as base64. Query: `operation`, `status`, `method`, `keyHash`, `outcome`, `responder`, `after`, `limit`, `bodies` (`operation=none`: requests no operation names; `responder=NAME`: requests that responder rule answered); see below for paging',
+      '200 `{ "data": [entries] }`, a download\'s bytes as base64. Query: `operation`, `status`, `method`, `keyHash`, `outcome`, `responder`, `hasIgnoredFields`, `after`, `limit`, `bodies` (`operation=none`: requests no operation names; `responder=NAME`: requests that responder rule answered; `hasIgnoredFields=true`: inference requests with fields that were accepted and ignored); see below for paging',
   },
   'DELETE /__sim/journal': { body: '', answer: '204' },
   'GET /__sim/responders': { body: '', answer: '200 `{ "data": [{ name, used, remaining }] }` (`sim.inference.responders.list()`)' },

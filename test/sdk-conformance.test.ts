@@ -539,6 +539,9 @@ function overridden(operation: OperationName, status: DeclaredStatus): ErrorCase
   }
 }
 
+/** A 400 about a request body's field: its message names the path and the reason after the service's wording (decisions/0036). */
+const bodyField = (metadata: { parameter: string; reason: string; value?: string }) => ({ message: `${ERROR_MESSAGES[400]}: ${metadata.parameter} ${metadata.reason}`, metadata })
+
 const asManagement = (): string => world.managementKey
 const asRegular = (): string => world.apiKey
 const anonymous = (): undefined => undefined
@@ -589,9 +592,7 @@ function INFERENCE_ERROR_CASES(): ErrorCase[] {
       message: 'openai/gpt-does-not-exist is not a valid model ID',
       metadata: { parameter: 'model', reason: 'is not a valid model ID', value: 'openai/gpt-does-not-exist' },
     }),
-    produced('createChatCompletion', 400, 'temperature is out of range', asRegular, chat({ temperature: 3 }), {
-      metadata: { parameter: 'temperature', reason: 'must be at most 2', value: '3' },
-    }),
+    produced('createChatCompletion', 400, 'temperature is out of range', asRegular, chat({ temperature: 3 }), bodyField({ parameter: 'temperature', reason: 'must be at most 2', value: '3' })),
     ...unauthorized('createChatCompletion', chat()),
     produced('createChatCompletion', 402, 'the organisation has no credits', withoutCredits, chat({ maxTokens: 100 }), {
       message: creditsMessage(100, 0),
@@ -613,9 +614,7 @@ function INFERENCE_ERROR_CASES(): ErrorCase[] {
     produced('createChatCompletion', 500, 'a fault answers 500', withFault('createChatCompletion', { status: 500 }), chat()),
     produced('createChatCompletion', 502, 'every provider fails', failingProviders, chat()),
     produced('createChatCompletion', 503, 'a fault answers 503', withFault('createChatCompletion', { status: 503 }), chat()),
-    produced('createResponses', 400, 'it continues a stored response, and responses are not stored', asRegular, respond({ previousResponseId: 'resp_123' }), {
-      metadata: { parameter: 'previous_response_id', reason: 'is not supported: responses are not stored; send the whole conversation as `input`', value: '"resp_123"' },
-    }),
+    produced('createResponses', 400, 'it continues a stored response, and responses are not stored', asRegular, respond({ previousResponseId: 'resp_123' }), bodyField({ parameter: 'previous_response_id', reason: 'is not supported: responses are not stored; send the whole conversation as `input`', value: '"resp_123"' })),
     ...unauthorized('createResponses', respond()),
     produced('createResponses', 402, 'the organisation has no credits', withoutCredits, respond({ maxOutputTokens: 100 }), {
       message: creditsMessage(100, 0),
@@ -659,9 +658,7 @@ function EMBEDDINGS_ERROR_CASES(): ErrorCase[] {
     return world.apiKey
   }
   return [
-    produced('createEmbeddings', 400, 'dimensions is above the model\'s output size', asRegular, embed({ dimensions: 4096 }), {
-      metadata: { parameter: 'dimensions', reason: 'must be at most 1536, the output size of openai/text-embedding-3-small', value: '4096' },
-    }),
+    produced('createEmbeddings', 400, 'dimensions is above the model\'s output size', asRegular, embed({ dimensions: 4096 }), bodyField({ parameter: 'dimensions', reason: 'must be at most 1536, the output size of openai/text-embedding-3-small', value: '4096' })),
     ...unauthorized('createEmbeddings', embed()),
     produced('createEmbeddings', 402, 'the organisation has no credits', withoutCredits, embed(), {
       metadata: { provider_name: null },
@@ -806,23 +803,15 @@ const ERROR_CASES: ErrorCase[] = [
   overridden('listWorkspaces', 500),
 
   // POST /workspaces
-  produced('createWorkspace', 400, 'the slug is already one of the organisation', asManagement, (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Prod', slug: 'production' } }), {
-    metadata: { parameter: 'slug', reason: 'is already the slug of another workspace of this organisation', value: '"production"' },
-  }),
-  produced('createWorkspace', 400, 'the slug is not lower-case words joined by "-"', asManagement, (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Lab', slug: 'My Lab' } }), {
-    metadata: { parameter: 'slug', reason: 'must be lower-case letters and digits in words joined by single "-" (such as "production")', value: '"My Lab"' },
-  }),
+  produced('createWorkspace', 400, 'the slug is already one of the organisation', asManagement, (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Prod', slug: 'production' } }), bodyField({ parameter: 'slug', reason: 'is already the slug of another workspace of this organisation', value: '"production"' })),
+  produced('createWorkspace', 400, 'the slug is not lower-case words joined by "-"', asManagement, (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Lab', slug: 'My Lab' } }), bodyField({ parameter: 'slug', reason: 'must be lower-case letters and digits in words joined by single "-" (such as "production")', value: '"My Lab"' })),
   ...unauthorized('createWorkspace', (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Lab', slug: 'lab' } })),
   produced('createWorkspace', 403, 'the key is a regular key', asRegular, (sdk) => sdk.workspaces.create({ createWorkspaceRequest: { name: 'Lab', slug: 'lab' } })),
   overridden('createWorkspace', 500),
 
   // PATCH /workspaces/{id}
-  produced('updateWorkspace', 400, 'the new slug is another workspace of the organisation', asManagement, (sdk) => sdk.workspaces.update({ id: 'staging', updateWorkspaceRequest: { slug: 'production' } }), {
-    metadata: { parameter: 'slug', reason: 'is already the slug of another workspace of this organisation', value: '"production"' },
-  }),
-  produced('updateWorkspace', 400, 'the sampling rate is above 1', asManagement, (sdk) => sdk.workspaces.update({ id: 'staging', updateWorkspaceRequest: { ioLoggingSamplingRate: 2 } }), {
-    metadata: { parameter: 'io_logging_sampling_rate', reason: 'must be at most 1', value: '2' },
-  }),
+  produced('updateWorkspace', 400, 'the new slug is another workspace of the organisation', asManagement, (sdk) => sdk.workspaces.update({ id: 'staging', updateWorkspaceRequest: { slug: 'production' } }), bodyField({ parameter: 'slug', reason: 'is already the slug of another workspace of this organisation', value: '"production"' })),
+  produced('updateWorkspace', 400, 'the sampling rate is above 1', asManagement, (sdk) => sdk.workspaces.update({ id: 'staging', updateWorkspaceRequest: { ioLoggingSamplingRate: 2 } }), bodyField({ parameter: 'io_logging_sampling_rate', reason: 'must be at most 1', value: '2' })),
   ...unauthorized('updateWorkspace', (sdk) => sdk.workspaces.update({ id: 'staging', updateWorkspaceRequest: { name: 'Staging 2' } })),
   produced('updateWorkspace', 403, 'the key is a regular key', asRegular, (sdk) => sdk.workspaces.update({ id: 'staging', updateWorkspaceRequest: { name: 'Staging 2' } })),
   produced('updateWorkspace', 404, 'no workspace has the slug', asManagement, (sdk) => sdk.workspaces.update({ id: 'marketing', updateWorkspaceRequest: { name: 'M' } }), { metadata: { resource: 'workspace' } }),
@@ -851,21 +840,15 @@ const ERROR_CASES: ErrorCase[] = [
   // POST /embeddings: the same rules as chat completions (decisions/0030).
   ...EMBEDDINGS_ERROR_CASES(),
   // POST /keys
-  produced('createKey', 400, 'the limit is negative', asManagement, (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Negative', limit: -1 } }), {
-    metadata: { parameter: 'limit', reason: 'must be at least 0', value: '-1' },
-  }),
-  produced('createKey', 400, "workspaceId is another organisation's workspace", asManagement, (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Elsewhere', workspaceId: world.otherTenant.workspaceId } }), {
-    metadata: { parameter: 'workspace_id', reason: 'is not a workspace of the caller', value: JSON.stringify(world.otherTenant.workspaceId) },
-  }),
+  produced('createKey', 400, 'the limit is negative', asManagement, (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Negative', limit: -1 } }), bodyField({ parameter: 'limit', reason: 'must be at least 0', value: '-1' })),
+  produced('createKey', 400, "workspaceId is another organisation's workspace", asManagement, (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Elsewhere', workspaceId: world.otherTenant.workspaceId } }), bodyField({ parameter: 'workspace_id', reason: 'is not a workspace of the caller', value: JSON.stringify(world.otherTenant.workspaceId) })),
   ...unauthorized('createKey', (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Anyone' } })),
   produced('createKey', 403, 'the key is a regular key', asRegular, (sdk) => sdk.apiKeys.create({ requestBody: { name: 'Escalation' } })),
   overridden('createKey', 429),
   overridden('createKey', 500),
 
   // PATCH /keys/{hash}
-  produced('updateKey', 400, 'limitReset is not daily, weekly or monthly', asManagement, (sdk) => sdk.apiKeys.update({ hash: world.apiKeyHash, requestBody: { limitReset: unrecognized('yearly') } }), {
-    metadata: { parameter: 'limit_reset', reason: 'must be one of daily, weekly, monthly', value: '"yearly"' },
-  }),
+  produced('updateKey', 400, 'limitReset is not daily, weekly or monthly', asManagement, (sdk) => sdk.apiKeys.update({ hash: world.apiKeyHash, requestBody: { limitReset: unrecognized('yearly') } }), bodyField({ parameter: 'limit_reset', reason: 'must be one of daily, weekly, monthly', value: '"yearly"' })),
   ...unauthorized('updateKey', (sdk) => sdk.apiKeys.update({ hash: world.apiKeyHash, requestBody: { disabled: true } })),
   produced('updateKey', 404, 'no key has the hash', asManagement, (sdk) => sdk.apiKeys.update({ hash: 'f'.repeat(64), requestBody: { disabled: true } }), { metadata: { resource: 'key' } }),
   produced('updateKey', 404, "the hash is another organisation's key", asManagement, (sdk) => sdk.apiKeys.update({ hash: GLOBEX_KEY?.hash ?? '', requestBody: { disabled: true } }), {

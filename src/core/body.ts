@@ -1,7 +1,7 @@
 // Request bodies: the raw bytes or text an adapter hands over, read as JSON with a size cap, and a
 // reader of its fields that names every refusal by the field's path (`messages[2].content`), the
 // way query errors name their parameter (decisions/0020).
-import { ApiError } from './errors.js'
+import { ApiError, ERROR_MESSAGES } from './errors.js'
 
 /**
  * The largest request body the simulated service reads, in bytes: 413 over it. The real service's
@@ -59,9 +59,21 @@ function mayNestDeeperThan(text: string, limit: number): boolean {
   return opened > limit
 }
 
+/**
+ * The 400 about one field of a body (or the body itself, `body`): its top-level `message` is the
+ * service's wording with the path and the reason after it (`Invalid request parameters:
+ * messages[2].content must be a string or an array of content parts`), because most clients show
+ * only the message; `metadata` names the field as `parameter`, with the `reason` and the `value`
+ * when there is one (decisions/0036).
+ */
+export function fieldError(parameter: string, reason: string, value?: string): ApiError {
+  const metadata: Record<string, unknown> = value === undefined ? { parameter, reason } : { parameter, reason, value }
+  return new ApiError(400, { message: `${ERROR_MESSAGES[400]}: ${parameter} ${reason}`, metadata })
+}
+
 /** The 400 about the body as a whole. */
 export function badBody(reason: string): ApiError {
-  return new ApiError(400, { metadata: { parameter: 'body', reason } })
+  return fieldError('body', reason)
 }
 
 /** UTF-8 bytes of a string body, without encoding it when it is plainly under the cap. */
@@ -144,16 +156,48 @@ export interface NumberRule {
 }
 
 /**
+ * What the readers of one request body do with a field they do not know (decisions/0036): refuse
+ * it with a 400 naming it (`strict`), or accept it and add its path (`temprature`,
+ * `messages[1].nmae`, `provider.ordr`) to `ignored`, in the order the body is read, for the
+ * journal entry's `ignoredFields`.
+ */
+export interface UnknownFields {
+  readonly strict: boolean
+  readonly ignored: string[]
+}
+
+/**
+ * Unknown fields refused: what every reader does unless handed another policy. Management bodies
+ * (keys, workspaces, ...) always read so; inference requests under `strictRequests`.
+ */
+export const REFUSE_UNKNOWN: UnknownFields = Object.freeze({ strict: true, ignored: Object.freeze([]) as unknown as string[] })
+
+/** A fresh policy for one request: unknown fields refused when `strict`, else accepted and listed. */
+export function unknownFieldsPolicy(strict: boolean): UnknownFields {
+  return strict ? REFUSE_UNKNOWN : { strict: false, ignored: [] }
+}
+
+/**
  * The fields of one JSON object in a request body, each read by name and refused with a 400 whose
- * metadata names its path. Unknown fields are refused by {@link BodyReader.known}: a misspelt
- * `limit_rest` must not make a key without a reset (decisions/0020).
+ * metadata names its path. A field outside the names given to {@link BodyReader.known} is refused
+ * or listed, as the reader's {@link UnknownFields} policy says: a management body refuses it (a
+ * misspelt `limit_rest` must not make a key without a reset, decisions/0020); an inference request
+ * accepts it and lists it unless strict (decisions/0036). Readers of nested objects made with
+ * {@link BodyReader.child} or {@link BodyReader.optionalObject} share the policy.
  */
 export class BodyReader {
   constructor(
     readonly value: Record<string, unknown>,
     /** The path of this object in the body: `''` for the body itself, `provider` for a nested one. */
     readonly path = '',
+    /** What {@link BodyReader.known} does with a field it does not know. */
+    readonly unknownFields: UnknownFields = REFUSE_UNKNOWN,
   ) {}
+
+  /** A reader of a nested object at `path`, with this reader's policy for unknown fields. */
+  child(value: Record<string, unknown>, path: string): BodyReader {
+    return new BodyReader(value, path, this.unknownFields)
+  }
 
   /** The path of a field of this object. */
   at(name: string | number): string {
@@ -161,18 +205,20 @@ export class BodyReader {
     return this.path === '' ? name : `${this.path}.${name}`
   }
 
-  /** A 400 naming `field` (a name in this object, or a path already made). */
+  /** A 400 naming `field` (a name in this object, or a path already made), in `message` too ({@link fieldError}). */
   fail(field: string, reason: string, value?: unknown): never {
-    const metadata: Record<string, unknown> = { parameter: field, reason }
-    if (value !== undefined) metadata['value'] = shown(value)
-    throw new ApiError(400, { metadata })
+    throw fieldError(field, reason, value === undefined ? undefined : shown(value))
   }
 
-  /** Refuses any field that is not in `names`, listing the known ones. */
+  /**
+   * Checks that every field is in `names`. One that is not is refused, listing the known ones,
+   * under a strict policy; otherwise it is accepted and its path listed in the policy's `ignored`.
+   */
   known(names: ReadonlySet<string>): this {
     for (const name in this.value) {
-      if (!Object.hasOwn(this.value, name)) continue
-      if (!names.has(name)) this.fail(this.at(name), `is not a field of this request (known fields: ${[...names].join(', ')})`)
+      if (!Object.hasOwn(this.value, name) || names.has(name)) continue
+      if (this.unknownFields.strict) this.fail(this.at(name), `is not a field of this request (known fields: ${[...names].join(', ')})`)
+      this.unknownFields.ignored.push(this.at(name))
     }
     return this
   }
@@ -277,7 +323,7 @@ export class BodyReader {
       this.fail(this.at(name), 'must not be null')
     }
     if (typeof value !== 'object' || Array.isArray(value)) this.fail(this.at(name), 'must be an object', value)
-    return new BodyReader(value as Record<string, unknown>, this.at(name))
+    return this.child(value as Record<string, unknown>, this.at(name))
   }
 
   /** An array field; absent: undefined. */

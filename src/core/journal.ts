@@ -48,6 +48,16 @@ export interface JournalEntry {
   /** Simulated latency, in milliseconds. */
   delayMs: number
   /**
+   * The paths of the fields of an inference request's body (`/chat/completions`, `/responses`,
+   * `/embeddings`) that are neither in the official SDK's request schema nor among the fields
+   * real clients send (decisions/0036): accepted and without effect, as the real service does,
+   * and listed here so that a test can catch a typo (`temprature`, `messages[1].nmae`,
+   * `provider.ordr`), in the order the body was read. Empty when there were none, for every
+   * other operation, and under `strictRequests` (which refuses them with a 400 instead). Filter
+   * on it with `list({ hasIgnoredFields: true })`.
+   */
+  ignoredFields: string[]
+  /**
    * The response `handle()` returned, as it was returned: a success body is rebuilt from the
    * simulator's cached records on `list()`. An error body is shared with the response until `list()`
    * copies it, so a caller that edits an error body it got edits the journal's too (copying every
@@ -81,6 +91,8 @@ export interface JournalFilter {
   outcome?: JournalEntry['outcome']
   /** The name of the responder rule that answered (`JournalEntry.responder`). */
   responder?: string
+  /** Whether the request had fields that were accepted and ignored (`JournalEntry.ignoredFields` not empty), or had none. */
+  hasIgnoredFields?: boolean
 }
 
 /**
@@ -106,7 +118,7 @@ export interface Journal {
 const OUTCOMES: readonly JournalEntry['outcome'][] = ['response', 'network-error', 'never']
 
 /** A misspelt criterion (`opertion`) is refused: ignored, it would make the filter match everything. */
-export const JOURNAL_FILTER_FIELDS = fieldsOf<JournalFilter>({ operation: true, status: true, method: true, keyHash: true, outcome: true, responder: true })
+export const JOURNAL_FILTER_FIELDS = fieldsOf<JournalFilter>({ operation: true, status: true, method: true, keyHash: true, outcome: true, responder: true, hasIgnoredFields: true })
 
 function checkFilter(filter: unknown): void {
   const check: ArgumentChecker = new ArgumentChecker('list the journal')
@@ -120,7 +132,13 @@ function checkFilter(filter: unknown): void {
   if (given['keyHash'] !== undefined) check.string(given['keyHash'], 'filter.keyHash')
   if (given['outcome'] !== undefined) check.oneOf(given['outcome'], OUTCOMES, 'filter.outcome')
   if (given['responder'] !== undefined) check.string(given['responder'], 'filter.responder')
+  if (given['hasIgnoredFields'] !== undefined && typeof given['hasIgnoredFields'] !== 'boolean') {
+    check.fail('filter.hasIgnoredFields', `must be true or false, got ${describe(given['hasIgnoredFields'])}`)
+  }
 }
+
+/** What an entry without ignored fields keeps: one shared empty list, not one per request (`list()` copies it). */
+const NONE_IGNORED: string[] = Object.freeze([]) as unknown as string[]
 
 /**
  * The journal's storage: harness state, outside snapshots like faults and latency (decisions/0010 in the repository).
@@ -170,6 +188,7 @@ export class JournalStore {
       responderRemaining: entry.responderRemaining,
       rateLimited: entry.rateLimited,
       delayMs: entry.delayMs,
+      ignoredFields: entry.ignoredFields.length === 0 ? NONE_IGNORED : entry.ignoredFields,
       kept,
     }
     if (this.ring.length < this.limit) {
@@ -201,7 +220,8 @@ export class JournalStore {
         (filter.method === undefined || e.method === filter.method.toUpperCase()) &&
         (filter.keyHash === undefined || e.principal?.keyHash === filter.keyHash) &&
         (filter.outcome === undefined || e.outcome === filter.outcome) &&
-        (filter.responder === undefined || e.responder === filter.responder),
+        (filter.responder === undefined || e.responder === filter.responder) &&
+        (filter.hasIgnoredFields === undefined || e.ignoredFields.length > 0 === filter.hasIgnoredFields),
     )
   }
 

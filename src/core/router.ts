@@ -1,5 +1,5 @@
 import { type Principal, bearerSecret, malformedBearer, principalOfKey, requireManagement } from './auth.js'
-import { MAX_BODY_BYTES, readJsonObject, strictUtf8 } from './body.js'
+import { MAX_BODY_BYTES, readJsonObject, strictUtf8, type UnknownFields, unknownFieldsPolicy } from './body.js'
 import { type Controls, faultError } from './faults.js'
 import { takeToken } from './store/rate-limits.js'
 import { ApiError, AUTH_MESSAGES, errorEnvelope } from './errors.js'
@@ -144,7 +144,7 @@ export function operationOf(request: SimRequest): OperationName | null {
 }
 
 /** The operations and the catch-all, after faults and rate limits have let the request through. */
-function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, method: string, path: string, matched: Matched | undefined, caller: Caller, decoded: string | undefined): SimResponse {
+function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, method: string, path: string, matched: Matched | undefined, caller: Caller, decoded: string | undefined, unknownFields: UnknownFields): SimResponse {
   // Known only once the request names an operation: the catch-all answers without a user_id.
   let principal: Principal | null = null
   try {
@@ -173,6 +173,7 @@ function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, me
       request,
       defaultRateLimit: router.controls.defaultRateLimit,
       json: () => (body ??= readBody(request, decoded)),
+      unknownFields,
       inference: router.inference,
     }
     return operation.auth === 'public' ? operation.run(call) : operation.run(call as Call<Principal>)
@@ -187,6 +188,8 @@ export interface RouterContext {
   controls: Controls
   journal: JournalStore
   inference: InferenceRuntime
+  /** The simulator's `strictRequests`: an inference request's unknown field is a 400, not an ignored field (decisions/0036). */
+  strictRequests: boolean
 }
 
 const bad = (field: string, expected: string): ApiError =>
@@ -230,6 +233,8 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   let shownQuery = ''
   let requestBody: string | null = null
   let decoded: string | undefined
+  // The unknown fields an inference request's readers accepted, for the journal (decisions/0036).
+  const unknownFields = unknownFieldsPolicy(router.strictRequests)
   try {
     const refused = malformed(request)
     if (refused !== null) throw refused
@@ -257,7 +262,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
       rateLimited = true
       response = errorResponse(new ApiError(429, { headers: { 'retry-after': String(retryAfter) } }), principal)
     } else {
-      response = serve(ctx, router, request, method, path, matched, caller, decoded)
+      response = serve(ctx, router, request, method, path, matched, caller, decoded, unknownFields)
     }
   } catch (error) {
     response =
@@ -290,6 +295,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     responderRemaining: answered === null ? null : remainingUses(answered),
     rateLimited,
     delayMs: delay.ms,
+    ignoredFields: unknownFields.ignored,
     response,
   })
   // The caller gets its own copy of a file's bytes (unless it is an adapter that asked to share

@@ -83,10 +83,19 @@ export interface SimulatorOptions {
    * finite number, or a call that throws, counts as no time passing.
    */
   clock?: 'virtual' | 'real' | WallTime
+  /**
+   * Whether an inference request (`/chat/completions`, `/responses`, `/embeddings`) with a field
+   * that neither the official SDK's request schema nor real clients send is refused: a 400 naming
+   * the field, for suites that want a typo (`temprature`) to fail. Default `false`: such a field is
+   * accepted and ignored, as the real service does, and listed on the journal entry's
+   * `ignoredFields`. Management bodies (keys, workspaces, ...) refuse unknown fields either way
+   * (decisions/0036).
+   */
+  strictRequests?: boolean
 }
 
 /** Each field of {@link SimulatorOptions}, for the checks of the options that include them. */
-export const SIMULATOR_OPTION_NAMES = { seed: true, now: true, world: true, rateLimit: true, journalLimit: true, clock: true } as const
+export const SIMULATOR_OPTION_NAMES = { seed: true, now: true, world: true, rateLimit: true, journalLimit: true, clock: true, strictRequests: true } as const
 /** The fields of {@link SimulatorOptions}: any other is refused (a misspelt `rateLimt` must not be ignored). */
 const SIMULATOR_OPTION_FIELDS = fieldsOf<SimulatorOptions>(SIMULATOR_OPTION_NAMES)
 
@@ -203,6 +212,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   if (typeof journalLimit !== 'number' || !Number.isSafeInteger(journalLimit) || journalLimit < 0) {
     throw invalidArgument('create simulator', 'journalLimit', `must be a non-negative integer, got ${describe(journalLimit)}`)
   }
+  const strictRequests = options.strictRequests ?? false
+  if (typeof strictRequests !== 'boolean') throw invalidArgument('create simulator', 'strictRequests', `must be true or false, got ${describe(strictRequests)}`)
   const { ctx, collections } = createStore(seed, clock)
   const names = catalogNames(ctx)
   const controls = new Controls(seed, rateLimit, names)
@@ -210,6 +221,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   const router = {
     controls,
     journal: new JournalStore(journalLimit),
+    strictRequests,
     inference: { seed, responders, embeddings: new EmbeddingsCache(), statisticsViews: new WeakMap(), providerFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickProviderFault(facts), streamFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickStreamFault(facts) },
   }
   const shift = specNow === undefined ? 0 : startMs - specNow

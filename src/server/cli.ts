@@ -51,6 +51,9 @@ Options:
                        so rate limits refill and keys expire while a client waits)
   --rate-limit R/I     a token bucket per key: R requests per interval I (500ms, 1s, 1m, 1h), such as 60/1m
   --journal-limit N    requests the journal keeps (default 1000; 0 keeps none)
+  --strict-requests    refuse an inference request with a field neither the SDK nor real clients
+                       send (a 400 naming it), instead of ignoring it and listing it on the
+                       journal entry's ignoredFields
   --no-control         serve no control API (every /__sim path answers 404)
   --control-token T    control clients must send "authorization: Bearer T" (or set the environment
                        variable MODEL_ACCESS_SIM_CONTROL_TOKEN, which ps does not show); needed for
@@ -290,6 +293,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
         clock: { type: 'string' },
         'rate-limit': { type: 'string' },
         'journal-limit': { type: 'string' },
+        'strict-requests': { type: 'boolean' },
         'no-control': { type: 'boolean' },
         'control-token': { type: 'string' },
         'ready-file': { type: 'string' },
@@ -315,6 +319,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
       clock,
       rateLimit,
       journalLimit,
+      strictRequests: values['strict-requests'] === true,
       ...(values.now !== undefined && { now: values.now }),
     }) as Simulator<unknown>
   } catch (error) {

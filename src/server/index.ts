@@ -29,6 +29,11 @@ export const DEFAULT_PORT = 4010
 /** The largest request body the control API reads (a file's content comes as base64 in it). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024
 
+/**
+ * How the server listens and what it serves around the simulator. What the simulator does (its
+ * world, seed, rate limits, `strictRequests`, ...) is set where it is created:
+ * `startServer(createSimulator({ strictRequests: true }))` is what `serve --strict-requests` runs.
+ */
 export interface StartServerOptions {
   /** Port to listen on; 0 picks a free one (read it from the result). Default 4010. */
   port?: number

@@ -84,6 +84,7 @@ describe('sim.handle with a malformed request', () => {
       responderRemaining: null,
       rateLimited: false,
       delayMs: 0,
+      ignoredFields: [],
     })
     expect(sim.clock.nowMs()).toBe(before)
   })

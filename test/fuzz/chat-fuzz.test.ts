@@ -39,9 +39,12 @@ interface Draw {
 const DEFAULT_WORLD = createSimulator()
 const MODELS = [...new Set([...Object.values(DEFAULT_WORLD.world.models), ...DEFAULT_WORLD.models.list().map((m) => m.id)])].slice(0, 8).map((id) => DEFAULT_WORLD.models.get(id)!)
 
-/** A world to spend in: an organisation with credits and a key, a key at its limit, an organisation with no credits, the default world's models. */
-function chatWorld() {
-  const sim = createSimulator({ world: 'empty', seed: 7 })
+/**
+ * A world to spend in: an organisation with credits and a key, a key at its limit, an organisation
+ * with no credits, the default world's models; `strictRequests` refuses unknown fields (decisions/0036).
+ */
+function chatWorld(strictRequests = false) {
+  const sim = createSimulator({ world: 'empty', seed: 7, strictRequests })
   const org = sim.users.create({ name: 'Acme', credits: { total: 1_000 } })
   const admin = sim.keys.create({ userId: org.id, management: true })
   const regular = sim.keys.create({ userId: org.id, name: 'regular' })
@@ -196,8 +199,9 @@ describe('chat completions under hostile bodies, through sim.handle', () => {
     let streams = 0
     const world = chatWorld()
     fc.assert(
-      fc.property(fc.array(draws(world.facts), { minLength: 2, maxLength: 10 }), (sequence) => {
-        const current = chatWorld()
+      // Half the sequences under strictRequests, whose refusals of unknown fields must charge nothing too.
+      fc.property(fc.boolean(), fc.array(draws(world.facts), { minLength: 2, maxLength: 10 }), (strict, sequence) => {
+        const current = chatWorld(strict)
         for (const d of sequence) {
           const before = ledger(current)
           let response: SimResponse

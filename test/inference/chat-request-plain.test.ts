@@ -1,8 +1,10 @@
 // The plain reader (model, messages of { role, content } text, stream, max_tokens) gives what the
 // general reader gives, or steps aside: over random bodies near that shape, readChatRequest and
-// the field-by-field reader return equal inputs, or throw the same 400.
+// the field-by-field reader return equal inputs, or throw the same 400; with unknown fields
+// accepted, they list the same ones, and under a strict policy they refuse the same one.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { REFUSE_UNKNOWN, unknownFieldsPolicy } from '../../src/core/body.js'
 import { readAnyChatRequest, readChatRequest } from '../../src/core/inference/request.js'
 import { anyValue, outcome } from '../support/readers.js'
 import { runs } from '../support/runs.js'
@@ -17,6 +19,7 @@ const message = fc.oneof(
   { weight: 6, arbitrary: fc.record({ role, content }) },
   { weight: 1, arbitrary: fc.record({ role, content, name: fc.string({ maxLength: 4 }) }) },
   { weight: 1, arbitrary: fc.record({ role, content, tool_call_id: fc.string({ maxLength: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ role, content, nmae: fc.string({ maxLength: 4 }) }) },
   { weight: 1, arbitrary: fc.record({ content }) },
   { weight: 1, arbitrary: fc.record({ role }) },
   { weight: 1, arbitrary: anyValue },
@@ -32,18 +35,25 @@ const body = fc
       temperature: fc.oneof(fc.double({ min: 0, max: 2, noNaN: true }), anyValue),
       user: fc.oneof(fc.string({ maxLength: 4 }), anyValue),
       models: fc.constant(['a/b', 'c/d']),
+      temprature: fc.constant(1),
+      usage: fc.oneof(fc.constant({ include: true }), anyValue),
     },
     { requiredKeys: [] },
   )
   .map((b) => JSON.parse(JSON.stringify(b)) as Record<string, unknown>)
 
 describe('the plain chat request reader', () => {
-  it('gives what the field-by-field reader gives, or the same 400, for any body near its shape', () => {
+  it('gives what the field-by-field reader gives, or the same 400, for any body near its shape, unknown fields refused or listed', () => {
     fc.assert(
       fc.property(body, (b) => {
         expect(outcome(() => readChatRequest(b))).toStrictEqual(outcome(() => readAnyChatRequest(b)))
+        expect(outcome(() => readChatRequest(b, REFUSE_UNKNOWN))).toStrictEqual(outcome(() => readAnyChatRequest(b, REFUSE_UNKNOWN)))
+        const plain = unknownFieldsPolicy(false)
+        const general = unknownFieldsPolicy(false)
+        expect(outcome(() => readChatRequest(b, plain))).toStrictEqual(outcome(() => readAnyChatRequest(b, general)))
+        expect(plain.ignored).toStrictEqual(general.ignored)
       }),
-      { seed: SEED, numRuns: runs(3000) },
+      { seed: SEED, numRuns: runs(3000), verbose: true },
     )
   })
 
@@ -76,9 +86,12 @@ describe('the plain chat request reader', () => {
     )
   })
 
-  it('leaves a body with a field it does not read to the general reader, which names it', () => {
+  it('leaves a body with a field it does not read to the general reader, which names it or lists it', () => {
     const refused = (b: Record<string, unknown>) => (outcome(() => readChatRequest(b)) as { metadata: { parameter: string } }).metadata.parameter
     expect(refused({ model: 'a/b', messages: [{ role: 'user', content: 'x' }], colour: 'red' })).toBe('colour')
+    const lenient = unknownFieldsPolicy(false)
+    expect(readChatRequest({ model: 'a/b', messages: [{ role: 'user', content: 'x', nmae: 'n' }], colour: 'red' }, lenient).messages).toEqual([{ role: 'user', text: 'x', mediaParts: 0, toolCallChars: 0 }])
+    expect(lenient.ignored).toEqual(['colour', 'messages[0].nmae'])
     expect(refused({ model: 'a/b', messages: [{ role: 'tool', content: 'x' }] })).toBe('messages[0].tool_call_id')
     expect(refused({ model: '', messages: [{ role: 'user', content: 'x' }] })).toBe('model')
   })

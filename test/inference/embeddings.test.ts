@@ -21,8 +21,8 @@ const BETA: Partial<Endpoint> = { provider_name: 'Beta', pricing: { prompt: '0.0
 const embeddingsModel = { output_modalities: ['embeddings' as const], input_modalities: ['text' as const], modality: 'text->embeddings' }
 
 /** An empty world with Acme (credits), a regular key, {@link EMBED} served by Alpha and Beta, and a chat model. */
-function embedWorld(options: { seed?: number; credits?: number; limit?: number; endpoints?: Partial<Endpoint>[] } = {}) {
-  const sim = createSimulator({ world: 'empty', seed: options.seed ?? 7, now: '2026-03-02T10:00:00Z' })
+function embedWorld(options: { seed?: number; credits?: number; limit?: number; endpoints?: Partial<Endpoint>[]; strictRequests?: boolean } = {}) {
+  const sim = createSimulator({ world: 'empty', seed: options.seed ?? 7, now: '2026-03-02T10:00:00Z', strictRequests: options.strictRequests ?? false })
   const org = sim.users.create({ name: 'Acme', credits: { total: options.credits ?? 10_000 } })
   const { key, record } = sim.keys.create({ userId: org.id, ...(options.limit !== undefined && { limit: options.limit }) })
   sim.models.create({ id: EMBED, architecture: embeddingsModel, endpoints: options.endpoints ?? [ALPHA, BETA] })
@@ -56,11 +56,16 @@ describe('the embeddings body', () => {
     return answer.body.error.metadata
   }
 
-  it('accepts every field of the SDK request and refuses any other, naming it', () => {
+  it('accepts every field of the SDK request and lists any other on the journal entry; strictRequests refuses it, naming it', () => {
     const answer = embed(sim, key, { input: 'hi', dimensions: 8, encoding_format: 'float', input_type: 'search_query', provider: { order: ['Alpha'], allow_fallbacks: false }, session_id: 's-1', trace: { trace_id: 't' }, user: 'u-1' })
     expect(answer.status).toBe(200)
-    expect(refused({ input: 'hi', temperature: 1 })).toMatchObject({ parameter: 'temperature' })
-    expect(refused({ input: 'hi', provider: { ordre: ['Alpha'] } })).toMatchObject({ parameter: 'provider.ordre' })
+    expect(sim.journal.list().at(-1)?.ignoredFields).toEqual([])
+    expect(embed(sim, key, { input: 'hi', temperature: 1, provider: { ordre: ['Alpha'] }, usage: { include: true } }).status).toBe(200)
+    expect(sim.journal.list().at(-1)?.ignoredFields).toEqual(['temperature', 'provider.ordre'])
+    const strict = embedWorld({ strictRequests: true })
+    const strictRefusal = (body: Record<string, unknown>) => embed(strict.sim, strict.key, body).body.error
+    expect(strictRefusal({ input: 'hi', temperature: 1 })).toMatchObject({ message: expect.stringMatching(/^Invalid request parameters: temperature is not a field of this request/), metadata: { parameter: 'temperature' } })
+    expect(strictRefusal({ input: 'hi', provider: { ordre: ['Alpha'] } })).toMatchObject({ metadata: { parameter: 'provider.ordre' } })
     expect(refused({ input: 'hi', model: undefined })).toMatchObject({ parameter: 'model' })
     expect(refused({})).toMatchObject({ parameter: 'input' })
   })
@@ -90,7 +95,8 @@ describe('the embeddings body', () => {
     expect(refused({ input: { text: 'a' } })).toMatchObject({ parameter: 'input' })
     expect(refused({ input: [{ content: [] }] })).toMatchObject({ parameter: 'input[0].content' })
     expect(refused({ input: [{ content: [{ type: 'video', video: {} }] }] })).toMatchObject({ parameter: 'input[0].content[0].type' })
-    expect(refused({ input: [{ content: [{ type: 'image_url', image_url: { url: 'x', detail: 'high' } }] }] })).toMatchObject({ parameter: 'input[0].content[0].image_url.detail' })
+    expect(embed(sim, key, { input: [{ content: [{ type: 'image_url', image_url: { url: 'x', detail: 'high' } }] }] }).status).toBe(200)
+    expect(sim.journal.list().at(-1)?.ignoredFields).toEqual(['input[0].content[0].image_url.detail'])
     expect(refused({ input: Array.from({ length: 2049 }, () => 'a') })).toMatchObject({ parameter: 'input', reason: 'must hold at most 2048 inputs' })
     expect(embed(sim, key, { input: Array.from({ length: 2048 }, () => 'a'), dimensions: 2 }).status).toBe(200)
   })

@@ -170,8 +170,8 @@ describe('the journal names the responder rule that answered', () => {
     sim.inference.respond({ name: 'everything', reply: { content: 'Scripted.' } })
     const management = sim.keys.create({ userId: sim.users.list()[0]!.id, management: true }).key
     const refused = [
-      // Validation: an unknown field, no model.
-      chat(sim, key, { model: MODEL, temprature: 1 }),
+      // Validation: a wrong value, no model.
+      chat(sim, key, { model: MODEL, temperature: 5 }),
       chat(sim, key, {}),
       // A model that does not exist; a management key, which administers and does not spend.
       chat(sim, key, { model: 'acme/none' }),

@@ -1,12 +1,16 @@
-// Step 1: the body of POST /chat/completions, every refusal a 400 naming the field's path.
+// Step 1: the body of POST /chat/completions, every refusal a 400 naming the field's path in its
+// metadata and its message; an unknown field accepted and listed, or refused under strictRequests.
 import { describe, expect, it } from 'vitest'
 import { CHAT_REQUEST_FIELDS } from '../../src/core/inference/request.js'
 import { MODEL, chat, chatWorld } from './support.js'
 
-const refusal = (body: Record<string, unknown>) => {
-  const { sim, key } = chatWorld()
+const refusal = (body: Record<string, unknown>, strictRequests = false) => {
+  const { sim, key } = chatWorld({ strictRequests })
   const answer = chat(sim, key, { model: MODEL, ...body })
   expect(answer.status).toBe(400)
+  const { parameter, reason } = answer.body.error.metadata as { parameter: string; reason: string }
+  // The message names the field and the reason too: most clients show only the message.
+  expect(answer.body.error.message).toBe(`Invalid request parameters: ${parameter} ${reason}`)
   return answer.body.error.metadata as { parameter: string; reason: string }
 }
 
@@ -24,7 +28,6 @@ describe('reading a chat request', () => {
     ['a text part without text', { messages: [{ role: 'user', content: [{ type: 'text' }] }] }, 'messages[0].content[0].text'],
     ['an image part without its image', { messages: [{ role: 'user', content: [{ type: 'image_url' }] }] }, 'messages[0].content[0].image_url'],
     ['a tool message without tool_call_id', { messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].tool_call_id'],
-    ['an unknown field of a message', { messages: [{ role: 'user', content: 'x', tool_call_id: 'c' }] }, 'messages[0].tool_call_id'],
     ['an assistant tool call without a function', { messages: [{ role: 'assistant', tool_calls: [{ id: 'c', type: 'function' }] }] }, 'messages[0].tool_calls[0].function'],
     ['neither model nor models', { model: undefined }, 'model'],
     ['an empty model', { model: '' }, 'model'],
@@ -48,18 +51,38 @@ describe('reading a chat request', () => {
     ['a function tool without a name', { tools: [{ type: 'function', function: {} }] }, 'tools[0].function.name'],
     ['an unknown tool_choice', { tool_choice: 'sometimes' }, 'tool_choice'],
     ['a response_format without a type', { response_format: {} }, 'response_format.type'],
-    ['an unknown provider field', { provider: { orders: ['A'] } }, 'provider.orders'],
     ['a provider order entry that is empty', { provider: { order: ['Alpha', ''] } }, 'provider.order[1]'],
     ['an unknown quantization', { provider: { quantizations: ['fp3'] } }, 'provider.quantizations[0]'],
     ['an unknown sort', { provider: { sort: 'cheapest' } }, 'provider.sort'],
     ['a sort config with an unknown by', { provider: { sort: { by: 'cheapest' } } }, 'provider.sort.by'],
     ['a negative max_price', { provider: { max_price: { prompt: -1 } } }, 'provider.max_price.prompt'],
-    ['an unknown max_price key', { provider: { max_price: { tokens: 1 } } }, 'provider.max_price.tokens'],
     ['an unknown data_collection', { provider: { data_collection: 'maybe' } }, 'provider.data_collection'],
     ['allow_fallbacks not a boolean', { provider: { allow_fallbacks: 'no' } }, 'provider.allow_fallbacks'],
-    ['a field the SDK\'s ChatRequest does not have', { max_tokens_per_minute: 5 }, 'max_tokens_per_minute'],
   ])('refuses %s, naming it', (_, body, parameter) => {
     expect(refusal(body).parameter).toBe(parameter)
+  })
+
+  it.each([
+    ['a field of a message its role does not have', { messages: [{ role: 'user', content: 'x', tool_call_id: 'c' }] }, ['messages[0].tool_call_id']],
+    ['an unknown provider field', { provider: { orders: ['A'] } }, ['provider.orders']],
+    ['an unknown max_price key', { provider: { max_price: { tokens: 1 } } }, ['provider.max_price.tokens']],
+    ["a field the SDK's ChatRequest does not have", { max_tokens_per_minute: 5 }, ['max_tokens_per_minute']],
+    ['a misspelt field of a content part', { messages: [{ role: 'user', content: [{ type: 'text', text: 'x', cache_controll: {} }] }] }, ['messages[0].content[0].cache_controll']],
+    ['a misspelt field of an image', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x', detial: 'low' } }] }] }, ['messages[0].content[0].image_url.detial']],
+    ['a misspelt field of a function tool', { tools: [{ type: 'function', function: { name: 'f', paramters: {} } }] }, ['tools[0].function.paramters']],
+    ['a misspelt field of usage', { usage: { includ: true } }, ['usage.includ']],
+    ['a percentile cutoff the SDK does not have', { provider: { preferred_max_latency: { p95: 3 } } }, ['provider.preferred_max_latency.p95']],
+    ['a misspelt field of a web plugin', { plugins: [{ id: 'web', max_result: 3 }] }, ['plugins[0].max_result']],
+    ['a misspelt field of reasoning', { reasoning: { efort: 'low' } }, ['reasoning.efort']],
+    ['a misspelt field of a json_schema format', { response_format: { type: 'json_schema', json_schema: { name: 's', shcema: {} } } }, ['response_format.json_schema.shcema']],
+    ['several, in the order they are read', { temprature: 1, messages: [{ role: 'user', content: 'x', nmae: 'a' }], provider: { ordr: ['A'] } }, ['temprature', 'messages[0].nmae', 'provider.ordr']],
+  ])('accepts %s and lists it on the journal entry; strictRequests refuses it, naming it', (_, body, paths) => {
+    const { sim, key } = chatWorld()
+    expect(chat(sim, key, { model: MODEL, ...body }).status).toBe(200)
+    expect(sim.journal.list().at(-1)?.ignoredFields).toEqual(paths)
+    const refused = refusal(body, true)
+    expect(refused.parameter).toBe(paths[0])
+    expect(refused.reason).toMatch(/^is not a field of this request \(known fields: /)
   })
 
   it('accepts null for the nullable fields, as absent', () => {

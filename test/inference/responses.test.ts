@@ -93,12 +93,10 @@ describe('reading a Responses request', () => {
   })
 
   it.each([
-    ['an unknown field', { temprature: 1 }, 'temprature'],
     ['no input', { input: undefined }, 'input'],
     ['an empty input list', { input: [] }, 'input'],
     ['an item type outside the API', { input: [{ type: 'no_such_item' }] }, 'input[0].type'],
     ['a message without a role', { input: [{ type: 'message', content: 'Hi' }] }, 'input[0].role'],
-    ['an unknown field in a message', { input: [{ role: 'user', content: 'Hi', colour: 'red' }] }, 'input[0].colour'],
     ['a content part of an unknown type', { input: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] }, 'input[0].content[0].type'],
     ['a function call without call_id', { input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, 'input[0].call_id'],
     ['a function call output without output', { input: [{ type: 'function_call_output', call_id: 'c' }] }, 'input[0].output'],
@@ -115,6 +113,27 @@ describe('reading a Responses request', () => {
 
     const answer = respond(sim, key, body)
 
+    expect(answer.status).toBe(400)
+    expect(answer.body.error.metadata.parameter).toBe(parameter)
+    expect(answer.body.error.message).toBe(`Invalid request parameters: ${parameter} ${answer.body.error.metadata.reason}`)
+    expect(sim.keys.get(keyHash)!.usage).toBe(0)
+    expect(JSON.stringify(sim.exportWorld())).toBe(world)
+  })
+
+  it.each([
+    ['an unknown field', { temprature: 1 }, 'temprature'],
+    ['an unknown field in a message', { input: [{ role: 'user', content: 'Hi', colour: 'red' }] }, 'input[0].colour'],
+    ['an unknown field of reasoning', { reasoning: { efort: 'low' } }, 'reasoning.efort'],
+    ['an unknown field of a content part', { input: [{ role: 'user', content: [{ type: 'input_text', text: 'Hi', colour: 'red' }] }] }, 'input[0].content[0].colour'],
+    ['an unknown field of an image part', { input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://example.com/a.png', detial: 'low' }] }] }, 'input[0].content[0].detial'],
+  ])('accepts %s and lists it on the journal entry; strictRequests refuses it, naming it, and charges nothing', (_, body, parameter) => {
+    const lenient = chatWorld()
+    expect(respond(lenient.sim, lenient.key, body).status).toBe(200)
+    expect(lenient.sim.journal.list().at(-1)?.ignoredFields).toEqual([parameter])
+
+    const { sim, key, keyHash } = chatWorld({ strictRequests: true })
+    const world = JSON.stringify(sim.exportWorld())
+    const answer = respond(sim, key, body)
     expect(answer.status).toBe(400)
     expect(answer.body.error.metadata.parameter).toBe(parameter)
     expect(sim.keys.get(keyHash)!.usage).toBe(0)

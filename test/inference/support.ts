@@ -38,8 +38,8 @@ export const GAMMA: Partial<Endpoint> = {
 export const MODEL = 'acme/chat-1'
 
 /** An empty world with Acme, one regular key and {@link MODEL} served by Alpha, Beta and Gamma. */
-export function chatWorld(options: { seed?: number; now?: string; limit?: number; limitReset?: 'daily' | 'weekly' | 'monthly' } = {}) {
-  const sim = createSimulator({ world: 'empty', seed: options.seed ?? 7, now: options.now ?? '2026-03-02T10:00:00Z' })
+export function chatWorld(options: { seed?: number; now?: string; limit?: number; limitReset?: 'daily' | 'weekly' | 'monthly'; strictRequests?: boolean } = {}) {
+  const sim = createSimulator({ world: 'empty', seed: options.seed ?? 7, now: options.now ?? '2026-03-02T10:00:00Z', strictRequests: options.strictRequests ?? false })
   const org = sim.users.create({ name: 'Acme', credits: { total: 10_000 } })
   const { key, record } = sim.keys.create({
     userId: org.id,

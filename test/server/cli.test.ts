@@ -573,6 +573,30 @@ describe('serve --log off --no-control', () => {
   })
 })
 
+describe('serve --strict-requests', () => {
+  it('refuses an inference request with an unknown field, naming it; without the flag it is accepted and journaled', async () => {
+    const chat = async (served: Served, extra: object) => {
+      const ready = JSON.parse(served.cli.stdout().split('\n')[0] ?? '') as { url: string; regularKey: string; handles: { models: { paid: string } } }
+      const res = await fetch(`${ready.url}/chat/completions`, {
+        method: 'POST',
+        headers: { ...bearer(ready.regularKey), 'content-type': 'application/json' },
+        body: JSON.stringify({ model: ready.handles.models.paid, messages: [{ role: 'user', content: 'Hi' }], ...extra }),
+      })
+      return { status: res.status, body: (await res.json()) as { error?: { message: string; metadata: { parameter: string } } } }
+    }
+    const strict = await serve(['--log', 'json', '--strict-requests'])
+    const refused = await chat(strict, { temprature: 0.2 })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error?.metadata.parameter).toBe('temprature')
+    expect(refused.body.error?.message).toMatch(/^Invalid request parameters: temprature is not a field of this request/)
+
+    const lenient = await serve(['--log', 'json'])
+    expect((await chat(lenient, { temprature: 0.2 })).status).toBe(200)
+    const journal = (await (await fetch(`${lenient.origin}/__sim/journal?hasIgnoredFields=true&bodies=false`)).json()) as { data: { ignoredFields: string[] }[] }
+    expect(journal.data.map((e) => e.ignoredFields)).toEqual([['temprature']])
+  })
+})
+
 describe('serve, refusing to start', { timeout: 60_000 }, () => {
   let blocked = 0
   const connections: number[] = []
@@ -693,6 +717,7 @@ describe('usage', { timeout: 60_000 }, () => {
   it.each([
     ['main', 'Commands:'],
     ['serve', '--rate-limit R/I'],
+    ['serve', '--strict-requests'],
     ['world', 'world check PATH'],
     ['generate', '--size SIZE'],
     ['check', 'Lists every problem'],

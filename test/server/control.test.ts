@@ -335,11 +335,14 @@ describe('the control API', () => {
     expectBadArgument(await control('GET', '/journal?status=teapot'), 'status')
     expectBadArgument(await control('GET', '/journal?operation=chat'), 'operation')
     expectBadArgument(await control('GET', '/journal?outcome=maybe'), 'outcome')
+    expect((await control('GET', '/journal?hasIgnoredFields=true')).body.data).toEqual([])
+    expect((await control('GET', '/journal?hasIgnoredFields=false')).body.data).toHaveLength(3)
+    expectBadArgument(await control('GET', '/journal?hasIgnoredFields=maybe'), 'hasIgnoredFields')
     // A misspelt filter would otherwise list every entry.
     const misspelt = await control('GET', '/journal?opertion=getKey')
     expectBadArgument(misspelt, 'opertion')
     expect(misspelt.body.error.message).toBe(
-      'Failed to read the request: "opertion" is not a parameter of the journal (known parameters: operation, status, method, keyHash, outcome, responder, after, limit, bodies).',
+      'Failed to read the request: "opertion" is not a parameter of the journal (known parameters: operation, status, method, keyHash, outcome, responder, hasIgnoredFields, after, limit, bodies).',
     )
     expect((await control('DELETE', '/journal')).status).toBe(204)
     expect(sim.journal.list()).toEqual([])

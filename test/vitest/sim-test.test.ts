@@ -192,6 +192,22 @@ describe('createSimTest', () => {
     expect((await fetch('http://sim.test/api/v1/videos/models')).status).toBe(429)
   })
 
+  const strictTest = createSimTest({ strictRequests: true })
+  const chatBody = (sim: { world: { models: { paid: string } } }, extra: object) =>
+    JSON.stringify({ model: sim.world.models.paid, messages: [{ role: 'user', content: 'Hi' }], ...extra })
+  const post = (key: string, body: string) => fetch(`${BASE}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body })
+
+  strictTest('takes strictRequests: an unknown inference field is a 400 naming it', async ({ sim }) => {
+    const res = await post(sim.world.apiKey, chatBody(sim, { temprature: 0.2 }))
+    expect(res.status).toBe(400)
+    expect(((await res.json()) as { error: { metadata: { parameter: string } } }).error.metadata.parameter).toBe('temprature')
+  })
+
+  simTest('without strictRequests, an unknown inference field is accepted and listed on the journal entry', async ({ sim }) => {
+    expect((await post(sim.world.apiKey, chatBody(sim, { temprature: 0.2 }))).status).toBe(200)
+    expect(sim.journal.list().map((e) => e.ignoredFields)).toEqual([['temprature']])
+  })
+
   const startTest = createSimTest({ handlers: [http.get('https://flags.example/flags', () => HttpResponse.json({ beta: true }))] })
   startTest('handlers every test starts with', async () => {
     expect(await (await fetch('https://flags.example/flags')).json()).toEqual({ beta: true })
@@ -208,6 +224,7 @@ describe('createSimTest', () => {
     // A misspelt option is refused, not read as "use the default": `baseURL` would mount the default base URL.
     [{ baseURL: 'http://sim.test/api/v1' }, 'baseURL'],
     [{ rateLimit: { requests: 1, intervalMs: 1000, burst: 2 } }, 'rateLimit.burst'],
+    [{ strictRequests: 'yes' }, 'strictRequests'],
   ])('refuses %j, naming %s', (options, argument) => {
     expect(() => createSimTest(options as never)).toThrow(SimulatorError)
     try {

@@ -1,6 +1,7 @@
 // `POST /chat/completions`, the money path, step by step (DESIGN steps 1-9, decisions/0024):
 // validate, resolve the model, admit the caller, route, reply, count tokens, price, charge, record.
 // Each step is deterministic for a given seed, world, clock and request sequence.
+import type { UnknownFields } from '../body.js'
 import type { Principal } from '../auth.js'
 import { ApiError, ERROR_MESSAGES, type ErrorStatus } from '../errors.js'
 import type { FaultResponse, StreamFault } from '../faults.js'
@@ -163,9 +164,9 @@ export function refuseManagementKey(principal: Principal): void {
 }
 
 /** Runs one chat completion for an authenticated caller. Throws the ApiError to answer with. */
-export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): ChatOutcome {
+export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string, unknownFields?: UnknownFields): ChatOutcome {
   refuseManagementKey(principal)
-  return runInference(ctx, runtime, principal, readChatRequest(body), path, CHAT_SHAPE, webPluginOf(body))
+  return runInference(ctx, runtime, principal, readChatRequest(body, unknownFields), path, CHAT_SHAPE, webPluginOf(body))
 }
 
 /**

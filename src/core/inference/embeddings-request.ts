@@ -1,7 +1,9 @@
 // Step 1 of `POST /embeddings`: the body, read field by field with BodyReader (decisions/0030).
-// Every field of the SDK's CreateEmbeddingsRequest body is accepted and any other is refused,
-// naming it (decisions/0020); `input` takes every form the SDK sends.
-import { BodyReader } from '../body.js'
+// Every field of the SDK's CreateEmbeddingsRequest body and every field real clients send to an
+// inference route (client-fields.ts) is known; any other is accepted and listed for the journal,
+// or refused under `strictRequests` (decisions/0036). `input` takes every form the SDK sends.
+import { BodyReader, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
+import { readClientFields, withClientFields } from './client-fields.js'
 import { type ProviderPreferences, readProvider } from './request.js'
 import { MEDIA_PART_TOKENS, textTokens } from './tokens.js'
 
@@ -32,6 +34,9 @@ export interface EmbeddingsInput {
 /** Every field of the SDK's CreateEmbeddingsRequest body. */
 export const EMBEDDINGS_REQUEST_FIELDS: ReadonlySet<string> = new Set(['dimensions', 'encoding_format', 'input', 'input_type', 'model', 'provider', 'session_id', 'trace', 'user'])
 
+/** The known top-level fields of an embeddings request: the SDK's, and those real clients send to every inference route. */
+const EMBEDDINGS_KNOWN_FIELDS = withClientFields(EMBEDDINGS_REQUEST_FIELDS)
+
 /** Most inputs one request may carry (OpenAI's documented limit for an input array). */
 export const MAX_EMBEDDING_INPUTS = 2048
 
@@ -56,7 +61,7 @@ function textInput(reader: BodyReader, path: string, text: string): EmbeddingInp
 /** `{ content: [parts] }`: text parts count as text, every other part as 85 tokens. */
 function contentInput(reader: BodyReader, path: string, item: unknown): EmbeddingInput {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) reader.fail(path, 'must be a string, a token id, a token array or { content: [parts] }, as the first input is', item)
-  const input: BodyReader = new BodyReader(item as Record<string, unknown>, path)
+  const input: BodyReader = reader.child(item as Record<string, unknown>, path)
   input.known(new Set(['content']))
   const parts = input.optionalArray('content', { minLength: 1 })
   if (parts === undefined || parts === null) input.fail(input.at('content'), 'is required: an array of content parts')
@@ -65,9 +70,9 @@ function contentInput(reader: BodyReader, path: string, item: unknown): Embeddin
   parts.forEach((part, i) => {
     const at = `${input.at('content')}[${i}]`
     if (typeof part !== 'object' || part === null || Array.isArray(part)) input.fail(at, 'must be a content part object', part)
-    const p: BodyReader = new BodyReader(part as Record<string, unknown>, at)
+    const p: BodyReader = input.child(part as Record<string, unknown>, at)
     const type = p.string('type')
-    const field = PART_FIELD[type]
+    const field = Object.hasOwn(PART_FIELD, type) ? PART_FIELD[type] : undefined
     if (field === undefined) p.fail(p.at('type'), `must be one of ${Object.keys(PART_FIELD).join(', ')}`, type)
     p.known(new Set(['type', field]))
     if (type === 'text') {
@@ -116,11 +121,13 @@ function readInputs(body: BodyReader): EmbeddingInput[] {
 
 /**
  * Reads and checks an embeddings request body. Throws the 400 of the first field that is wrong,
- * naming its path (`input[3]`, `input[0].content[1].image_url.url`, `provider.order[1]`).
+ * naming its path (`input[3]`, `input[0].content[1].image_url.url`, `provider.order[1]`). A field
+ * neither the SDK's request nor real clients have is refused or listed as `unknownFields` says (by
+ * default refused).
  */
-export function readEmbeddingsRequest(value: Record<string, unknown>): EmbeddingsInput {
-  const body: BodyReader = new BodyReader(value)
-  body.known(EMBEDDINGS_REQUEST_FIELDS)
+export function readEmbeddingsRequest(value: Record<string, unknown>, unknownFields: UnknownFields = REFUSE_UNKNOWN): EmbeddingsInput {
+  const body: BodyReader = new BodyReader(value, '', unknownFields)
+  body.known(EMBEDDINGS_KNOWN_FIELDS)
   const model = body.optionalString('model', { minLength: 1 })
   if (model === undefined) body.fail('model', 'is required: the id of an embeddings model')
   const inputs = readInputs(body)
@@ -131,5 +138,6 @@ export function readEmbeddingsRequest(value: Record<string, unknown>): Embedding
   const sessionId = body.optionalString('session_id', { maxLength: 256 }) ?? null
   const user = body.optionalString('user', {}) ?? null
   const provider = readProvider(body)
+  readClientFields(body, EMBEDDINGS_REQUEST_FIELDS)
   return { model, inputs, dimensions, encodingFormat, provider, user, sessionId }
 }

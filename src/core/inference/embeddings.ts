@@ -2,6 +2,7 @@
 // (decisions/0024): validate, resolve the model, admit the caller, route with fallbacks, answer,
 // count, price, charge, record. The reply is one deterministic unit vector per input (vectors.ts),
 // and the cost is the prompt tokens at the routed endpoint's prompt price plus its request fee.
+import { fieldError, type UnknownFields } from '../body.js'
 import type { Principal } from '../auth.js'
 import { ApiError } from '../errors.js'
 import { atomically, type StoreContext } from '../store/context.js'
@@ -93,11 +94,11 @@ export function embeddingDimensions(modelId: string): number {
  * text made from each vector's cached JSON; see {@link embeddingsPayload}). Throws the ApiError to
  * answer with.
  */
-export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): { payload: JsonPayload; responder: ResponderState | null } {
+export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string, unknownFields?: UnknownFields): { payload: JsonPayload; responder: ResponderState | null } {
   if (principal.management) {
     throw new ApiError(403, { message: 'Management keys cannot be used for inference requests; use a regular API key', metadata: { reason: 'management_key' } })
   }
-  const input = readEmbeddingsRequest(body)
+  const input = readEmbeddingsRequest(body, unknownFields)
   const [model] = resolveModels(ctx, { models: [input.model], modelFields: ['model'] }) as [ResolvedModel]
   if (model.webSearch) {
     throw new ApiError(400, { message: `${input.model} is not a valid model ID for embeddings: :online searches the web for a chat reply`, metadata: { parameter: 'model', reason: 'the :online variant does not apply to embeddings', value: input.model } })
@@ -107,7 +108,7 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
   }
   const most = embeddingDimensions(model.model.id)
   if (input.dimensions !== null && input.dimensions > most) {
-    throw new ApiError(400, { metadata: { parameter: 'dimensions', reason: `must be at most ${most}, the output size of ${model.model.id}`, value: String(input.dimensions) } })
+    throw fieldError('dimensions', `must be at most ${most}, the output size of ${model.model.id}`, String(input.dimensions))
   }
   const dimensions = input.dimensions ?? most
   const key = ctx.data.keys.get(principal.keyHash) as KeyState

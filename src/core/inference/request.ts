@@ -1,9 +1,11 @@
 // Step 1 of the money path: the body of `POST /chat/completions`, read field by field with
-// BodyReader. Every field of the SDK's ChatRequest is accepted (unknown ones are refused, naming
-// them: decisions/0020); the ones the simulator acts on are read into a ChatInput, the rest are
-// type-checked and ignored (decisions/0024 lists which).
-import { BodyReader } from '../body.js'
+// BodyReader. Every field of the SDK's ChatRequest and every field real clients send
+// (client-fields.ts) is known; the ones the simulator acts on are read into a ChatInput, the rest
+// are type-checked and ignored (decisions/0024 lists which). A field outside both is accepted and
+// listed for the journal, or refused under `strictRequests` (decisions/0036).
+import { BodyReader, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
 import { QUANTIZATIONS, type Quantization, type SupportedParameter } from '../types.js'
+import { CACHE_CONTROL_FIELDS, readCacheControl, readClientFields, readPlugins, readReasoning, withClientFields } from './client-fields.js'
 
 /** One message as the pipeline reads it: its role, its text, and how many non-text parts it has. */
 export interface InputMessage {
@@ -63,20 +65,25 @@ export const CHAT_REQUEST_FIELDS: ReadonlySet<string> = new Set([
   'top_logprobs', 'top_p', 'trace', 'user',
 ])
 
+/** The known top-level fields of a chat request: the SDK's ChatRequest's, and those real clients send. */
+const CHAT_KNOWN_FIELDS = withClientFields(CHAT_REQUEST_FIELDS)
+
 const PROVIDER_FIELDS: ReadonlySet<string> = new Set([
   'allow_fallbacks', 'data_collection', 'enforce_distillable_text', 'ignore', 'max_price', 'only', 'order',
   'preferred_max_latency', 'preferred_min_throughput', 'quantizations', 'require_parameters', 'sort', 'zdr',
 ])
 const MAX_PRICE_FIELDS: ReadonlySet<string> = new Set(['prompt', 'completion', 'image', 'audio', 'request'])
 const SORT_CONFIG_FIELDS: ReadonlySet<string> = new Set(['by', 'partition'])
+const PERCENTILE_FIELDS: ReadonlySet<string> = new Set(['p50', 'p75', 'p90', 'p99'])
 const SORTS = ['price', 'throughput', 'latency', 'exacto'] as const
 
+/** The fields of a message by role: the SDK's, and `name` and `cache_control` on every role, `function_call` on an assistant's (legacy functions). */
 const MESSAGE_FIELDS: Record<InputMessage['role'], ReadonlySet<string>> = {
-  system: new Set(['role', 'content', 'name', 'configuration_update']),
-  developer: new Set(['role', 'content', 'name', 'configuration_update']),
-  user: new Set(['role', 'content', 'name']),
-  assistant: new Set(['role', 'content', 'name', 'tool_calls', 'refusal', 'reasoning', 'reasoning_details', 'images', 'audio', 'model']),
-  tool: new Set(['role', 'content', 'tool_call_id']),
+  system: new Set(['role', 'content', 'name', 'configuration_update', 'cache_control']),
+  developer: new Set(['role', 'content', 'name', 'configuration_update', 'cache_control']),
+  user: new Set(['role', 'content', 'name', 'cache_control']),
+  assistant: new Set(['role', 'content', 'name', 'tool_calls', 'refusal', 'reasoning', 'reasoning_details', 'images', 'audio', 'model', 'cache_control', 'function_call']),
+  tool: new Set(['role', 'content', 'tool_call_id', 'name', 'cache_control']),
 }
 const ROLES = Object.keys(MESSAGE_FIELDS) as InputMessage['role'][]
 
@@ -89,6 +96,40 @@ const PART_FIELD: Record<string, string> = {
   video_url: 'video_url',
   input_video: 'video_url',
 }
+
+/** The fields of a content part by type (`cache_control` on every type), and of the object a media part carries. */
+const PART_FIELDS: Record<string, ReadonlySet<string>> = {
+  text: new Set(['type', 'text', 'cache_control', 'prompt_cache_breakpoint']),
+  image_url: new Set(['type', 'image_url', 'cache_control']),
+  input_audio: new Set(['type', 'input_audio', 'cache_control']),
+  file: new Set(['type', 'file', 'cache_control']),
+  video_url: new Set(['type', 'video_url', 'cache_control']),
+  input_video: new Set(['type', 'video_url', 'cache_control']),
+}
+const MEDIA_FIELDS: Record<string, ReadonlySet<string>> = {
+  image_url: new Set(['url', 'detail']),
+  input_audio: new Set(['data', 'format']),
+  file: new Set(['filename', 'file_data', 'file_id']),
+  video_url: new Set(['url', 'processing']),
+}
+const TOOL_CALL_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'function'])
+const CALLED_FUNCTION_FIELDS: ReadonlySet<string> = new Set(['name', 'arguments'])
+const TOOL_FIELDS: ReadonlySet<string> = new Set(['type', 'function', 'cache_control'])
+const FUNCTION_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'parameters', 'strict'])
+const TOOL_CHOICE_FIELDS: ReadonlySet<string> = new Set(['type', 'function'])
+const CHOSEN_FUNCTION_FIELDS: ReadonlySet<string> = new Set(['name'])
+const PREDICTION_FIELDS: ReadonlySet<string> = new Set(['type', 'content'])
+const PROMPT_CACHE_OPTIONS_FIELDS: ReadonlySet<string> = new Set(['mode', 'ttl'])
+const DEBUG_FIELDS: ReadonlySet<string> = new Set(['echo_upstream_body'])
+/** The fields of `response_format` by its type. */
+const RESPONSE_FORMAT_FIELDS: Record<string, ReadonlySet<string>> = {
+  text: new Set(['type']),
+  json_object: new Set(['type']),
+  json_schema: new Set(['type', 'json_schema']),
+  grammar: new Set(['type', 'grammar']),
+  python: new Set(['type']),
+}
+const JSON_SCHEMA_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'schema', 'strict'])
 
 /**
  * The request fields that are sampling parameters, each with its range and its `supported_parameters`
@@ -131,18 +172,23 @@ function readContent(reader: BodyReader, message: BodyReader, role: InputMessage
   raw.forEach((part, i) => {
     const at = `${path}[${i}]`
     if (typeof part !== 'object' || part === null || Array.isArray(part)) reader.fail(at, 'must be a content part object', part)
-    const p: BodyReader = new BodyReader(part as Record<string, unknown>, at)
+    const p: BodyReader = reader.child(part as Record<string, unknown>, at)
     const type = p.string('type')
-    const field = PART_FIELD[type]
+    // Own entries only: a part of type `constructor` is an unknown type, not Object's.
+    const field = Object.hasOwn(PART_FIELD, type) ? PART_FIELD[type] : undefined
     const textOnly = role === 'system' || role === 'developer'
     if (field === undefined || (textOnly && type !== 'text')) {
       p.fail(p.at('type'), `must be ${textOnly ? '"text" in a system or developer message' : `one of ${Object.keys(PART_FIELD).join(', ')}`}`, type)
     }
+    p.known(PART_FIELDS[type] as ReadonlySet<string>)
+    readCacheControl(p)
     if (type === 'text') {
-      p.known(new Set(['type', 'text', 'cache_control', 'prompt_cache_breakpoint']))
       texts.push(p.string('text'))
     } else {
-      if (p.raw(field) === undefined || p.raw(field) === null) p.fail(p.at(field), 'is required')
+      const media = p.raw(field)
+      if (media === undefined || media === null) p.fail(p.at(field), 'is required')
+      // The object a media part carries has its fields checked; a bare string (a URL) is taken as it is.
+      if (typeof media === 'object' && !Array.isArray(media)) p.child(media as Record<string, unknown>, p.at(field)).known(MEDIA_FIELDS[field] as ReadonlySet<string>)
       mediaParts++
     }
   })
@@ -155,11 +201,12 @@ function readMessages(body: BodyReader): InputMessage[] {
   return list.map((item, i) => {
     const at = body.at('messages') + `[${i}]`
     if (typeof item !== 'object' || item === null || Array.isArray(item)) body.fail(at, 'must be a message object', item)
-    const message: BodyReader = new BodyReader(item as Record<string, unknown>, at)
+    const message: BodyReader = body.child(item as Record<string, unknown>, at)
     const role = message.optionalEnum('role', ROLES)
     if (role === undefined) message.fail(message.at('role'), `is required: one of ${ROLES.join(', ')}`)
     message.known(MESSAGE_FIELDS[role])
     message.optionalString('name', ANY_STRING)
+    readCacheControl(message)
     const { text, mediaParts } = readContent(body, message, role, role !== 'assistant')
     let toolCallChars = 0
     if (role === 'tool') message.string('tool_call_id', { minLength: 1 })
@@ -168,13 +215,13 @@ function readMessages(body: BodyReader): InputMessage[] {
       calls.forEach((call, j) => {
         const callAt = `${message.at('tool_calls')}[${j}]`
         if (typeof call !== 'object' || call === null || Array.isArray(call)) message.fail(callAt, 'must be a tool call object', call)
-        const c: BodyReader = new BodyReader(call as Record<string, unknown>, callAt)
-        c.known(new Set(['id', 'type', 'function']))
+        const c: BodyReader = message.child(call as Record<string, unknown>, callAt)
+        c.known(TOOL_CALL_FIELDS)
         c.string('id')
         c.optionalEnum('type', ['function'])
         const fn = c.optionalObject('function')
         if (fn === undefined || fn === null) c.fail(c.at('function'), 'is required')
-        fn.known(new Set(['name', 'arguments']))
+        fn.known(CALLED_FUNCTION_FIELDS)
         toolCallChars += fn.string('name', { minLength: 1 }).length + fn.string('arguments').length
       })
       message.optionalString('refusal', { nullable: true })
@@ -260,6 +307,7 @@ export function readProvider(body: BodyReader): ProviderPreferences {
     if (value === undefined || value === null) continue
     if (typeof value === 'number') provider.checkNumber(provider.at(name), value, { min: 0 })
     else if (typeof value !== 'object' || Array.isArray(value)) provider.fail(provider.at(name), 'must be a number or an object of percentile cutoffs', value)
+    else (provider.optionalObject(name) as BodyReader).known(PERCENTILE_FIELDS)
   }
   return preferences
 }
@@ -314,10 +362,11 @@ export function readModels(body: BodyReader): Pick<ChatInput, 'models' | 'modelF
 
 /**
  * Reads and checks a chat request body. Throws the 400 of the first field that is wrong, naming
- * its path (`messages[2].content`, `provider.order[1]`).
+ * its path (`messages[2].content`, `provider.order[1]`). A field neither the SDK's ChatRequest nor
+ * real clients have is refused or listed as `unknownFields` says (by default refused).
  */
-export function readChatRequest(value: Record<string, unknown>): ChatInput {
-  return readPlainChatRequest(value) ?? readAnyChatRequest(value)
+export function readChatRequest(value: Record<string, unknown>, unknownFields: UnknownFields = REFUSE_UNKNOWN): ChatInput {
+  return readPlainChatRequest(value) ?? readAnyChatRequest(value, unknownFields)
 }
 
 /** The roles whose `{ role, content }` message with text content the plain reader takes as it is. */
@@ -382,12 +431,12 @@ function readPlainChatRequest(value: Record<string, unknown>): ChatInput | undef
 }
 
 /** Any chat request body, field by field (see readChatRequest); exported for the tests that compare the two readers. */
-export function readAnyChatRequest(value: Record<string, unknown>): ChatInput {
-  const body: BodyReader = new BodyReader(value)
-  body.known(CHAT_REQUEST_FIELDS)
-  // After known(), every own field is one of CHAT_REQUEST_FIELDS, which no object inherits, and a
-  // parsed body has no undefined: `value[name] !== undefined` says a field is present. Absent
-  // fields (most of them, in most requests) are then passed over without a call.
+export function readAnyChatRequest(value: Record<string, unknown>, unknownFields: UnknownFields = REFUSE_UNKNOWN): ChatInput {
+  const body: BodyReader = new BodyReader(value, '', unknownFields)
+  body.known(CHAT_KNOWN_FIELDS)
+  // The fields read below are known ones, which no object inherits, and a parsed body has no
+  // undefined: `value[name] !== undefined` says a field is present. Absent fields (most of them,
+  // in most requests) are then passed over without a call.
   const parameters: SupportedParameter[] = []
   const uses = (name: string, parameter: SupportedParameter): void => {
     const given = value[name]
@@ -410,12 +459,10 @@ export function readAnyChatRequest(value: Record<string, unknown>): ChatInput {
   // Routing reads `max_completion_tokens` as `max_tokens`, which is what endpoints list.
   if (maxCompletionTokens !== null) parameters.push('max_tokens')
   const stream = value['stream'] === undefined ? false : (body.optionalBoolean('stream') ?? false)
+  // Every field of `stream_options` is known (clients send more than the SDK's `include_usage`).
   if (value['stream_options'] !== undefined) {
     const streamOptions = body.optionalObject('stream_options', true)
-    if (streamOptions) {
-      streamOptions.known(new Set(['include_usage']))
-      streamOptions.optionalBoolean('include_usage')
-    }
+    if (streamOptions && streamOptions.raw('include_usage') !== null) streamOptions.optionalBoolean('include_usage')
   }
   const stop = value['stop']
   if (stop !== undefined && stop !== null && typeof stop !== 'string') {
@@ -438,12 +485,18 @@ export function readAnyChatRequest(value: Record<string, unknown>): ChatInput {
   const tools = value['tools'] === undefined ? undefined : arrayField(body, 'tools')
   tools?.forEach((tool, i) => {
     if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) body.fail(`tools[${i}]`, 'must be a tool object', tool)
-    const t: BodyReader = new BodyReader(tool as Record<string, unknown>, `tools[${i}]`)
+    const t: BodyReader = body.child(tool as Record<string, unknown>, `tools[${i}]`)
     const type = t.string('type')
+    // A server tool (`openrouter:web_search`, ...) is taken as it is: its `parameters` are the service's.
     if (type === 'function') {
+      t.known(TOOL_FIELDS)
+      readCacheControl(t)
       const fn = t.optionalObject('function')
       if (fn === undefined || fn === null) t.fail(t.at('function'), 'is required for a function tool')
+      fn.known(FUNCTION_FIELDS)
       fn.string('name', NON_EMPTY)
+      fn.optionalString('description', NULLABLE_STRING)
+      fn.optionalObject('parameters', true)
     }
   })
   uses('tools', 'tools')
@@ -453,18 +506,26 @@ export function readAnyChatRequest(value: Record<string, unknown>): ChatInput {
       body.fail('tool_choice', 'must be "none", "auto", "required" or a tool choice object', toolChoice)
     }
     if (typeof toolChoice === 'string' && !['none', 'auto', 'required'].includes(toolChoice)) body.fail('tool_choice', 'must be "none", "auto", "required" or a tool choice object', toolChoice)
+    if (typeof toolChoice === 'object' && toolChoice !== null && (toolChoice as Record<string, unknown>)['type'] === 'function') {
+      const choice = body.optionalObject('tool_choice') as BodyReader
+      choice.known(TOOL_CHOICE_FIELDS)
+      choice.optionalObject('function')?.known(CHOSEN_FUNCTION_FIELDS)
+    }
     uses('tool_choice', 'tool_choice')
   }
   if (value['response_format'] !== undefined) {
     const responseFormat = body.optionalObject('response_format')
     if (responseFormat) {
-      const type = responseFormat.optionalEnum('type', ['text', 'json_object', 'json_schema', 'grammar', 'python'])
-      if (type === undefined) responseFormat.fail(responseFormat.at('type'), 'is required')
+      const format: BodyReader = responseFormat
+      const type = format.optionalEnum('type', ['text', 'json_object', 'json_schema', 'grammar', 'python'])
+      if (type === undefined) format.fail(format.at('type'), 'is required')
+      format.known(RESPONSE_FORMAT_FIELDS[type] as ReadonlySet<string>)
+      if (type === 'json_schema') format.optionalObject('json_schema')?.known(JSON_SCHEMA_FIELDS)
       parameters.push(type === 'json_schema' ? 'structured_outputs' : 'response_format')
     }
   }
   if (value['reasoning'] !== undefined) {
-    objectField(body, 'reasoning')
+    readReasoning(body)
     uses('reasoning', 'reasoning')
   }
   if (value['reasoning_effort'] !== undefined) {
@@ -472,14 +533,17 @@ export function readAnyChatRequest(value: Record<string, unknown>): ChatInput {
     uses('reasoning_effort', 'reasoning_effort')
   }
   if (value['prediction'] !== undefined) {
-    objectField(body, 'prediction', true)
+    body.optionalObject('prediction', true)?.known(PREDICTION_FIELDS)
     uses('prediction', 'prediction')
   }
   for (let i = 0; i < OTHER_OBJECT_FIELDS.length; i++) {
     const name = OTHER_OBJECT_FIELDS[i] as (typeof OTHER_OBJECT_FIELDS)[number]
     if (value[name] !== undefined) objectField(body, name)
   }
-  if (value['prompt_cache_options'] !== undefined) objectField(body, 'prompt_cache_options', true)
+  if (value['cache_control'] !== undefined) readCacheControl(body)
+  if (value['debug'] !== undefined) body.optionalObject('debug')?.known(DEBUG_FIELDS)
+  if (value['prompt_cache_options'] !== undefined) body.optionalObject('prompt_cache_options', true)?.known(PROMPT_CACHE_OPTIONS_FIELDS)
+  if (value['plugins'] !== undefined) readPlugins(body)
   for (let i = 0; i < OTHER_ARRAY_FIELDS.length; i++) {
     const name = OTHER_ARRAY_FIELDS[i] as (typeof OTHER_ARRAY_FIELDS)[number]
     if (value[name] !== undefined) arrayField(body, name)
@@ -489,6 +553,7 @@ export function readAnyChatRequest(value: Record<string, unknown>): ChatInput {
   const sessionId = value['session_id'] === undefined ? null : (body.optionalString('session_id', SESSION_ID) ?? null)
   const user = value['user'] === undefined ? null : (body.optionalString('user', ANY_STRING) ?? null)
   const provider = readProvider(body)
+  readClientFields(body, CHAT_REQUEST_FIELDS, parameters)
   return {
     models,
     modelFields,
@@ -505,5 +570,5 @@ export function readAnyChatRequest(value: Record<string, unknown>): ChatInput {
 }
 
 /** Fields only type-checked: objects, and arrays. */
-const OTHER_OBJECT_FIELDS = ['cache_control', 'debug', 'image_config', 'metadata', 'trace'] as const
-const OTHER_ARRAY_FIELDS = ['modalities', 'plugins', 'stop_server_tools_when'] as const
+const OTHER_OBJECT_FIELDS = ['image_config', 'metadata', 'trace'] as const
+const OTHER_ARRAY_FIELDS = ['modalities', 'stop_server_tools_when'] as const

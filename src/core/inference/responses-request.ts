@@ -3,8 +3,9 @@
 // messages: a message item is a message, a function call is an assistant turn with a tool call, a
 // function call's output is a tool message, a reasoning item is assistant text. What the result
 // echoes back (instructions, sampling figures, function tools, tool choice) is read beside it.
-import { BodyReader } from '../body.js'
+import { BodyReader, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
 import type { SupportedParameter } from '../types.js'
+import { readClientFields, readPlugins, withClientFields } from './client-fields.js'
 import { type ChatInput, type InputMessage, nullableBoolean, readModels, readProvider } from './request.js'
 
 /** Every top-level field of the SDK's ResponsesRequest. */
@@ -15,6 +16,9 @@ export const RESPONSES_REQUEST_FIELDS: ReadonlySet<string> = new Set([
   'reasoning', 'safety_identifier', 'service_tier', 'session_id', 'stop_server_tools_when', 'store', 'stream',
   'temperature', 'text', 'tool_choice', 'tools', 'top_k', 'top_logprobs', 'top_p', 'trace', 'truncation', 'user',
 ])
+
+/** The known top-level fields of a Responses request: the SDK's, and those real clients send (decisions/0036). */
+const RESPONSES_KNOWN_FIELDS = withClientFields(RESPONSES_REQUEST_FIELDS)
 
 /**
  * The item types of the SDK's input union that the simulator reads. Every other type of that union
@@ -35,14 +39,27 @@ const OPAQUE_ITEMS: ReadonlySet<string> = new Set([
 ])
 
 const MESSAGE_ROLES = ['user', 'system', 'developer', 'assistant'] as const
-const MESSAGE_FIELDS: ReadonlySet<string> = new Set(['type', 'role', 'content', 'id', 'status', 'phase'])
-const FUNCTION_CALL_FIELDS: ReadonlySet<string> = new Set(['type', 'call_id', 'name', 'arguments', 'id', 'status', 'namespace', 'async'])
+/** A message item's fields: the SDK's, and `name` and `cache_control`, which clients put on every message. */
+const MESSAGE_FIELDS: ReadonlySet<string> = new Set(['type', 'role', 'content', 'id', 'status', 'phase', 'name', 'cache_control'])
+const FUNCTION_CALL_FIELDS: ReadonlySet<string> = new Set(['type', 'call_id', 'name', 'arguments', 'id', 'status', 'namespace', 'async', 'subagent_id', 'subagent_items'])
 const FUNCTION_OUTPUT_FIELDS: ReadonlySet<string> = new Set(['type', 'call_id', 'output', 'id', 'status'])
 const REASONING_FIELDS: ReadonlySet<string> = new Set(['type', 'id', 'summary', 'content', 'encrypted_content', 'status', 'format', 'signature'])
 
 /** Content part types of an input message, and the text field of those that are text. */
 const TEXT_PARTS: Record<string, string> = { input_text: 'text', output_text: 'text', refusal: 'refusal' }
 const MEDIA_PARTS: ReadonlySet<string> = new Set(['input_image', 'input_file', 'input_audio', 'input_video'])
+/** The fields of a content part by type: the SDK's, and `cache_control` on every type (decisions/0036). */
+const PART_FIELDS: Record<string, ReadonlySet<string>> = {
+  input_text: new Set(['type', 'text', 'prompt_cache_breakpoint', 'cache_control']),
+  output_text: new Set(['type', 'text', 'annotations', 'logprobs', 'cache_control']),
+  refusal: new Set(['type', 'refusal', 'cache_control']),
+  input_image: new Set(['type', 'detail', 'file_id', 'image_url', 'cache_control']),
+  input_file: new Set(['type', 'file_data', 'file_id', 'file_url', 'filename', 'cache_control']),
+  input_audio: new Set(['type', 'input_audio', 'cache_control']),
+  input_video: new Set(['type', 'video_url', 'processing', 'cache_control']),
+}
+/** The request's `reasoning`: the SDK's fields, and `exclude`, which the service documents. */
+const REASONING_CONFIG_FIELDS: ReadonlySet<string> = new Set(['context', 'effort', 'mode', 'summary', 'enabled', 'max_tokens', 'exclude'])
 
 /** A function tool as the result echoes it. */
 export interface ResponsesFunctionTool {
@@ -91,7 +108,7 @@ const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: 
 
 const objectAt = (reader: BodyReader, at: string, item: unknown, what: string): BodyReader => {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) reader.fail(at, `must be ${what}`, item)
-  return new BodyReader(item as Record<string, unknown>, at)
+  return reader.child(item as Record<string, unknown>, at)
 }
 
 /** The text and media parts of a message's `content` (a string, or an array of content parts). */
@@ -109,10 +126,11 @@ function readContent(message: BodyReader, required: boolean, field = 'content'):
   raw.forEach((part, i) => {
     const p: BodyReader = objectAt(message, `${path}[${i}]`, part, 'a content part object')
     const type = p.string('type')
-    const field = TEXT_PARTS[type]
+    const field = Object.hasOwn(TEXT_PARTS, type) ? TEXT_PARTS[type] : undefined
+    if (field === undefined && !MEDIA_PARTS.has(type)) p.fail(p.at('type'), `must be one of ${[...Object.keys(TEXT_PARTS), ...MEDIA_PARTS].join(', ')}`, type)
+    p.known(PART_FIELDS[type] as ReadonlySet<string>)
     if (field !== undefined) texts.push(p.string(field))
-    else if (MEDIA_PARTS.has(type)) mediaParts++
-    else p.fail(p.at('type'), `must be one of ${[...Object.keys(TEXT_PARTS), ...MEDIA_PARTS].join(', ')}`, type)
+    else mediaParts++
   })
   return { text: texts.join('\n'), mediaParts }
 }
@@ -225,11 +243,13 @@ function readMetadata(body: BodyReader): Record<string, string> | null {
 
 /**
  * Reads and checks a Responses request body. Throws the 400 of the first field that is wrong,
- * naming its path (`input[2].call_id`, `tools[0].name`).
+ * naming its path (`input[2].call_id`, `tools[0].name`). A field neither the SDK's
+ * ResponsesRequest nor real clients have is refused or listed as `unknownFields` says (by default
+ * refused).
  */
-export function readResponsesRequest(value: Record<string, unknown>): ResponsesInput {
-  const body: BodyReader = new BodyReader(value)
-  body.known(RESPONSES_REQUEST_FIELDS)
+export function readResponsesRequest(value: Record<string, unknown>, unknownFields: UnknownFields = REFUSE_UNKNOWN): ResponsesInput {
+  const body: BodyReader = new BodyReader(value, '', unknownFields)
+  body.known(RESPONSES_KNOWN_FIELDS)
   const parameters: SupportedParameter[] = []
   const uses = (name: string, parameter: SupportedParameter): void => {
     if (body.has(name) && body.raw(name) !== null) parameters.push(parameter)
@@ -255,7 +275,7 @@ export function readResponsesRequest(value: Record<string, unknown>): ResponsesI
   uses('parallel_tool_calls', 'parallel_tool_calls')
   const reasoning = body.optionalObject('reasoning', true)
   if (reasoning) {
-    reasoning.known(new Set(['context', 'effort', 'mode', 'summary', 'enabled', 'max_tokens']))
+    reasoning.known(REASONING_CONFIG_FIELDS)
     parameters.push('reasoning')
   }
   const text = body.optionalObject('text')
@@ -272,7 +292,8 @@ export function readResponsesRequest(value: Record<string, unknown>): ResponsesI
   })
   for (const name of ['cache_control', 'debug', 'image_config', 'trace']) body.optionalObject(name)
   for (const name of ['prompt', 'prompt_cache_options']) body.optionalObject(name, true)
-  for (const name of ['modalities', 'plugins', 'stop_server_tools_when']) body.optionalArray(name)
+  for (const name of ['modalities', 'stop_server_tools_when']) body.optionalArray(name)
+  readPlugins(body)
   for (const name of ['service_tier', 'truncation']) body.optionalString(name, { nullable: true })
   const promptCacheKey = body.optionalString('prompt_cache_key', { nullable: true }) ?? null
   const safetyIdentifier = body.optionalString('safety_identifier', { nullable: true }) ?? null
@@ -280,6 +301,7 @@ export function readResponsesRequest(value: Record<string, unknown>): ResponsesI
   const user = body.optionalString('user', {}) ?? null
   const metadata = readMetadata(body)
   const provider = readProvider(body)
+  readClientFields(body, RESPONSES_REQUEST_FIELDS, parameters)
   return {
     chat: {
       models,

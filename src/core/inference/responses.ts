@@ -1,6 +1,7 @@
 // `POST /responses`: the chat pipeline (admission, routing, responders, pricing, charging,
 // generations) with the Responses API's request and result shapes and its stream of events
 // (decisions/0031). The result's id is the generation's, so `GET /generation?id=` reads its cost.
+import type { UnknownFields } from '../body.js'
 import type { Principal } from '../auth.js'
 import type { StoreContext } from '../store/context.js'
 import type { StreamFrame } from '../protocol.js'
@@ -71,9 +72,9 @@ export interface ResponsesResult {
 }
 
 /** Runs one Responses request for an authenticated caller. Throws the ApiError to answer with. */
-export function createResponse(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string): InferenceOutcome<ResponsesResult> {
+export function createResponse(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string, unknownFields?: UnknownFields): InferenceOutcome<ResponsesResult> {
   refuseManagementKey(principal)
-  const { chat, echo } = readResponsesRequest(body)
+  const { chat, echo } = readResponsesRequest(body, unknownFields)
   return runInference(ctx, runtime, principal, chat, path, responsesShape(echo), webPluginOf(body))
 }
 

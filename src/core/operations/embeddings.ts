@@ -8,8 +8,8 @@ export const EMBEDDINGS_OPERATIONS: readonly Operation[] = [
     method: 'POST',
     template: '/embeddings',
     auth: 'key',
-    run({ ctx, principal, request, json, inference }) {
-      const { payload, responder } = createEmbeddings(ctx, inference, principal, json(), request.path)
+    run({ ctx, principal, request, json, inference, unknownFields }) {
+      const { payload, responder } = createEmbeddings(ctx, inference, principal, json(), request.path, unknownFields)
       const response = payloadResponse(payload)
       return responder === null ? response : withResponder(response, responder)
     },

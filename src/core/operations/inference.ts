@@ -26,8 +26,8 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     method: 'POST',
     template: '/chat/completions',
     auth: 'key',
-    run({ ctx, principal, request, json, inference }) {
-      return inferenceAnswer(chatCompletion(ctx, inference, principal, json(), request.path))
+    run({ ctx, principal, request, json, inference, unknownFields }) {
+      return inferenceAnswer(chatCompletion(ctx, inference, principal, json(), request.path, unknownFields))
     },
   },
   {
@@ -35,8 +35,8 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     method: 'POST',
     template: '/responses',
     auth: 'key',
-    run({ ctx, principal, request, json, inference }) {
-      return inferenceAnswer(createResponse(ctx, inference, principal, json(), request.path))
+    run({ ctx, principal, request, json, inference, unknownFields }) {
+      return inferenceAnswer(createResponse(ctx, inference, principal, json(), request.path, unknownFields))
     },
   },
   {

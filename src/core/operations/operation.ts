@@ -2,6 +2,7 @@
 // folder exports the rows of one resource; core/router.ts assembles them into the one table and does
 // everything around them (routing, authentication, faults, rate limits, latency, the journal).
 import type { Principal } from '../auth.js'
+import type { UnknownFields } from '../body.js'
 import type { OperationName, SimRequest, SimResponse, StreamFrame } from '../protocol.js'
 import type { RateLimit } from '../store/state.js'
 import type { JsonPayload } from '../json-text.js'
@@ -24,6 +25,13 @@ export interface Call<Caller> {
    * then the same object. Only operations that take a body call it.
    */
   json(): Record<string, unknown>
+  /**
+   * What an inference request's readers do with a field they do not know: list it for the journal
+   * entry's `ignoredFields`, or refuse it under the simulator's `strictRequests` (decisions/0036).
+   * Hand it to the body's reader (`new BodyReader(call.json(), '', call.unknownFields)`); a
+   * management body's reader takes none and refuses unknown fields always.
+   */
+  unknownFields: UnknownFields
   /** What the money path needs of its simulator: the seed, the responders, provider faults. */
   inference: InferenceRuntime
 }

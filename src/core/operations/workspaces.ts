@@ -1,7 +1,7 @@
 // Workspaces on the wire: an organisation's workspaces, read and managed with a management key
 // (decisions/0022). Another organisation's workspace, by id or slug, is as absent as one that never
 // existed: 404 on every method.
-import { BodyReader } from '../body.js'
+import { BodyReader, fieldError } from '../body.js'
 import { ApiError } from '../errors.js'
 import { type CachedJson, type JsonPayload, cachedJson, dataPayload, listPayload } from '../json-text.js'
 import { booleanParam, offsetParam, single } from '../params.js'
@@ -88,7 +88,7 @@ function readChanges(body: BodyReader): WorkspaceChanges {
 
 /** The 400 of a slug another workspace of the organisation has; the value shown as JSON, as every body field's refusal shows it. */
 function slugTaken(slug: string): ApiError {
-  return new ApiError(400, { metadata: { parameter: 'slug', reason: 'is already the slug of another workspace of this organisation', value: JSON.stringify(slug) } })
+  return fieldError('slug', 'is already the slug of another workspace of this organisation', JSON.stringify(slug))
 }
 
 /** The caller's workspace named by the path (UUID or slug), or 404. */
