@@ -52,7 +52,8 @@ const CLIENT_FIELD_VALUES: Record<string, unknown> = {
   reasoning: { effort: 'low', exclude: false },
   include_reasoning: true,
   web_search_options: { search_context_size: 'low' },
-  plugins: [{ id: 'web', max_results: 3 }, { id: 'response-healing' }, { id: 'file-parser', pdf: { engine: 'pdf-text' } }, { id: 'a-plugin-of-tomorrow', anything: 1 }],
+  // The web plugin bills a search (decisions/0038, test/inference/variants.test.ts): not here.
+  plugins: [{ id: 'response-healing' }, { id: 'file-parser', pdf: { engine: 'pdf-text' } }, { id: 'a-plugin-of-tomorrow', anything: 1 }],
   verbosity: 'low',
   n: 1,
   store: false,
