@@ -35,6 +35,19 @@ describe('the shared default world', () => {
     }
   })
 
+  it('holds every model as a checked load makes it, byte for byte, canonical slug and all', () => {
+    const shared = createSimulator()
+    const checked = createSimulator({ world: structuredClone(DEFAULT_WORLD) })
+    const ids = checked.models.list().map((model) => model.id)
+    expect(shared.models.list().map((model) => model.id)).toEqual(ids)
+    for (const id of ids) {
+      expect(JSON.stringify(shared.models.get(id)), id).toBe(JSON.stringify(checked.models.get(id)))
+      const path = `/models/${id}/endpoints`
+      expect(shared.handle({ method: 'GET', path }).body, id).toEqual(checked.handle({ method: 'GET', path }).body)
+    }
+    expect(shared.exportWorld().models).toEqual(checked.exportWorld().models)
+  })
+
   it('keeps every write in the simulator that made it: models created, reset and restored', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom('create', 'snapshot', 'restore', 'reset', 'chat'), { maxLength: 12 }), (steps) => {

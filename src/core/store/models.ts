@@ -351,6 +351,31 @@ export function insertModel(ctx: StoreContext, options: CreateModelOptions): Mod
 }
 
 /**
+ * A model of the embedded default world as the store keeps it, made without the checks and defaults
+ * of {@link insertModel}: `generateWorld` wrote that world with every field, in the order
+ * `insertModel` writes them, and `test/core/shared-world.test.ts` checks that this record and
+ * `insertModel`'s are the same, byte for byte, for every model of it (decisions/0041). Checking 800
+ * endpoints was most of the first `createSimulator()` of a process.
+ */
+export function trustedModel(options: CreateModelOptions & { created: number }): ModelWithEndpoints {
+  const model = {
+    id: options.id,
+    name: options.name,
+    created: toUnixSeconds(options.created),
+    description: options.description,
+    architecture: options.architecture,
+    // In the order insertModel writes an endpoint's fields, whatever order the spec has them in.
+    endpoints: (options.endpoints ?? []).map((given) => {
+      const endpoint: Record<string, unknown> = {}
+      for (const field of ENDPOINT_FIELDS) if (field in given) endpoint[field] = given[field as keyof Endpoint]
+      return endpoint
+    }),
+  } as unknown as ModelWithEndpoints
+  if (options.canonicalSlug !== undefined) Object.defineProperty(model, CANONICAL, { value: options.canonicalSlug, enumerable: false })
+  return model
+}
+
+/**
  * What a fault, latency or responder rule may name (decisions/0042): the store's model ids and the
  * providers of its endpoints, read when the rule is added, so that a misspelt name is refused
  * instead of making a rule that never fires.

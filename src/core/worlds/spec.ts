@@ -6,7 +6,7 @@ import type { CreateFileOptions, FileCollection } from '../store/files.js'
 import { type CreateKeyOptions } from '../store/key-options.js'
 import { KEY_FIELDS, buildKey } from '../store/keys.js'
 import type { KeyState } from '../store/state.js'
-import { type CreateModelOptions, type ModelCollection, insertModel } from '../store/models.js'
+import { type CreateModelOptions, type ModelCollection, insertModel, trustedModel } from '../store/models.js'
 import type { CreateUserOptions, UserCollection, UserCreditsOptions } from '../store/users.js'
 import type { CreateVideoModelOptions, VideoModelCollection } from '../store/video-models.js'
 import type { CreateWorkspaceOptions, DefaultWorkspaceOptions, WorkspaceCollection } from '../store/workspaces.js'
@@ -385,18 +385,16 @@ export function loadWorld<Handles extends object>(
     ctx.indices.changed('models', undefined, undefined)
   } else if (sharedModels !== undefined) {
     for (const model of sharedModels.values()) put(ctx, 'models', model.id, model)
+  } else if (shared !== undefined && lists.has('models')) {
+    // The embedded default world, written with every field: made as insertModel would make it, unchecked (decisions/0041).
+    for (const model of spec.models ?? []) put(ctx, 'models', model.id, trustedModel({ ...model, created: (parseInstant(model.created as string) as number) + shift }))
+    shared.remember(shift, ctx.data.models)
   } else {
-    const randomBefore = shared === undefined ? undefined : ctx.random.getState()
     each<WorldModel>('models', (model, index) => {
       const path = itemPath('models', index)
       const options = modelOptions(model, path, shift)
       at(path, () => insertModel(ctx, options))
     })
-    // Shared only when the load drew nothing from the random source: a later load must leave it as this one did.
-    const randomAfter = shared === undefined ? undefined : ctx.random.getState()
-    if (shared !== undefined && problems === undefined && randomBefore?.every((n, i) => n === randomAfter?.[i])) {
-      shared.remember(shift, ctx.data.models)
-    }
   }
   each<WorldVideoModel>('videoModels', (model, index) => {
     const path = itemPath('videoModels', index)
