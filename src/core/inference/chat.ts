@@ -23,7 +23,8 @@ import type { StreamFrame } from '../protocol.js'
 import { type StreamCounts, sentCounts, streamCanceller } from './settle.js'
 import { streamCut } from './stream-errors.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
-import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, FinishReason, ProviderResponse } from './wire.js'
+import { assistantMessage } from './message.js'
+import type { ChatCompletion, ChatToolCall, FinishReason, ProviderResponse } from './wire.js'
 
 /** What the money path needs of its simulator besides the store. */
 export interface InferenceRuntime {
@@ -115,8 +116,9 @@ const NO_TOOL_CALLS: ChatToolCall[] = []
 function replyOf(rule: ResponderRule | undefined, seed: number, model: string, input: ChatInput, idBase: string): Reply {
   const given = rule?.reply
   const toolCalls: ChatToolCall[] = given?.toolCalls === undefined || given.toolCalls.length === 0 ? NO_TOOL_CALLS : given.toolCalls.map((call, i) => ({
-    id: call.id ?? `call_${idBase}_${i}`,
     type: 'function',
+    index: i,
+    id: call.id ?? `call_${idBase}_${i}`,
     function: { name: call.name, arguments: call.arguments },
   }))
   const content = given === undefined ? defaultReply(seed, model, input) : given.content === undefined ? (toolCalls.length > 0 ? '' : defaultReply(seed, model, input)) : given.content
@@ -279,10 +281,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const cap = input.maxTokens === null ? endpointCap : endpointCap === null ? input.maxTokens : Math.min(input.maxTokens, endpointCap)
   truncate(reply, counts, cap)
   counts.cachedTokens = Math.min(counts.cachedTokens, counts.promptTokens)
-  // Optional fields set after, not spread in: spreads here showed in profiles of every completion.
-  const message: ChatAssistantMessage = { role: 'assistant' as const, content: reply.content, refusal: null }
-  if (reply.reasoning !== null) message.reasoning = reply.reasoning
-  if (reply.toolCalls.length > 0) message.tool_calls = reply.toolCalls
+  const message = assistantMessage(reply.content, reply.reasoning, reply.toolCalls)
   const created = Math.floor(now / 1000)
   const throughput = c.rule?.reply?.tokensPerSecond ?? endpoint.throughput_last_30m?.p50 ?? 50
 
