@@ -10,6 +10,7 @@
 import type { OperationName } from './protocol.js'
 import type { ChatAssistantMessage, ChatCompletion, ChatReasoningDetail, ChatToolCall, ChatUsage, Generation, ProviderResponse } from './inference/wire.js'
 import type { ResponsesResult, ResponsesUsage } from './inference/responses.js'
+import type { TextCompletion } from './inference/completions.js'
 import type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './inference/embeddings.js'
 import { parseInstant } from './time.js'
 import {
@@ -438,6 +439,28 @@ export const CHAT_COMPLETION = object<ChatCompletion>('ChatCompletion', {
   usage: CHAT_USAGE,
 })
 
+type TextChoice = TextCompletion['choices'][number]
+
+/** `TextCompletion`: the 200 of `POST /completions` without `stream` (decisions/0039). */
+export const TEXT_COMPLETION = object<TextCompletion>('TextCompletion', {
+  id: string,
+  object: enumOf('TextCompletionObject', ['text_completion']),
+  created: integer,
+  model: string,
+  provider: string,
+  choices: arrayOf(
+    object<TextChoice>('TextCompletionChoice', {
+      text: string,
+      index: integer,
+      finish_reason: nullable(enumOf('FinishReason', FINISH_REASONS)),
+      native_finish_reason: nullable(enumOf('FinishReason', FINISH_REASONS)),
+      logprobs: literalNull,
+      reasoning: optional(string),
+    }),
+  ),
+  usage: CHAT_USAGE,
+})
+
 /** `ResponsesUsage`: token counts and the exact cost of a response. */
 const RESPONSES_USAGE = object<ResponsesUsage>('ResponsesUsage', {
   input_tokens: integer,
@@ -601,10 +624,12 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   createChatCompletion: CHAT_COMPLETION as ObjectShape,
   getGeneration: dataOf('Generation', GENERATION),
   createResponses: RESPONSES_RESULT as ObjectShape,
+  createCompletion: TEXT_COMPLETION as ObjectShape,
   createKey: { kind: 'object', name: '{ data: ApiKey, key: string }', fields: { data: API_KEY, key: string } },
   updateKey: dataOf('ApiKey', API_KEY),
   deleteKey: object<DeletedKeyResponse>('{ deleted: true }', { deleted: boolean }) as ObjectShape,
   getCurrentKey: dataOf('CurrentKey', CURRENT_KEY),
+  getCurrentKeyLegacy: dataOf('CurrentKey', CURRENT_KEY),
   getCredits: dataOf('Credits', CREDITS),
   createEmbeddings: EMBEDDINGS_RESPONSE as ObjectShape,
 }

@@ -3,7 +3,7 @@
 // Each step is deterministic for a given seed, world, clock and request sequence.
 import type { Principal } from '../auth.js'
 import { ApiError, ERROR_MESSAGES, type ErrorStatus } from '../errors.js'
-import type { FaultResponse, StreamFault } from '../faults.js'
+import type { FaultResponse, InferenceFacts, StreamFault } from '../faults.js'
 import { atomically, type StoreContext } from '../store/context.js'
 import { type JsonPayload, utf8Length } from '../json-text.js'
 import type { KeyState } from '../store/state.js'
@@ -36,9 +36,9 @@ export interface InferenceRuntime {
   /** The simulator's last view of each model's endpoint statistics (inference/statistics.ts). */
   readonly statisticsViews: StatisticsViews
   /** The fault rule that makes this provider fail for this request, if any (rules with a `provider`). */
-  providerFault(facts: { provider: string; keyHash: string; path: string }): { name: string; respond: FaultResponse } | null
+  providerFault(facts: InferenceFacts): { name: string; respond: FaultResponse } | null
   /** The mid-stream fault (a rule with `afterChunks`) that cuts this streamed reply, if any (decisions/0026). */
-  streamFault(facts: { provider: string; keyHash: string; path: string }): StreamFault | null
+  streamFault(facts: InferenceFacts): StreamFault | null
 }
 
 /** What a successful request produced: its JSON answer, or the frames of its stream. */
@@ -75,7 +75,7 @@ export interface Completed extends StreamSource {
  */
 export interface AnswerShape<T> {
   /** The operation, as responder rules name it in `match.operation`. */
-  readonly operation: 'createChatCompletion' | 'createResponses'
+  readonly operation: 'createChatCompletion' | 'createResponses' | 'createCompletion'
   json(done: Completed): T
   /** The JSON text of `json(done)`, byte for byte, written without building the object (optional: else it is stringified). */
   text?(done: Completed): string
@@ -211,7 +211,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           latency: ms,
           is_byok: false,
         })
-        const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path })
+        const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: shape.operation })
         if (fault !== null) {
           const respond = typeof fault.respond === 'string' ? { status: 502 } : fault.respond
           attempts.push(attempt(respond.status))
@@ -230,7 +230,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         }
         const ttft = rule?.reply?.latencyMs ?? latency
         // A mid-stream error: the attempt started answering, then failed (decisions/0026).
-        const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path }) : null
+        const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: shape.operation }) : null
         attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
         countFreeRequest(ctx, key.userId, endpoint, now)
         const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault }, shape)
@@ -269,6 +269,11 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const suffix = ctx.random.alphanumeric(20)
   const id = `gen-${Math.floor(now / 1000)}-${suffix}`
   const reply = replyOf(c.rule, runtime.seed, model.id, input, suffix)
+  // A text completion is text alone (decisions/0039): a rule's tool calls are not part of it.
+  if (shape.operation === 'createCompletion' && reply.toolCalls.length > 0) {
+    reply.toolCalls = NO_TOOL_CALLS
+    if (reply.finishReason === 'tool_calls') reply.finishReason = 'stop'
+  }
   const reasoningTokens = c.rule?.reply?.usage?.reasoningTokens ?? (reply.reasoning === null ? 0 : textTokens(reply.reasoning))
   const counts: Counts = {
     promptTokens: reply.stated?.promptTokens ?? c.estimatedPrompt,

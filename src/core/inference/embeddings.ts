@@ -135,7 +135,7 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
         latency,
         is_byok: false,
       })
-      const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path })
+      const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: 'createEmbeddings' })
       if (fault !== null) {
         const respond = typeof fault.respond === 'string' ? { status: 502 } : fault.respond
         attempts.push(attempt(respond.status))

@@ -94,7 +94,7 @@ const PART_FIELD: Record<string, string> = {
  * name. Each rule says `nullable: true` itself: spreading one into a new rule for every field of
  * every request showed in profiles.
  */
-const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: number; exclusiveMin?: boolean; nullable: true }, SupportedParameter][] = [
+export const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: number; exclusiveMin?: boolean; nullable: true }, SupportedParameter][] = [
   ['temperature', { min: 0, max: 2, nullable: true }, 'temperature'],
   ['top_p', { min: 0, max: 1, exclusiveMin: true, nullable: true }, 'top_p'],
   ['top_k', { integer: true, min: 0, nullable: true }, 'top_k'],
