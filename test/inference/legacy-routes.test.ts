@@ -251,6 +251,18 @@ describe('POST /completions: admission, limits and faults, as for chat', () => {
     expect(complete(sim, key, { provider: { order: ['Alpha', 'Beta'] } }).body.provider).toBe('Beta')
   })
 
+  it('a provider fault naming createResponses or createEmbeddings reaches those requests (it never fired before)', () => {
+    const { sim, key } = chatWorld()
+    sim.faults.add({ operation: 'createResponses', provider: 'Alpha', respond: { status: 502 } })
+    const response = sim.handle({ method: 'POST', path: '/responses', authorization: `Bearer ${key}`, body: JSON.stringify({ model: MODEL, input: 'Hi', provider: { order: ['Alpha', 'Beta'] } }) }).body as any
+    expect(generationOf(sim, key, response.id).provider_responses.map((r: any) => r.provider_name)).toEqual(['Alpha', 'Beta'])
+    expect(complete(sim, key, { provider: { order: ['Alpha', 'Beta'] } }).body.provider).toBe('Alpha')
+    sim.models.create({ id: 'acme/embed', architecture: { output_modalities: ['embeddings'], input_modalities: ['text'], modality: 'text->embeddings' }, endpoints: [{ provider_name: 'Alpha' }, { provider_name: 'Beta' }] })
+    sim.faults.add({ operation: 'createEmbeddings', provider: 'Alpha', respond: { status: 502 } })
+    const embedded = sim.handle({ method: 'POST', path: '/embeddings', authorization: `Bearer ${key}`, body: JSON.stringify({ model: 'acme/embed', input: 'Hi', provider: { order: ['Alpha', 'Beta'] } }) }).body as any
+    expect(embedded.provider).toBe('Beta')
+  })
+
   it('moves the clock by a latency rule naming createCompletion', () => {
     const { sim, key } = chatWorld()
     const start = sim.clock.now()
