@@ -46,7 +46,7 @@ export interface FaultTiming {
   /** Answer each eligible request with this probability, drawn from the simulator's seeded stream. */
   probability?: number
   /**
-   * Fail mid-stream instead of up front: a streamed chat completion (`stream: true`) that the rule
+   * Fail mid-stream instead of up front: a streamed chat or text completion (`stream: true`) that the rule
    * matches starts, sends this many content chunks (0 or more), then an error chunk with the
    * rule's status and message and `finish_reason: "error"`, and ends; only what was sent is charged
    * (decisions/0026). Such a rule answers streamed completions only: other requests pass it by, and
