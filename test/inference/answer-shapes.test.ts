@@ -1,9 +1,11 @@
 // Answers shaped as the real service's (decisions/0039): the end of every chat stream, every usage
 // detail field, the assistant message's fields, and the provider of an embeddings answer.
+import fc from 'fast-check'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHandlers } from '../../src/msw/index.js'
 import { startServer } from '../../src/server/index.js'
+import { runs } from '../support/runs.js'
 import { chat, chatWorld, MODEL } from './support.js'
 
 const ZERO_DETAILS = {
@@ -100,6 +102,42 @@ describe('a chat stream ends as the service ends it', () => {
     const id = JSON.parse((cut.response.body as { data: string }[])[1]!.data.slice(6)).id
     const generation = (sim.handle({ method: 'GET', path: '/generation', query: `id=${id}`, authorization: `Bearer ${key}` }).body as any).data
     expect(generation).toMatchObject({ cancelled: true, tokens_completion: 8 })
+  })
+})
+
+describe('for any reply', () => {
+  const reply = fc.record(
+    {
+      content: fc.string({ maxLength: 80 }),
+      reasoning: fc.string({ maxLength: 40 }),
+      toolCalls: fc.array(fc.record({ name: fc.constantFrom('a', 'lookup'), arguments: fc.constantFrom('{}', '{"id":1}') }), { maxLength: 2 }),
+      finishReason: fc.constantFrom('stop' as const, 'length' as const, 'content_filter' as const),
+    },
+    { requiredKeys: [] },
+  )
+
+  it('a chat stream and a text completion stream end with the finish choice twice, the second with the JSON answer\'s usage', () => {
+    fc.assert(
+      fc.property(reply, fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }), (given, maxTokens) => {
+        const { sim, key } = chatWorld()
+        sim.inference.respond({ reply: given })
+        const request = { model: MODEL, provider: { only: ['Alpha'] }, ...(maxTokens !== undefined && { max_tokens: maxTokens }) }
+        for (const [path, body] of [['/chat/completions', { messages: [{ role: 'user', content: 'Hi' }] }], ['/completions', { prompt: 'Hi' }]] as const) {
+          const post = (stream: boolean) => sim.handle({ method: 'POST', path, authorization: `Bearer ${key}`, body: JSON.stringify({ ...request, ...body, stream }) })
+          const json = post(false).body as any
+          const chunks = dataOf((post(true).body as { data: string }[]).map((f) => f.data).join('')) as any[]
+          expect(chunks.at(-1)).toBe('[DONE]')
+          const [finish, last] = chunks.slice(-3, -1)
+          expect(last.choices).toEqual(finish.choices)
+          expect(finish.choices[0].finish_reason).toBe(json.choices[0].finish_reason)
+          expect(last.usage).toEqual(json.usage)
+          expect(chunks.slice(0, -3).every((c) => c.choices[0].finish_reason === null && c.usage === undefined)).toBe(true)
+          const text = chunks.slice(0, -3).map((c) => (path === '/completions' ? c.choices[0].text : (c.choices[0].delta.content ?? ''))).join('')
+          expect(text).toBe(path === '/completions' ? json.choices[0].text : (json.choices[0].message.content ?? ''))
+        }
+      }),
+      { verbose: true, numRuns: runs(60) },
+    )
   })
 })
 
