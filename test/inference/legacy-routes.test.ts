@@ -298,6 +298,14 @@ describe('POST /completions: streamed', () => {
     expect(generation.streamed).toBe(true)
   })
 
+  it('is journaled with its frames, the same bytes as were sent', () => {
+    const { sim, key } = chatWorld()
+    const answer = complete(sim, key, { stream: true })
+    const entry = sim.journal.list({ operation: 'createCompletion' })[0]!
+    expect(entry.response.type).toBe('stream')
+    expect(entry.response.body).toEqual(answer.response.body)
+  })
+
   it('is cut by a mid-stream fault naming createCompletion, charging what was sent', () => {
     const { sim, key } = chatWorld()
     sim.inference.respond({ reply: { content: 'z'.repeat(64) } })
