@@ -63,8 +63,8 @@ export interface StreamPlan {
  * The frames of a streamed reply up to the one that ends it: the `: OPENROUTER PROCESSING`
  * comment at once; reasoning, text and tool calls in `chat.completion.chunk` events from the time
  * to first token on, paced at the endpoint's throughput, each delta with `role: "assistant"`; a
- * chunk with an empty delta and the finish reason. With a
- * `cut`, the error chunk comes after `cut.afterChunks` content chunks instead, and ends the stream.
+ * chunk with an empty delta and the finish reason. With a `cut`, the error chunk comes after
+ * `cut.afterChunks` content chunks instead, and ends the stream.
  * {@link endStream} adds the usage chunk and `[DONE]` to a reply that finished.
  */
 export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut): StreamPlan {
