@@ -37,6 +37,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
 import { type OperationName, createSimulator } from '../src/index.js'
+import { type JsonOperationName, RESPONSE_SHAPES, validateShape } from '../src/core/wire-shapes.js'
 import { OPERATIONS, operationOf } from './support/operations.js'
 
 const FIXTURES_DIR = resolve(import.meta.dirname, '..', 'fixtures')
@@ -57,6 +58,14 @@ interface Schema {
 
 
 /** The schema the SDK applies to a 200 of each JSON operation (see its funcs/*.js `M.json(200, ...)`). */
+/** The simulator's own description of an answer as a Schema, for an operation the SDK does not call. */
+const shapeSchema = (operation: JsonOperationName): Schema => ({
+  safeParse(value) {
+    const problems = validateShape(RESPONSE_SHAPES[operation], value)
+    return problems.length === 0 ? { success: true } : { success: false, error: problems.join('; ') }
+  },
+})
+
 const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> = {
   listKeys: ListResponse$inboundSchema,
   getKey: GetKeyResponse$inboundSchema,
@@ -80,6 +89,10 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   updateKey: UpdateKeysResponse$inboundSchema,
   deleteKey: DeleteKeysResponse$inboundSchema,
   getCurrentKey: GetCurrentKeyResponse$inboundSchema,
+  // `GET /auth/key` answers as `GET /key` does; the SDK calls only the latter.
+  getCurrentKeyLegacy: GetCurrentKeyResponse$inboundSchema,
+  // `POST /completions`: the SDK has no such operation.
+  createCompletion: shapeSchema('createCompletion'),
   getCredits: GetCreditsResponse$inboundSchema,
   createEmbeddings: CreateEmbeddingsResponseBody$inboundSchema,
 }

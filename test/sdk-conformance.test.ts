@@ -372,8 +372,14 @@ const ERROR_CLASSES: Record<DeclaredStatus, { type: ErrorClass; name: string }> 
   503: { type: ServiceUnavailableResponseError, name: 'ServiceUnavailableResponseError' },
 }
 
+/**
+ * The operations the SDK has a method for: `GET /auth/key` and `POST /completions` are older routes
+ * it does not call (decisions/0039); their tests are in test/inference/legacy-routes.test.ts.
+ */
+type SdkOperation = Exclude<OperationName, 'getCurrentKeyLegacy' | 'createCompletion'>
+
 /** The statuses the SDK declares a typed error for, per operation (its funcs/*.js matchers). */
-const DECLARED: Record<OperationName, readonly DeclaredStatus[]> = {
+const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   listKeys: [400, 401, 429, 500],
   getKey: [401, 404, 429, 500],
   listEndpoints: [403, 404, 500],
@@ -400,7 +406,7 @@ const DECLARED: Record<OperationName, readonly DeclaredStatus[]> = {
   createEmbeddings: [400, 401, 402, 403, 404, 429, 500, 502, 503],
 }
 
-const SDK_METHOD: Record<OperationName, string> = {
+const SDK_METHOD: Record<SdkOperation, string> = {
   listKeys: 'sdk.apiKeys.list',
   getKey: 'sdk.apiKeys.get',
   listEndpoints: 'sdk.endpoints.list',
@@ -428,7 +434,7 @@ const SDK_METHOD: Record<OperationName, string> = {
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
-const ROUTE: Record<OperationName, string> = {
+const ROUTE: Record<SdkOperation, string> = {
   listKeys: `${DEFAULT_BASE_URL}/keys`,
   getKey: `${DEFAULT_BASE_URL}/keys/:hash`,
   listEndpoints: `${DEFAULT_BASE_URL}/models/:author/:slug/endpoints`,
@@ -456,7 +462,7 @@ const ROUTE: Record<OperationName, string> = {
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
-const VALID_CALL: Record<OperationName, (sdk: Sdk) => Promise<unknown>> = {
+const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   listKeys: (sdk) => sdk.apiKeys.list(),
   getKey: (sdk) => sdk.apiKeys.get({ hash: world.apiKeyHash }),
   listEndpoints: (sdk) => sdk.endpoints.list({ author: 'anthropic', slug: 'claude-sonnet-4.5' }),
@@ -487,7 +493,7 @@ const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
 
 interface ErrorCase {
   name: string
-  operation: OperationName
+  operation: SdkOperation
   status: DeclaredStatus
   /** The bearer secret to call with; undefined: no credentials. Runs after the reset, so it may create keys. */
   secret: () => string | undefined
@@ -504,7 +510,7 @@ interface ErrorCase {
 
 /** A status the simulator produces by its own rules, through a real request. */
 function produced(
-  operation: OperationName,
+  operation: SdkOperation,
   status: DeclaredStatus,
   when: string,
   secret: () => string | undefined,
@@ -526,7 +532,7 @@ function produced(
 }
 
 /** A status the simulator has no rule for: its own envelope builder, served by a one-off handler. */
-function overridden(operation: OperationName, status: DeclaredStatus): ErrorCase {
+function overridden(operation: SdkOperation, status: DeclaredStatus): ErrorCase {
   return {
     name: `${SDK_METHOD[operation]} surfaces a ${status} envelope from errorEnvelope as ${ERROR_CLASSES[status].name}`,
     operation,
@@ -551,7 +557,7 @@ const withExpiredKey = (): string => sim.keys.create({ userId: world.userId, exp
 const notCaller = { identifiesCaller: false }
 
 /** 401 for no credentials and for an unknown secret, on one management operation. */
-function unauthorized(operation: OperationName, call: (sdk: Sdk) => Promise<unknown>): ErrorCase[] {
+function unauthorized(operation: SdkOperation, call: (sdk: Sdk) => Promise<unknown>): ErrorCase[] {
   return [
     produced(operation, 401, 'the SDK is constructed without an apiKey', anonymous, call, { message: AUTH_MESSAGES.missing, ...notCaller }),
     produced(operation, 401, 'the bearer secret matches no key', withUnknownKey, call, { message: AUTH_MESSAGES.unknown, metadata: { reason: 'unknown' }, ...notCaller }),
@@ -573,7 +579,7 @@ function INFERENCE_ERROR_CASES(): ErrorCase[] {
   const generation = (id: string) => (sdk: Sdk) => sdk.generations.getGeneration({ id })
   const respond = (request: Record<string, unknown> = {}) => (sdk: Sdk) =>
     sdk.responses.send({ responsesRequest: { model: 'openai/gpt-4.1-mini', input: 'Hello', ...request } } as Parameters<Sdk['responses']['send']>[0])
-  const withFault = (operation: OperationName, respond: { status: number; headers?: Record<string, string> }) => (): string => {
+  const withFault = (operation: SdkOperation, respond: { status: number; headers?: Record<string, string> }) => (): string => {
     sim.faults.add({ operation, respond })
     return world.apiKey
   }

@@ -25,7 +25,7 @@ export interface ChatCompletionConstraints {
 export interface ChatChunkConstraints {
   /**
    * Which chunk of a stream: `'delta'` (text, reasoning or a tool call, `finish_reason` null),
-   * `'finish'` (the chunk with the finish reason), `'usage'` (no choices, the usage); default `'any'`.
+   * `'finish'` (the chunk with the finish reason), `'usage'` (the finish chunk's choice again, and the usage); default `'any'`.
    */
   kind?: (typeof CHUNK_KINDS)[number]
 }
@@ -42,7 +42,7 @@ const suffix = fc.string({ unit: fc.constantFrom(...ALNUM), minLength: 20, maxLe
 const text = fc.oneof(fc.constant(''), fc.constantFrom('a', 'é', '🎉', '\n', 'Hello, world.'), fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 20 }))
 const toolCall: fc.Arbitrary<ChatToolCall> = fc
   .record({ id: suffix.map((s) => `call_${s}`), name: fc.constantFrom('get_weather', 'lookup', 'f'), args: fc.constantFrom('{}', '{"id":1}', '{"q":"é"}') })
-  .map(({ id, name, args }) => ({ id, type: 'function', function: { name, arguments: args } }))
+  .map(({ id, name, args }) => ({ type: 'function', index: 0, id, function: { name, arguments: args } }))
 /** Instants of 2020 to 2030, whole milliseconds: `created` and `created_at` are written from them. */
 const instant = fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 11, 31, 23, 59, 59, 999) })
 
@@ -60,7 +60,8 @@ function parts(finishReason?: FinishReason, streamed?: boolean): fc.Arbitrary<Co
       createdMs: instant,
       content: fc.option(text, { nil: null, freq: 8 }),
       reasoning: fc.option(text, { nil: null, freq: 2 }),
-      toolCalls: fc.array(toolCall, { maxLength: 2 }),
+      // Each call's index is its place in the list, as the service numbers them.
+      toolCalls: fc.array(toolCall, { maxLength: 2 }).map((calls) => calls.map((call, index) => ({ ...call, index }))),
       finishReason: finishReason === undefined ? fc.constantFrom(...FINISH_REASONS) : fc.constant(finishReason),
       promptTokens: count,
       completionTokens: count,
@@ -106,14 +107,14 @@ export function chatCompletion(constraints: ChatCompletionConstraints = {}): fc.
  * Arbitrary `data:` chunk of a streamed chat completion (`chat.completion.chunk`) the official SDK
  * parses: one of the chunks the simulator streams for an arbitrary completion (see
  * {@link chatCompletion}): a delta with `finish_reason: null`, the chunk with the finish reason, or
- * the last chunk, with no choices and the usage.
+ * the last chunk, which repeats the finish chunk's choice and adds the usage.
  *
  * @example
  * import fc from 'fast-check'
  * import { chatChunk } from 'model-access-sim/arbitraries'
  * const [last] = fc.sample(chatChunk({ kind: 'usage' }), { seed: 1, numRuns: 1 })
- * console.log(last.object, last.choices.length, typeof last.usage?.cost)
- * //=> chat.completion.chunk 0 number
+ * console.log(last.object, last.choices.length, last.choices[0]?.finish_reason !== null, typeof last.usage?.cost)
+ * //=> chat.completion.chunk 1 true number
  */
 export function chatChunk(constraints: ChatChunkConstraints = {}): fc.Arbitrary<ChatChunk> {
   checkConstraints('chatChunk', constraints, CHUNK_CONSTRAINT_NAMES)

@@ -47,7 +47,7 @@ export interface FaultTiming {
   /** Answer each eligible request with this probability, drawn from the simulator's seeded stream. */
   probability?: number
   /**
-   * Fail mid-stream instead of up front: a streamed chat completion (`stream: true`) that the rule
+   * Fail mid-stream instead of up front: a streamed chat or text completion (`stream: true`) that the rule
    * matches starts, sends this many content chunks (0 or more), then an error chunk with the
    * rule's status and message and `finish_reason: "error"`, and ends; only what was sent is charged
    * (decisions/0026). Such a rule answers streamed completions only: other requests pass it by, and
@@ -316,8 +316,8 @@ export class Controls {
     checkCount(rule.fromCall, 'fromCall', operation, 1)
     if (checkCount(rule.afterChunks, 'afterChunks', operation, 0) !== undefined) {
       if (typeof respond === 'string') throw invalidArgument(operation, 'respond', `must be { status, message?, metadata? } with afterChunks: a mid-stream error is an error chunk, got ${describe(respond)}`)
-      if (operations !== undefined && !operations.has('createChatCompletion')) {
-        throw invalidArgument(operation, 'afterChunks', `applies to streamed chat completions only; the rule's operation must include createChatCompletion, got ${describe(rule.operation)}`)
+      if (operations !== undefined && !operations.has('createChatCompletion') && !operations.has('createCompletion')) {
+        throw invalidArgument(operation, 'afterChunks', `applies to streamed completions only; the rule's operation must include createChatCompletion or createCompletion, got ${describe(rule.operation)}`)
       }
     }
     if (rule.once !== undefined && typeof rule.once !== 'boolean') throw invalidArgument(operation, 'once', 'must be a boolean')
@@ -389,12 +389,12 @@ export class Controls {
    * The fault that makes a provider fail one attempt at inference, if any: the rules with a
    * `provider`, tried in the order added, counted like the others.
    */
-  pickProviderFault(facts: { provider: string; keyHash: string; path: string }): { name: string; respond: FaultResponse } | null {
+  pickProviderFault(facts: InferenceFacts): { name: string; respond: FaultResponse } | null {
     let answer: { name: string; respond: FaultResponse } | null = null
     for (const state of this.faultStates) {
       const { rule } = state
       if (rule.afterChunks !== undefined || rule.provider === undefined || rule.provider.toLowerCase() !== facts.provider.toLowerCase()) continue
-      if (state.operations && !state.operations.has('createChatCompletion')) continue
+      if (!takesInference(state.operations, facts.operation)) continue
       if (this.fires(state, facts, answer !== null)) answer = { name: state.name, respond: rule.respond }
     }
     return answer
@@ -404,13 +404,13 @@ export class Controls {
    * The mid-stream fault (a rule with `afterChunks`) that cuts a streamed completion answered by
    * this provider, if any: tried in the order added, counted like the others.
    */
-  pickStreamFault(facts: { provider: string; keyHash: string; path: string }): StreamFault | null {
+  pickStreamFault(facts: InferenceFacts): StreamFault | null {
     let answer: StreamFault | null = null
     for (const state of this.faultStates) {
       const { rule } = state
       if (rule.afterChunks === undefined) continue
       if (rule.provider !== undefined && rule.provider.toLowerCase() !== facts.provider.toLowerCase()) continue
-      if (state.operations && !state.operations.has('createChatCompletion')) continue
+      if (!takesInference(state.operations, facts.operation)) continue
       if (this.fires(state, facts, answer !== null)) answer = { name: state.name, respond: rule.respond as Exclude<FaultResponse, string>, afterChunks: rule.afterChunks }
     }
     return answer
@@ -423,6 +423,25 @@ export class Controls {
     const ms = Array.isArray(rule.ms) ? rule.ms[0] + Math.floor(this.random.float() * (rule.ms[1] - rule.ms[0] + 1)) : (rule.ms as number)
     return { ms, real: rule.real }
   }
+}
+
+/** What a provider or mid-stream fault is matched on: the attempt's provider, the caller, the request. */
+export interface InferenceFacts {
+  provider: string
+  keyHash: string
+  path: string
+  operation: OperationName
+}
+
+/**
+ * Whether a provider or mid-stream rule's operations take an inference request of `operation`: a
+ * rule without operations takes every one; one naming `createChatCompletion` also takes the
+ * Responses and embeddings requests (as it always has); any other named operation takes its own
+ * requests (decisions/0039).
+ */
+function takesInference(operations: ReadonlySet<OperationName> | undefined, operation: OperationName): boolean {
+  if (operations === undefined || operations.has(operation)) return true
+  return operation !== 'createCompletion' && operations.has('createChatCompletion')
 }
 
 /** No latency rule: shared, never written. */

@@ -32,7 +32,7 @@ export interface JournalEntry {
    * file's `responders`) whose answer this was: its reply, or its `error` when that error is what
    * the request got. Null when no rule answered: the default reply, a request refused before a
    * reply was made (authentication, validation, the key's limit, credits), a fault, the rate
-   * limiter, and every operation other than chat completions, Responses and embeddings. A rule is
+   * limiter, and every operation other than chat and text completions, Responses and embeddings. A rule is
    * named as `sim.inference.responders.list()` names it (`responder-<n>` unless it was given a
    * `name`); filter on it with `list({ responder })`.
    */

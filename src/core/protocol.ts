@@ -23,6 +23,8 @@ export const OPERATION_NAMES = [
   'updateKey',
   'deleteKey',
   'getCurrentKey',
+  // `GET /auth/key`: the older name of `GET /key` (operations/keys.ts).
+  'getCurrentKeyLegacy',
   'getCredits',
   // Workspaces (operations/workspaces.ts).
   'listWorkspaces',
@@ -38,6 +40,8 @@ export const OPERATION_NAMES = [
   // Inference (operations/inference.ts).
   'createChatCompletion',
   'getGeneration',
+  // Legacy text completions, on the chat pipeline (operations/inference.ts).
+  'createCompletion',
   // The Responses API (operations/inference.ts).
   'createResponses',
   // Embeddings (operations/embeddings.ts).

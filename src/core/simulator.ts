@@ -1,7 +1,7 @@
 import { type SimRequest, type SimResponse } from './protocol.js'
 import { handleRequest } from './router.js'
 import { type SimulatorClock, type StoreClock, type WallTime, createClock } from './clock.js'
-import { Controls, type FaultControls, type LatencyControls } from './faults.js'
+import { Controls, type FaultControls, type InferenceFacts, type LatencyControls } from './faults.js'
 import { type RateLimit, StoreIndices, copyStoreData, emptyStoreData } from './store/state.js'
 import { checkRateLimit } from './store/rate-limits.js'
 import { invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
@@ -222,7 +222,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     controls,
     journal: new JournalStore(journalLimit),
     strictRequests,
-    inference: { seed, responders, embeddings: new EmbeddingsCache(), statisticsViews: new WeakMap(), providerFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickProviderFault(facts), streamFault: (facts: { provider: string; keyHash: string; path: string }) => controls.pickStreamFault(facts) },
+    inference: { seed, responders, embeddings: new EmbeddingsCache(), statisticsViews: new WeakMap(), providerFault: (facts: InferenceFacts) => controls.pickProviderFault(facts), streamFault: (facts: InferenceFacts) => controls.pickStreamFault(facts) },
   }
   const shift = specNow === undefined ? 0 : startMs - specNow
   const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, shift, undefined, spec === DEFAULT_WORLD ? DEFAULT_WORLD_MODELS : undefined)

@@ -8,8 +8,9 @@
 // of T, a field that may be absent (`?`) must be `optional(...)`, a field whose type admits null must
 // be `nullable(...)` (or `literalNull`), and a field whose type does not admit null must not be.
 import type { OperationName } from './protocol.js'
-import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, Generation, ProviderResponse } from './inference/wire.js'
+import type { ChatAssistantMessage, ChatCompletion, ChatReasoningDetail, ChatToolCall, ChatUsage, Generation, ProviderResponse } from './inference/wire.js'
 import type { ResponsesResult, ResponsesUsage } from './inference/responses.js'
+import type { TextCompletion } from './inference/completions.js'
 import type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './inference/embeddings.js'
 import { parseInstant } from './time.js'
 import {
@@ -386,8 +387,8 @@ export const CHAT_USAGE = object<ChatUsage>('ChatUsage', {
   total_tokens: integer,
   cost: number,
   is_byok: boolean,
-  prompt_tokens_details: object<ChatUsage['prompt_tokens_details']>('PromptTokensDetails', { cached_tokens: integer, audio_tokens: integer }),
-  completion_tokens_details: object<ChatUsage['completion_tokens_details']>('CompletionTokensDetails', { reasoning_tokens: integer, audio_tokens: integer }),
+  prompt_tokens_details: object<ChatUsage['prompt_tokens_details']>('PromptTokensDetails', { cached_tokens: integer, cache_write_tokens: integer, audio_tokens: integer, video_tokens: integer }),
+  completion_tokens_details: object<ChatUsage['completion_tokens_details']>('CompletionTokensDetails', { reasoning_tokens: integer, image_tokens: integer, audio_tokens: integer }),
   cost_details: object<CostDetails>('CostDetails', {
     upstream_inference_cost: nullable(number),
     upstream_inference_prompt_cost: number,
@@ -396,8 +397,9 @@ export const CHAT_USAGE = object<ChatUsage>('ChatUsage', {
 })
 
 const TOOL_CALL = object<ChatToolCall>('ChatToolCall', {
-  id: string,
   type: enumOf('ToolCallType', ['function']),
+  index: integer,
+  id: string,
   function: object<ChatToolCall['function']>('ToolCallFunction', { name: string, arguments: string }),
 })
 
@@ -418,7 +420,17 @@ export const CHAT_COMPLETION = object<ChatCompletion>('ChatCompletion', {
         role: enumOf('Role', ['assistant']),
         content: nullable(string),
         refusal: nullable(string),
-        reasoning: optional(nullable(string)),
+        reasoning: nullable(string),
+        reasoning_details: optional(
+          arrayOf(
+            object<ChatReasoningDetail>('ReasoningDetailText', {
+              type: enumOf('ReasoningDetailType', ['reasoning.text']),
+              text: string,
+              format: enumOf('ReasoningFormat', ['unknown']),
+              index: integer,
+            }),
+          ),
+        ),
         tool_calls: optional(arrayOf(TOOL_CALL)),
       }),
     }),
@@ -427,10 +439,32 @@ export const CHAT_COMPLETION = object<ChatCompletion>('ChatCompletion', {
   usage: CHAT_USAGE,
 })
 
+type TextChoice = TextCompletion['choices'][number]
+
+/** `TextCompletion`: the 200 of `POST /completions` without `stream` (decisions/0039). */
+export const TEXT_COMPLETION = object<TextCompletion>('TextCompletion', {
+  id: string,
+  object: enumOf('TextCompletionObject', ['text_completion']),
+  created: integer,
+  model: string,
+  provider: string,
+  choices: arrayOf(
+    object<TextChoice>('TextCompletionChoice', {
+      text: string,
+      index: integer,
+      finish_reason: nullable(enumOf('FinishReason', FINISH_REASONS)),
+      native_finish_reason: nullable(enumOf('FinishReason', FINISH_REASONS)),
+      logprobs: literalNull,
+      reasoning: optional(string),
+    }),
+  ),
+  usage: CHAT_USAGE,
+})
+
 /** `ResponsesUsage`: token counts and the exact cost of a response. */
 const RESPONSES_USAGE = object<ResponsesUsage>('ResponsesUsage', {
   input_tokens: integer,
-  input_tokens_details: object<ResponsesUsage['input_tokens_details']>('InputTokensDetails', { cached_tokens: integer }),
+  input_tokens_details: object<ResponsesUsage['input_tokens_details']>('InputTokensDetails', { cached_tokens: integer, cache_write_tokens: integer }),
   output_tokens: integer,
   output_tokens_details: object<ResponsesUsage['output_tokens_details']>('OutputTokensDetails', { reasoning_tokens: integer }),
   total_tokens: integer,
@@ -487,6 +521,7 @@ export const EMBEDDINGS_RESPONSE = object<EmbeddingsResponse>('CreateEmbeddingsR
   object: enumOf('EmbeddingsObject', ['list']),
   data: arrayOf(object<EmbeddingData>('Embedding', { object: enumOf('EmbeddingObject', ['embedding']), embedding: unknown, index: integer })),
   model: string,
+  provider: string,
   usage: object<EmbeddingsUsage>('EmbeddingsUsage', {
     prompt_tokens: integer,
     total_tokens: integer,
@@ -589,10 +624,12 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   createChatCompletion: CHAT_COMPLETION as ObjectShape,
   getGeneration: dataOf('Generation', GENERATION),
   createResponses: RESPONSES_RESULT as ObjectShape,
+  createCompletion: TEXT_COMPLETION as ObjectShape,
   createKey: { kind: 'object', name: '{ data: ApiKey, key: string }', fields: { data: API_KEY, key: string } },
   updateKey: dataOf('ApiKey', API_KEY),
   deleteKey: object<DeletedKeyResponse>('{ deleted: true }', { deleted: boolean }) as ObjectShape,
   getCurrentKey: dataOf('CurrentKey', CURRENT_KEY),
+  getCurrentKeyLegacy: dataOf('CurrentKey', CURRENT_KEY),
   getCredits: dataOf('Credits', CREDITS),
   createEmbeddings: EMBEDDINGS_RESPONSE as ObjectShape,
 }

@@ -46,8 +46,8 @@ describe('chatChunk', () => {
   })
 
   it('gives the kind asked for', () => {
-    expect(sampleOf(chatChunk({ kind: 'usage' }), 50).every((c) => c.choices.length === 0 && typeof c.usage?.cost === 'number')).toBe(true)
-    expect(sampleOf(chatChunk({ kind: 'finish' }), 50).every((c) => c.choices[0]?.finish_reason !== null)).toBe(true)
+    expect(sampleOf(chatChunk({ kind: 'usage' }), 50).every((c) => c.choices.length === 1 && c.choices[0]?.finish_reason !== null && typeof c.usage?.cost === 'number')).toBe(true)
+    expect(sampleOf(chatChunk({ kind: 'finish' }), 50).every((c) => c.choices[0]?.finish_reason !== null && c.usage === undefined)).toBe(true)
     expect(sampleOf(chatChunk({ kind: 'delta' }), 50).every((c) => c.choices[0]?.finish_reason === null)).toBe(true)
     expect(simulatorErrorOf(() => chatChunk({ kind: 'first' } as never)).argument).toBe('kind')
   })

@@ -15,10 +15,10 @@ type Sim = ReturnType<typeof createSimulator>
 
 const SIMULATED =
   'GET /keys, GET /keys/{hash}, GET /models/{author}/{slug}/endpoints, GET /files/{file_id}/content, GET /workspaces/{id}, GET /videos/models, ' +
-  'POST /keys, PATCH /keys/{hash}, DELETE /keys/{hash}, GET /key, GET /credits, ' +
+  'POST /keys, PATCH /keys/{hash}, DELETE /keys/{hash}, GET /key, GET /auth/key, GET /credits, ' +
   'GET /workspaces, POST /workspaces, PATCH /workspaces/{id}, DELETE /workspaces/{id}, ' +
   'GET /models, GET /models/count, GET /model/{author}/{slug}, GET /providers, GET /embeddings/models, POST /chat/completions, GET /generation, ' +
-  'POST /responses, POST /embeddings'
+  'POST /completions, POST /responses, POST /embeddings'
 
 /** sim.handle with a request no SimRequest type would allow: what plain JavaScript callers send. */
 const handleAnything = (sim: Sim, request: unknown): SimResponse => sim.handle(request as SimRequest)

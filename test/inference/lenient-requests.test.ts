@@ -278,6 +278,19 @@ function ledger(made: ReturnType<typeof world>) {
 }
 
 describe('strictRequests', () => {
+  it('takes an assistant message sent back as the answer gave it, tool calls with their index included', () => {
+    const { sim, key } = world(true)
+    sim.inference.respond({ reply: { toolCalls: [{ name: 'weather', arguments: '{"city":"Paris"}' }] }, times: 1 })
+    const ask = (messages: unknown[]) =>
+      sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body: JSON.stringify({ model: MODEL, messages, tools: [{ type: 'function', function: { name: 'weather' } }] }) })
+    const user = { role: 'user', content: 'Weather in Paris?' }
+    const first = ask([user]).body as any
+    const message = first.choices[0].message
+    expect(message.tool_calls[0].index).toBe(0)
+    const second = ask([user, message, { role: 'tool', tool_call_id: message.tool_calls[0].id, name: 'weather', content: 'sunny' }])
+    expect(second.status).toBe(200)
+  })
+
   it.each([
     ['/chat/completions', { temprature: 1 }, 'temprature'],
     ['/chat/completions', { messages: [{ role: 'user', content: 'x', nmae: 'a' }] }, 'messages[0].nmae'],

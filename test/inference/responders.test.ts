@@ -53,10 +53,11 @@ describe('sim.inference.respond', () => {
     expect(choice.finish_reason).toBe('tool_calls')
     expect(choice.message).toEqual({
       role: 'assistant',
-      content: '',
+      content: null,
       refusal: null,
       reasoning: 'Need the order first.',
-      tool_calls: [{ id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'lookup', arguments: '{"id":1}' } }],
+      reasoning_details: [{ type: 'reasoning.text', text: 'Need the order first.', format: 'unknown', index: 0 }],
+      tool_calls: [{ type: 'function', index: 0, id: expect.stringMatching(/^call_/), function: { name: 'lookup', arguments: '{"id":1}' } }],
     })
     expect(answer.body.usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 50, completion_tokens_details: { reasoning_tokens: 20 } })
     // Alpha: 1,000 x 0.000001 + 50 x 0.000002.

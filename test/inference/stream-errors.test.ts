@@ -87,7 +87,7 @@ describe('a mid-stream error fault', () => {
     const { sim } = world()
     expect(() => sim.faults.add({ afterChunks: 1, respond: 'network-error' })).toThrow(/"respond" must be \{ status, message\?, metadata\? \} with afterChunks/)
     expect(() => sim.faults.add({ afterChunks: -1, respond: { status: 502 } })).toThrow(/"afterChunks" must be an integer of at least 0/)
-    expect(() => sim.faults.add({ operation: 'listKeys', afterChunks: 1, respond: { status: 502 } })).toThrow(/"afterChunks" applies to streamed chat completions only/)
+    expect(() => sim.faults.add({ operation: 'listKeys', afterChunks: 1, respond: { status: 502 } })).toThrow(/"afterChunks" applies to streamed completions only/)
   })
 
   it('is set over HTTP through POST /__sim/faults, as JSON', async () => {

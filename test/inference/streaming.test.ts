@@ -37,21 +37,33 @@ describe('streamed completions', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(50)
   })
 
-  it('end with a chunk carrying the finish reason, a usage chunk without choices, and [DONE]', () => {
+  it('end with a finish chunk (empty delta), a usage chunk repeating its choice, and [DONE]; every delta says the assistant', () => {
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, cost: 0, is_byok: false, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0, audio_tokens: 0, video_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0, image_tokens: 0, audio_tokens: 0 }, cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: 0, upstream_inference_completions_cost: 0 } }
     const frames = streamFrames({
       id: 'gen-1',
       provider: 'P',
       model: 'a/b',
       created: 1,
-      message: { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      message: { role: 'assistant', content: 'Hello there, this is more than sixteen characters.', refusal: null, reasoning: null, tool_calls: [{ type: 'function', index: 0, id: 'call_1', function: { name: 'f', arguments: '{}' } }] },
       finishReason: 'tool_calls',
-      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, cost: 0, is_byok: false, prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 }, cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: 0, upstream_inference_completions_cost: 0 } },
+      usage,
       latency: 10,
       throughput: 100,
     })
+    expect(frames.at(-1)?.data).toBe('data: [DONE]\n\n')
     const chunks = frames.slice(1, -1).map((f) => JSON.parse(f.data.slice(6)))
-    expect(chunks[0].choices[0].delta).toEqual({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] })
-    expect(chunks.at(-2).choices[0].finish_reason).toBe('tool_calls')
-    expect(chunks.at(-1).choices).toEqual([])
+    for (const chunk of chunks) {
+      expect(Object.keys(chunk)).toEqual(expect.arrayContaining(['id', 'object', 'created', 'model', 'provider', 'choices']))
+      expect(chunk).toMatchObject({ id: 'gen-1', object: 'chat.completion.chunk', created: 1, model: 'a/b', provider: 'P' })
+    }
+    const content = chunks.slice(0, -2)
+    expect(content.length).toBeGreaterThan(2)
+    for (const chunk of content) expect(chunk.choices[0].delta.role).toBe('assistant')
+    expect(content.at(-1).choices[0].delta).toEqual({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] })
+    const finish = { index: 0, delta: {}, finish_reason: 'tool_calls', native_finish_reason: 'tool_calls', logprobs: null }
+    expect(chunks.at(-2).choices).toEqual([finish])
+    expect(chunks.at(-2).usage).toBeUndefined()
+    expect(chunks.at(-1).choices).toEqual([finish])
+    expect(chunks.at(-1).usage).toEqual(usage)
   })
 })

@@ -51,7 +51,7 @@ describe('sdk.chat.send', () => {
     expect(sim.keys.get(sim.world.apiKeyHash)!.usage).toBeCloseTo(before + Number(cost), 10)
   })
 
-  it('streams chunks the SDK parses, finish_reason null until the last, then usage with the cost', async () => {
+  it('streams chunks the SDK parses, finish_reason null until the finish chunk, then its choice again with usage and the cost', async () => {
     const { sim, sdk } = setup()
     sim.inference.respond({ reply: { content: 'Refunds are free within 30 days of purchase.' } })
 
@@ -61,12 +61,12 @@ describe('sdk.chat.send', () => {
 
     expect(chunks.length).toBeGreaterThan(3)
     expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true)
-    const withChoices = chunks.filter((c) => c.choices.length > 0)
-    expect(withChoices.slice(0, -1).every((c) => c.choices[0]?.finishReason === null)).toBe(true)
-    expect(withChoices.at(-1)?.choices[0]?.finishReason).toBe('stop')
-    expect(withChoices.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Refunds are free within 30 days of purchase.')
+    expect(chunks.every((c) => c.choices.length === 1)).toBe(true)
+    expect(chunks.slice(0, -2).every((c) => c.choices[0]?.finishReason === null && c.choices[0]?.delta.role === 'assistant')).toBe(true)
+    expect(chunks.slice(-2).map((c) => c.choices[0]?.finishReason)).toEqual(['stop', 'stop'])
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Refunds are free within 30 days of purchase.')
     const last = chunks.at(-1)!
-    expect(last.choices).toEqual([])
+    expect(chunks.at(-2)?.usage).toBeUndefined()
     // 44 characters: 11 tokens of the estimator.
     expect(last.usage?.completionTokens).toBe(11)
     const generation = (await sdk.generations.getGeneration({ id: last.id })).data

@@ -6,6 +6,7 @@ import { compilePricing } from '../pricing/compile.js'
 import { generationWire } from '../store/generations.js'
 import { priceCounts } from './price.js'
 import type { Pricing } from '../types.js'
+import { assistantMessage } from './message.js'
 import { streamFrames } from './stream.js'
 import type { ChatAssistantMessage, ChatChunk, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Generation } from './wire.js'
 
@@ -42,15 +43,7 @@ export function usageOf(parts: CompletionParts): ChatUsage {
   return priceCounts(compilePricing(parts.pricing), { promptTokens, completionTokens, reasoningTokens, cachedTokens }, parts.createdMs).usage
 }
 
-function messageOf(parts: CompletionParts): ChatAssistantMessage {
-  return {
-    role: 'assistant',
-    content: parts.content,
-    refusal: null,
-    ...(parts.reasoning !== null && { reasoning: parts.reasoning }),
-    ...(parts.toolCalls.length > 0 && { tool_calls: parts.toolCalls }),
-  }
-}
+const messageOf = (parts: CompletionParts): ChatAssistantMessage => assistantMessage(parts.content, parts.reasoning, parts.toolCalls)
 
 /** The JSON answer of `POST /chat/completions`. */
 export function completionOf(parts: CompletionParts): ChatCompletion {

@@ -4,7 +4,7 @@
 import type { UnknownFields } from '../body.js'
 import type { Principal } from '../auth.js'
 import { ApiError, ERROR_MESSAGES, type ErrorStatus } from '../errors.js'
-import type { FaultResponse, StreamFault } from '../faults.js'
+import type { FaultResponse, InferenceFacts, StreamFault } from '../faults.js'
 import { atomically, type StoreContext } from '../store/context.js'
 import { type JsonPayload, utf8Length } from '../json-text.js'
 import type { KeyState } from '../store/state.js'
@@ -26,7 +26,8 @@ import type { StreamFrame } from '../protocol.js'
 import { type StreamCounts, sentCounts, streamCanceller } from './settle.js'
 import { streamCut } from './stream-errors.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
-import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, FinishReason, ProviderResponse } from './wire.js'
+import { assistantMessage } from './message.js'
+import type { ChatCompletion, ChatToolCall, FinishReason, ProviderResponse } from './wire.js'
 
 /** What the money path needs of its simulator besides the store. */
 export interface InferenceRuntime {
@@ -38,9 +39,9 @@ export interface InferenceRuntime {
   /** The simulator's last view of each model's endpoint statistics (inference/statistics.ts). */
   readonly statisticsViews: StatisticsViews
   /** The fault rule that makes this provider fail for this request, if any (rules with a `provider`). */
-  providerFault(facts: { provider: string; keyHash: string; path: string }): { name: string; respond: FaultResponse } | null
+  providerFault(facts: InferenceFacts): { name: string; respond: FaultResponse } | null
   /** The mid-stream fault (a rule with `afterChunks`) that cuts this streamed reply, if any (decisions/0026). */
-  streamFault(facts: { provider: string; keyHash: string; path: string }): StreamFault | null
+  streamFault(facts: InferenceFacts): StreamFault | null
 }
 
 /** What a successful request produced: its JSON answer, or the frames of its stream. */
@@ -77,7 +78,7 @@ export interface Completed extends StreamSource {
  */
 export interface AnswerShape<T> {
   /** The operation, as responder rules name it in `match.operation`. */
-  readonly operation: 'createChatCompletion' | 'createResponses'
+  readonly operation: 'createChatCompletion' | 'createResponses' | 'createCompletion'
   json(done: Completed): T
   /** The JSON text of `json(done)`, byte for byte, written without building the object (optional: else it is stringified). */
   text?(done: Completed): string
@@ -118,8 +119,9 @@ const NO_TOOL_CALLS: ChatToolCall[] = []
 function replyOf(rule: ResponderRule | undefined, seed: number, model: string, input: ChatInput, idBase: string): Reply {
   const given = rule?.reply
   const toolCalls: ChatToolCall[] = given?.toolCalls === undefined || given.toolCalls.length === 0 ? NO_TOOL_CALLS : given.toolCalls.map((call, i) => ({
-    id: call.id ?? `call_${idBase}_${i}`,
     type: 'function',
+    index: i,
+    id: call.id ?? `call_${idBase}_${i}`,
     function: { name: call.name, arguments: call.arguments },
   }))
   const content = given === undefined ? defaultReply(seed, model, input) : given.content === undefined ? (toolCalls.length > 0 ? '' : defaultReply(seed, model, input)) : given.content
@@ -216,7 +218,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           latency: ms,
           is_byok: false,
         })
-        const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path })
+        const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: shape.operation })
         if (fault !== null) {
           const respond = typeof fault.respond === 'string' ? { status: 502 } : fault.respond
           attempts.push(attempt(respond.status))
@@ -236,7 +238,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         }
         const ttft = rule?.reply?.latencyMs ?? latency
         // A mid-stream error: the attempt started answering, then failed (decisions/0026).
-        const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path }) : null
+        const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: shape.operation }) : null
         attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
         countFreeRequest(ctx, key.userId, endpoint, now)
         const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault, billing }, shape)
@@ -277,6 +279,11 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const suffix = ctx.random.alphanumeric(20)
   const id = `gen-${Math.floor(now / 1000)}-${suffix}`
   const reply = replyOf(c.rule, runtime.seed, model.id, input, suffix)
+  // A text completion is text alone (decisions/0039): a rule's tool calls are not part of it.
+  if (shape.operation === 'createCompletion' && reply.toolCalls.length > 0) {
+    reply.toolCalls = NO_TOOL_CALLS
+    if (reply.finishReason === 'tool_calls') reply.finishReason = 'stop'
+  }
   const reasoningTokens = c.rule?.reply?.usage?.reasoningTokens ?? (reply.reasoning === null ? 0 : textTokens(reply.reasoning))
   const counts: Counts = {
     promptTokens: reply.stated?.promptTokens ?? c.estimatedPrompt,
@@ -289,10 +296,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const cap = input.maxTokens === null ? endpointCap : endpointCap === null ? input.maxTokens : Math.min(input.maxTokens, endpointCap)
   truncate(reply, counts, cap)
   counts.cachedTokens = Math.min(counts.cachedTokens, counts.promptTokens)
-  // Optional fields set after, not spread in: spreads here showed in profiles of every completion.
-  const message: ChatAssistantMessage = { role: 'assistant' as const, content: reply.content, refusal: null }
-  if (reply.reasoning !== null) message.reasoning = reply.reasoning
-  if (reply.toolCalls.length > 0) message.tool_calls = reply.toolCalls
+  const message = assistantMessage(reply.content, reply.reasoning, reply.toolCalls)
   const created = Math.floor(now / 1000)
   const throughput = c.rule?.reply?.tokensPerSecond ?? endpoint.throughput_last_30m?.p50 ?? 50
 

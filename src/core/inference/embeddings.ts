@@ -45,6 +45,8 @@ export interface EmbeddingsResponse {
   object: 'list'
   data: EmbeddingData[]
   model: string
+  /** The provider that made the vectors, as the service names it (decisions/0039). */
+  provider: string
   usage: EmbeddingsUsage
 }
 
@@ -138,7 +140,7 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
         latency,
         is_byok: false,
       })
-      const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path })
+      const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: 'createEmbeddings' })
       if (fault !== null) {
         const respond = typeof fault.respond === 'string' ? { status: 502 } : fault.respond
         attempts.push(attempt(respond.status))
@@ -221,7 +223,7 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
     is_byok: false,
     cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: Number(promptCost), upstream_inference_completions_cost: 0 },
   }
-  return embeddingsPayload(runtime, { id, model: model.reported, usage }, input.inputs.map((i) => i.key), a.dimensions, input.encodingFormat === 'base64')
+  return embeddingsPayload(runtime, { id, model: model.reported, provider: endpoint.provider_name, usage }, input.inputs.map((i) => i.key), a.dimensions, input.encodingFormat === 'base64')
 }
 
 const encoder = new TextEncoder()
@@ -233,10 +235,10 @@ const decoder = new TextDecoder()
  * journal keeps payloads: a 100-vector answer is 3 MB of text): the adapters take its bytes, made
  * from the kept bytes of the list's data; `text()` joins the vectors' JSON again; `value()` parses it.
  */
-function embeddingsPayload(runtime: InferenceRuntime, head: { id: string; model: string; usage: EmbeddingsUsage }, keys: readonly string[], dimensions: number, base64: boolean): JsonPayload {
+function embeddingsPayload(runtime: InferenceRuntime, head: { id: string; model: string; provider: string; usage: EmbeddingsUsage }, keys: readonly string[], dimensions: number, base64: boolean): JsonPayload {
   const { texts, data } = runtime.embeddings
   const open = encoder.encode(`{"id":${JSON.stringify(head.id)},"object":"list","data":`)
-  const close = encoder.encode(`,"model":${JSON.stringify(head.model)},"usage":${JSON.stringify(head.usage)}}`)
+  const close = encoder.encode(`,"model":${JSON.stringify(head.model)},"provider":${JSON.stringify(head.provider)},"usage":${JSON.stringify(head.usage)}}`)
   // Looked up now for the length, and held until the adapter asks for the bytes (then let go: the
   // journal keeps this payload, and the cache, not every answer, holds the data).
   let pending: Uint8Array | undefined = data.data(runtime.seed, head.model, keys, dimensions, base64)

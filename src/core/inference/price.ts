@@ -85,8 +85,8 @@ export function priceCounts(
     total_tokens: counts.promptTokens + counts.completionTokens,
     cost: Number(cost),
     is_byok: false,
-    prompt_tokens_details: { cached_tokens: counts.cachedTokens, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: counts.cachedTokens, cache_write_tokens: 0, audio_tokens: 0, video_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: counts.reasoningTokens, image_tokens: 0, audio_tokens: 0 },
     cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: promptCost, upstream_inference_completions_cost: completionCost },
   }
   return { cost, usage, usageJson: (priced.usageJson ??= usageText(usage)) }
@@ -109,11 +109,11 @@ export function worstCaseUnits(pricing: CompiledPricing, promptTokens: number, r
 
 /** A ChatUsage's JSON, as JSON.stringify writes the object priceCounts makes (every number finite). */
 export function usageText(u: ChatUsage): string {
-  const c = u.cost_details
+  const { prompt_tokens_details: p, completion_tokens_details: d, cost_details: c } = u
   return (
     `{"prompt_tokens":${u.prompt_tokens},"completion_tokens":${u.completion_tokens},"total_tokens":${u.total_tokens},"cost":${u.cost},"is_byok":${u.is_byok},` +
-    `"prompt_tokens_details":{"cached_tokens":${u.prompt_tokens_details.cached_tokens},"audio_tokens":${u.prompt_tokens_details.audio_tokens}},` +
-    `"completion_tokens_details":{"reasoning_tokens":${u.completion_tokens_details.reasoning_tokens},"audio_tokens":${u.completion_tokens_details.audio_tokens}},` +
+    `"prompt_tokens_details":{"cached_tokens":${p.cached_tokens},"cache_write_tokens":${p.cache_write_tokens},"audio_tokens":${p.audio_tokens},"video_tokens":${p.video_tokens}},` +
+    `"completion_tokens_details":{"reasoning_tokens":${d.reasoning_tokens},"image_tokens":${d.image_tokens},"audio_tokens":${d.audio_tokens}},` +
     `"cost_details":{"upstream_inference_cost":${c.upstream_inference_cost},"upstream_inference_prompt_cost":${c.upstream_inference_prompt_cost},"upstream_inference_completions_cost":${c.upstream_inference_completions_cost}}}`
   )
 }

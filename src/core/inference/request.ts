@@ -112,7 +112,8 @@ const MEDIA_FIELDS: Record<string, ReadonlySet<string>> = {
   file: new Set(['filename', 'file_data', 'file_id']),
   video_url: new Set(['url', 'processing']),
 }
-const TOOL_CALL_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'function'])
+/** A tool call an assistant message carries; `index` is in the answers (decisions/0039), and clients send the message back as it came. */
+const TOOL_CALL_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'function', 'index'])
 const CALLED_FUNCTION_FIELDS: ReadonlySet<string> = new Set(['name', 'arguments'])
 const TOOL_FIELDS: ReadonlySet<string> = new Set(['type', 'function', 'cache_control'])
 const FUNCTION_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'parameters', 'strict'])
@@ -136,7 +137,7 @@ const JSON_SCHEMA_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 
  * name. Each rule says `nullable: true` itself: spreading one into a new rule for every field of
  * every request showed in profiles.
  */
-const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: number; exclusiveMin?: boolean; nullable: true }, SupportedParameter][] = [
+export const NUMBER_FIELDS: readonly [string, { integer?: boolean; min?: number; max?: number; exclusiveMin?: boolean; nullable: true }, SupportedParameter][] = [
   ['temperature', { min: 0, max: 2, nullable: true }, 'temperature'],
   ['top_p', { min: 0, max: 1, exclusiveMin: true, nullable: true }, 'top_p'],
   ['top_k', { integer: true, min: 0, nullable: true }, 'top_k'],
@@ -219,6 +220,7 @@ function readMessages(body: BodyReader): InputMessage[] {
         c.known(TOOL_CALL_FIELDS)
         c.string('id')
         c.optionalEnum('type', ['function'])
+        c.optionalNumber('index', { integer: true, min: 0, nullable: true })
         const fn = c.optionalObject('function')
         if (fn === undefined || fn === null) c.fail(c.at('function'), 'is required')
         fn.known(CALLED_FUNCTION_FIELDS)

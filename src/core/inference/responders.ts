@@ -21,10 +21,11 @@ export interface ResponderMatch {
   /** `true`: the request declares tools; `false`: it declares none. */
   tools?: boolean
   /**
-   * The operation the rule answers: `createChatCompletion`, `createResponses` or `createEmbeddings`.
-   * A rule without it answers chat completions and Responses requests alike (both are text
-   * replies), and never an embeddings request (decisions/0030), so rules written for chat replies
-   * are not spent on vectors.
+   * The operation the rule answers: `createChatCompletion`, `createResponses`, `createCompletion`
+   * or `createEmbeddings`. A rule without it answers chat completions, Responses requests and text
+   * completions alike (all are text replies; a text completion takes the reply's text and reasoning,
+   * never its tool calls: decisions/0039), and never an embeddings request (decisions/0030), so
+   * rules written for chat replies are not spent on vectors.
    */
   operation?: ResponderOperation
   /** An embeddings request's inputs: a RegExp one of them matches, or a string one of them contains. Needs `operation: 'createEmbeddings'`. */
@@ -32,8 +33,8 @@ export interface ResponderMatch {
 }
 
 /** The operations a responder rule may name in `match.operation`. */
-export type ResponderOperation = 'createChatCompletion' | 'createResponses' | 'createEmbeddings'
-const RESPONDER_OPERATIONS: readonly ResponderOperation[] = ['createChatCompletion', 'createResponses', 'createEmbeddings']
+export type ResponderOperation = 'createChatCompletion' | 'createResponses' | 'createCompletion' | 'createEmbeddings'
+const RESPONDER_OPERATIONS: readonly ResponderOperation[] = ['createChatCompletion', 'createResponses', 'createCompletion', 'createEmbeddings']
 
 /** A tool call the reply makes. */
 export interface ResponderToolCall {

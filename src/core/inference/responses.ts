@@ -31,7 +31,7 @@ export interface ResponsesOutputText {
 /** `usage` of a Responses result: token counts and the exact cost in USD. */
 export interface ResponsesUsage {
   input_tokens: number
-  input_tokens_details: { cached_tokens: number }
+  input_tokens_details: { cached_tokens: number; cache_write_tokens: number }
   output_tokens: number
   output_tokens_details: { reasoning_tokens: number }
   total_tokens: number
@@ -121,7 +121,7 @@ function outputOf(done: Pick<Completed, 'message' | 'suffix'>, status: ItemStatu
 function usageOf(u: Completed['usage']): ResponsesUsage {
   return {
     input_tokens: u.prompt_tokens,
-    input_tokens_details: { cached_tokens: u.prompt_tokens_details.cached_tokens },
+    input_tokens_details: { cached_tokens: u.prompt_tokens_details.cached_tokens, cache_write_tokens: u.prompt_tokens_details.cache_write_tokens },
     output_tokens: u.completion_tokens,
     output_tokens_details: { reasoning_tokens: u.completion_tokens_details.reasoning_tokens },
     total_tokens: u.total_tokens,

@@ -30,7 +30,7 @@ export function pieces(text: string): string[] {
   return out
 }
 
-/** The first delta's opening: its role, then its other fields. */
+/** A delta's opening: its role, then its other fields. */
 const ROLE_OPEN = '{"role":"assistant",'
 
 const event = (chunk: ChatChunk): string => `data: ${JSON.stringify(chunk)}\n\n`
@@ -62,8 +62,9 @@ export interface StreamPlan {
 /**
  * The frames of a streamed reply up to the one that ends it: the `: OPENROUTER PROCESSING`
  * comment at once; reasoning, text and tool calls in `chat.completion.chunk` events from the time
- * to first token on, paced at the endpoint's throughput; a chunk with the finish reason. With a
- * `cut`, the error chunk comes after `cut.afterChunks` content chunks instead, and ends the stream.
+ * to first token on, paced at the endpoint's throughput, each delta with `role: "assistant"`; a
+ * chunk with an empty delta and the finish reason. With a `cut`, the error chunk comes after
+ * `cut.afterChunks` content chunks instead, and ends the stream.
  * {@link endStream} adds the usage chunk and `[DONE]` to a reply that finished.
  */
 export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut): StreamPlan {
@@ -88,11 +89,11 @@ export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut)
   const template = event(chunk(null as unknown as ChatChunk['choices'][number]['delta'], null))
   const splice = template.lastIndexOf('"delta":null') + '"delta":'.length
   const [head, tail] = [template.slice(0, splice), template.slice(splice + 'null'.length)]
-  /** Adds a frame whose delta's JSON is `json` (after the role, on the first), or counts its tokens only past a cut. */
+  /** Adds a frame whose delta's JSON is `json` (after the role, on every delta, as the service sends it), or counts its tokens only past a cut. */
   const pushJson = (json: string, chars: number, tokens: number): void => {
     estimate += tokens
     if (sent >= limit) return
-    frames.push({ atMs: Math.round(at), data: head + (sent === 0 ? ROLE_OPEN + json.slice(1) : json) + tail })
+    frames.push({ atMs: Math.round(at), data: head + ROLE_OPEN + json.slice(1) + tail })
     shares.push(tokens)
     sent++
     at += chars * perChar
@@ -122,16 +123,29 @@ export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut)
     return { frames, shares, terminal: frames.length - 1, estimate }
   }
   if (sent === 0) push({ content: '' }, 0, 0)
-  frames.push({ atMs: Math.round(at), data: event(chunk({ content: '' }, source.finishReason)) })
+  frames.push({ atMs: Math.round(at), data: event(finishChunk(source)) })
   shares.push(0)
   return { frames, shares, terminal: frames.length - 1, estimate }
 }
 
-/** Ends the plan of a finished reply: a chunk with no choices and the usage (cost included), then `data: [DONE]`. */
-export function endStream(plan: StreamPlan, source: Pick<StreamSource, 'id' | 'provider' | 'model' | 'created' | 'usage'>): StreamPlan {
-  const { id, provider, model, created, usage } = source
+/**
+ * The chunk that ends a finished reply (decisions/0039): an empty delta and the finish reason.
+ * The usage chunk after it repeats it, usage added.
+ */
+function finishChunk(source: Pick<StreamSource, 'id' | 'provider' | 'model' | 'created' | 'finishReason'>): ChatChunk {
+  const { id, provider, model, created, finishReason } = source
+  return { id, provider, model, object: 'chat.completion.chunk', created, choices: [{ index: 0, delta: {}, finish_reason: finishReason, native_finish_reason: finishReason, logprobs: null }] }
+}
+
+/**
+ * Ends the plan of a finished reply: a chunk that repeats the finish chunk's choice (the same
+ * index, empty delta and finish reason) and adds the usage (cost included), then `data: [DONE]`.
+ * The choice is repeated because some clients (LangChain's ChatOpenRouter) read usage only from a
+ * chunk that has one, as the service's own usage chunk does (decisions/0039).
+ */
+export function endStream(plan: StreamPlan, source: Pick<StreamSource, 'id' | 'provider' | 'model' | 'created' | 'finishReason' | 'usage'>): StreamPlan {
   const atMs = (plan.frames[plan.terminal] as StreamFrame).atMs
-  plan.frames.push({ atMs, data: event({ id, provider, model, object: 'chat.completion.chunk', created, choices: [], usage }) }, { atMs, data: 'data: [DONE]\n\n' })
+  plan.frames.push({ atMs, data: event({ ...finishChunk(source), usage: source.usage }) }, { atMs, data: 'data: [DONE]\n\n' })
   plan.shares.push(0, 0)
   return plan
 }

@@ -2,23 +2,40 @@
 // chunk, and a generation as `GET /generation` shows it. Every field the official SDK requires is
 // here; `x: T | null` is always present, `x?: T` may be absent.
 
-/** A tool call in an assistant message. */
+/** A tool call in an assistant message: `index` is its place in the message's list, as the service sends it. */
 export interface ChatToolCall {
-  id: string
   type: 'function'
+  index: number
+  id: string
   function: { name: string; arguments: string }
 }
 
-/** The assistant message of a non-streamed completion. */
+/** One entry of `reasoning_details`: the reasoning's text, as the service sends a model's plain reasoning. */
+export interface ChatReasoningDetail {
+  type: 'reasoning.text'
+  text: string
+  format: 'unknown'
+  index: number
+}
+
+/**
+ * The assistant message of a non-streamed completion, as the service sends it (decisions/0039):
+ * `content` null when the reply is only tool calls, `refusal` and `reasoning` always present (null
+ * when none), `reasoning_details` only with reasoning, `tool_calls` only with calls.
+ */
 export interface ChatAssistantMessage {
   role: 'assistant'
   content: string | null
   refusal: string | null
-  reasoning?: string | null
+  reasoning: string | null
+  reasoning_details?: ChatReasoningDetail[]
   tool_calls?: ChatToolCall[]
 }
 
-/** `usage` of a completion (and of the last stream chunk): token counts and the exact cost in USD. */
+/**
+ * `usage` of a completion (and of the stream's usage chunk): token counts and the exact cost in
+ * USD, with every detail field the service sends (decisions/0039).
+ */
 export interface ChatUsage {
   prompt_tokens: number
   completion_tokens: number
@@ -26,12 +43,16 @@ export interface ChatUsage {
   /** The cost charged, in USD: the decimal of `estimateCost` as a number. */
   cost: number
   is_byok: boolean
-  prompt_tokens_details: { cached_tokens: number; audio_tokens: number }
-  completion_tokens_details: { reasoning_tokens: number; audio_tokens: number }
+  /** `cached_tokens` read from the cache; the simulator writes no cache and takes no audio or video (0). */
+  prompt_tokens_details: { cached_tokens: number; cache_write_tokens: number; audio_tokens: number; video_tokens: number }
+  /** `reasoning_tokens` of the completion; the simulator makes no images or audio (0). */
+  completion_tokens_details: { reasoning_tokens: number; image_tokens: number; audio_tokens: number }
   cost_details: {
-    /** Null: the simulator bills no bring-your-own-key usage. */
+    /** Null: only a bring-your-own-key request reports the provider's own bill here, and the simulator bills none. */
     upstream_inference_cost: number | null
+    /** The prompt's part of the cost at the endpoint's prices (cached tokens at their own price). */
     upstream_inference_prompt_cost: number
+    /** The completion's part (reasoning tokens at their own price). */
     upstream_inference_completions_cost: number
   }
 }

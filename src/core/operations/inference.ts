@@ -1,10 +1,14 @@
-// Inference on the wire: chat completions and Responses (the money path, core/inference/) and the
-// generations they leave behind.
-import type { SimResponse } from '../protocol.js'
+// Inference on the wire: chat completions, Responses and legacy text completions (the money
+// path, core/inference/) and the generations they leave behind.
+import type { Principal } from '../auth.js'
+import type { OperationName, SimResponse } from '../protocol.js'
+import type { StoreContext } from '../store/context.js'
 import { ApiError } from '../errors.js'
-import { type InferenceOutcome, chatCompletion } from '../inference/chat.js'
+import type { UnknownFields } from '../body.js'
+import { type InferenceOutcome, type InferenceRuntime, chatCompletion } from '../inference/chat.js'
 import { generationOf } from '../store/generations.js'
 import { createResponse } from '../inference/responses.js'
+import { createCompletion } from '../inference/completions.js'
 import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild, withResponder } from './operation.js'
 
 /** An inference's answer: a JSON payload, or a stream (its frames, and `cancel` for the adapter to report a client gone early). */
@@ -20,25 +24,25 @@ function inferenceAnswer<T>(outcome: InferenceOutcome<T>): SimResponse {
   return outcome.responder === null ? response : withResponder(response, outcome.responder)
 }
 
+/**
+ * What runs one inference request of an operation: chat completions, Responses, text completions.
+ * `unknownFields` says what its body reader does with a field it does not know (decisions/0036).
+ */
+type Inference = (ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string, unknownFields?: UnknownFields) => InferenceOutcome<unknown>
+
+/** The row of a `POST` inference operation: its body through `run`, its outcome as the answer. */
+const inferenceRow = (name: OperationName, template: string, run: Inference): Operation => ({
+  name,
+  method: 'POST',
+  template,
+  auth: 'key',
+  run: ({ ctx, principal, request, json, inference, unknownFields }) => inferenceAnswer(run(ctx, inference, principal, json(), request.path, unknownFields)),
+})
+
 export const INFERENCE_OPERATIONS: readonly Operation[] = [
-  {
-    name: 'createChatCompletion',
-    method: 'POST',
-    template: '/chat/completions',
-    auth: 'key',
-    run({ ctx, principal, request, json, inference, unknownFields }) {
-      return inferenceAnswer(chatCompletion(ctx, inference, principal, json(), request.path, unknownFields))
-    },
-  },
-  {
-    name: 'createResponses',
-    method: 'POST',
-    template: '/responses',
-    auth: 'key',
-    run({ ctx, principal, request, json, inference, unknownFields }) {
-      return inferenceAnswer(createResponse(ctx, inference, principal, json(), request.path, unknownFields))
-    },
-  },
+  inferenceRow('createChatCompletion', '/chat/completions', chatCompletion),
+  inferenceRow('createResponses', '/responses', createResponse),
+  inferenceRow('createCompletion', '/completions', createCompletion),
   {
     name: 'getGeneration',
     method: 'GET',

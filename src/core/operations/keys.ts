@@ -1,5 +1,6 @@
 // API keys on the wire: the management operations on an organisation's keys.
 import type { Principal } from '../auth.js'
+import type { SimResponse } from '../protocol.js'
 import { BodyReader } from '../body.js'
 import type { RateLimit, KeyState, UserState } from '../store/state.js'
 import { ApiError } from '../errors.js'
@@ -14,7 +15,7 @@ import { defaultWorkspaceId, defaultWorkspaceParam } from '../store/workspaces.j
 import { formatTimestamp, parseInstant } from '../time.js'
 import type { CurrentKey, CurrentKeyRateLimit, DeletedKeyResponse, LimitReset } from '../types.js'
 import { bigUnitsToUsd } from '../usage.js'
-import { type Operation, jsonAnswer, payloadResponse } from './operation.js'
+import { type Call, type Operation, jsonAnswer, payloadResponse } from './operation.js'
 
 const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
 
@@ -216,6 +217,12 @@ export function readAnyCreateKeyBody(ctx: StoreContext, principal: Principal, va
   return draft
 }
 
+/** `GET /key` and `GET /auth/key`: the calling key's figures. */
+function currentKeyAnswer({ ctx, principal, defaultRateLimit }: Call<Principal>): SimResponse {
+  const key = ctx.data.keys.get(principal.keyHash) as KeyState
+  return jsonAnswer(200, { data: currentKey(ctx, key, defaultRateLimit) })
+}
+
 export const KEY_OPERATIONS: readonly Operation[] = [
   {
     name: 'listKeys',
@@ -313,9 +320,15 @@ export const KEY_OPERATIONS: readonly Operation[] = [
     method: 'GET',
     template: '/key',
     auth: 'key',
-    run({ ctx, principal, defaultRateLimit }) {
-      const key = ctx.data.keys.get(principal.keyHash) as KeyState
-      return jsonAnswer(200, { data: currentKey(ctx, key, defaultRateLimit) })
-    },
+    run: currentKeyAnswer,
+  },
+  // The older name of `GET /key`, still called by much code: the same answer, rules and errors,
+  // under its own operation name so the journal and fault rules can tell them apart (decisions/0039).
+  {
+    name: 'getCurrentKeyLegacy',
+    method: 'GET',
+    template: '/auth/key',
+    auth: 'key',
+    run: currentKeyAnswer,
   },
 ]
