@@ -1,0 +1,29 @@
+import { describe, it } from 'vitest'
+import { expectCase, expectPinnedRun, runNodeClient, useClientRun } from './support/child.js'
+import { TARGETS } from './support/lines.js'
+
+// The openai JS client, unchanged, in a Node 24 child process (openai.client.ts): every case through
+// MSW in that process and through a local server (decisions/0040).
+const CASES = [
+  'chat',
+  'stream with its usage (stream_options.include_usage)',
+  'runTools with a scripted tool call',
+  'structured output with parse and zod',
+  'embeddings',
+  'usage.cost in the raw usage, charged to the key',
+  '400 as BadRequestError naming the field',
+  '402 as an APIError with status 402',
+  '403 as PermissionDeniedError',
+]
+
+const run = useClientRun(() => runNodeClient('openai.client.ts'))
+
+describe('the openai JS client', () => {
+  it('runs at the pinned version, every case through MSW and the server', () => {
+    expectPinnedRun(run(), ['openai', 'zod'], CASES, TARGETS)
+  })
+
+  describe.each(TARGETS)('through %s', (target) => {
+    it.each(CASES)('%s', (name) => expectCase(run(), target, name))
+  })
+})

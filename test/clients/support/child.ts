@@ -1,0 +1,125 @@
+// The vitest side of the real-client tests (decisions/0040): one child process per client runs all
+// its cases (support/harness.ts prints a line per case and target), and each case becomes a vitest
+// test here that fails with the child's own assertion message. Nothing is skipped: a missing Node 24,
+// client package or Python venv fails every test of that client with a message saying what to install.
+import { execFile, execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { beforeAll, expect } from 'vitest'
+import { root } from '../../support/source-imports.js'
+import { CASE_LINE, type CaseResult, type TargetName, VERSION_LINE } from './lines.js'
+
+/** What a client's child process reported. */
+export interface ClientRun {
+  results: CaseResult[]
+  versions: Map<string, string>
+  /** Everything it printed, for a failure's message. */
+  output: string
+  exit: string
+}
+
+/** How long one client's whole run may take: every case, through MSW and the server. */
+export const CLIENT_RUN_TIMEOUT_MS = 180_000
+
+let node24: string | undefined
+
+/**
+ * The path of a Node 24 binary: the clients' engines say Node 22+, and this machine may run the suite
+ * on Node 20. From `npx -p node@24` (the npm registry's `node` package), cached by npx after the first.
+ */
+export function node24Path(): string {
+  if (node24 !== undefined) return node24
+  if (Number(process.versions.node.split('.')[0]) >= 24) return (node24 = process.execPath)
+  try {
+    node24 = execFileSync('npx', ['-y', '-p', 'node@24', 'node', '-p', 'process.execPath'], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+  } catch (error) {
+    throw new Error(
+      `The real-client tests run the clients on Node 24 (they need Node 22+), and "npx -y -p node@24 node" failed: ${String(error)}\n` +
+        'Install Node 24 (run the suite with it), or let npx reach the npm registry to fetch the node@24 package.',
+    )
+  }
+  return node24
+}
+
+/** Runs a program to its end, whatever its exit code. */
+export function runProgram(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string; exit: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { cwd: root, timeout: CLIENT_RUN_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, FORCE_COLOR: '0', ...env } }, (error, stdout, stderr) => {
+      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+        reject(new Error(`cannot start ${file}: not installed`))
+        return
+      }
+      const exit = error === null ? 'exit 0' : error.killed ? `killed after ${CLIENT_RUN_TIMEOUT_MS} ms` : `exit ${String(error.code ?? error.signal)}`
+      resolve({ stdout, stderr, exit })
+    })
+  })
+}
+
+/** Reads a child's result lines. */
+export function parseRun(stdout: string, stderr: string, exit: string): ClientRun {
+  const results: CaseResult[] = []
+  const versions = new Map<string, string>()
+  for (const line of stdout.split('\n')) {
+    if (line.startsWith(CASE_LINE)) results.push(JSON.parse(line.slice(CASE_LINE.length)) as CaseResult)
+    if (line.startsWith(VERSION_LINE)) {
+      const { name, version } = JSON.parse(line.slice(VERSION_LINE.length)) as { name: string; version: string }
+      versions.set(name, version)
+    }
+  }
+  return { results, versions, output: `${exit}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`, exit }
+}
+
+/** Runs a client script (test/clients/NAME.client.ts) under Node 24 with tsx, in one child process. */
+export async function runNodeClient(script: string): Promise<ClientRun> {
+  const node = node24Path()
+  const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs')
+  const { stdout, stderr, exit } = await runProgram(node, [tsx, join(root, 'test', 'clients', script)])
+  return parseRun(stdout, stderr, exit)
+}
+
+/**
+ * Runs the client once for the file (in beforeAll) and returns a getter of its run. When the run
+ * itself cannot start, every test that reads it fails with the reason.
+ */
+export function useClientRun(start: () => Promise<ClientRun>): () => ClientRun {
+  let run: ClientRun | undefined
+  let failure: unknown
+  beforeAll(async () => {
+    try {
+      run = await start()
+    } catch (error) {
+      failure = error
+    }
+  }, CLIENT_RUN_TIMEOUT_MS + 30_000)
+  return () => {
+    if (run === undefined) throw failure instanceof Error ? failure : new Error(String(failure))
+    return run
+  }
+}
+
+/** Fails unless the child ran `name` through `target` and it passed; the failure carries the child's message. */
+export function expectCase(run: ClientRun, target: TargetName, name: string): void {
+  const result = run.results.find((r) => r.target === target && r.case === name)
+  if (result === undefined) throw new Error(`the client never reported "${name}" through ${target}:\n${run.output}`)
+  if (!result.ok) throw new Error(`"${name}" through ${target} failed in the client:\n${result.error ?? ''}`)
+  expect(result.ok).toBe(true)
+}
+
+/** The exact version package.json pins for a devDependency; fails on a range. */
+export function pinnedVersion(name: string): string {
+  const json = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+  const version = json.devDependencies[name]
+  if (version === undefined) throw new Error(`${name} is not a devDependency in package.json`)
+  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`${name} is pinned as "${version}" in package.json: a client under test is pinned to an exact version, bumped on purpose`)
+  return version
+}
+
+/** Fails unless the child loaded exactly the versions package.json pins, and reported every case. */
+export function expectPinnedRun(run: ClientRun, packages: readonly string[], cases: readonly string[], targets: readonly TargetName[]): void {
+  for (const name of packages) {
+    expect(run.versions.get(name), `${name}: the version the client loaded (not installed? run npm ci)\n${run.output}`).toBe(pinnedVersion(name))
+  }
+  const reported = run.results.map((r) => `${r.target}: ${r.case}`).sort()
+  const expected = targets.flatMap((t) => cases.map((c) => `${t}: ${c}`)).sort()
+  expect(reported, `the cases the client ran\n${run.output}`).toEqual(expected)
+}
