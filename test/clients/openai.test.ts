@@ -1,6 +1,4 @@
-import { describe, it } from 'vitest'
-import { expectCase, expectPinnedRun, runNodeClient, useClientRun } from './support/child.js'
-import { TARGETS } from './support/lines.js'
+import { describeClient, runNodeClient } from './support/child.js'
 
 // The openai JS client, unchanged, in a Node 24 child process (openai.client.ts): every case through
 // MSW in that process and through a local server (decisions/0040).
@@ -16,14 +14,4 @@ const CASES = [
   '403 as PermissionDeniedError',
 ]
 
-const run = useClientRun(() => runNodeClient('openai.client.ts'))
-
-describe('the openai JS client', () => {
-  it('runs at the pinned version, every case through MSW and the server', () => {
-    expectPinnedRun(run(), ['openai', 'zod'], CASES, TARGETS)
-  })
-
-  describe.each(TARGETS)('through %s', (target) => {
-    it.each(CASES)('%s', (name) => expectCase(run(), target, name))
-  })
-})
+describeClient('the openai JS client', () => runNodeClient('openai.client.ts'), ['openai', 'zod'], CASES)

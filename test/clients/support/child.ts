@@ -5,9 +5,9 @@
 import { execFile, execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeAll, expect } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { root } from '../../support/source-imports.js'
-import { CASE_LINE, type CaseResult, type TargetName, VERSION_LINE } from './lines.js'
+import { CASE_LINE, type CaseResult, TARGETS, type TargetName, VERSION_LINE } from './lines.js'
 
 /** What a client's child process reported. */
 export interface ClientRun {
@@ -81,7 +81,7 @@ export async function runNodeClient(script: string): Promise<ClientRun> {
  * Runs the client once for the file (in beforeAll) and returns a getter of its run. When the run
  * itself cannot start, every test that reads it fails with the reason.
  */
-export function useClientRun(start: () => Promise<ClientRun>): () => ClientRun {
+function useClientRun(start: () => Promise<ClientRun>): () => ClientRun {
   let run: ClientRun | undefined
   let failure: unknown
   beforeAll(async () => {
@@ -98,7 +98,7 @@ export function useClientRun(start: () => Promise<ClientRun>): () => ClientRun {
 }
 
 /** Fails unless the child ran `name` through `target` and it passed; the failure carries the child's message. */
-export function expectCase(run: ClientRun, target: TargetName, name: string): void {
+function expectCase(run: ClientRun, target: TargetName, name: string): void {
   const result = run.results.find((r) => r.target === target && r.case === name)
   if (result === undefined) throw new Error(`the client never reported "${name}" through ${target}:\n${run.output}`)
   if (!result.ok) throw new Error(`"${name}" through ${target} failed in the client:\n${result.error ?? ''}`)
@@ -115,11 +115,28 @@ export function pinnedVersion(name: string): string {
 }
 
 /** Fails unless the child loaded exactly the versions package.json pins, and reported every case. */
-export function expectPinnedRun(run: ClientRun, packages: readonly string[], cases: readonly string[], targets: readonly TargetName[]): void {
+function expectPinnedRun(run: ClientRun, packages: readonly string[], cases: readonly string[], targets: readonly TargetName[]): void {
   for (const name of packages) {
     expect(run.versions.get(name), `${name}: the version the client loaded (not installed? run npm ci)\n${run.output}`).toBe(pinnedVersion(name))
   }
   const reported = run.results.map((r) => `${r.target}: ${r.case}`).sort()
   const expected = targets.flatMap((t) => cases.map((c) => `${t}: ${c}`)).sort()
   expect(reported, `the cases the client ran\n${run.output}`).toEqual(expected)
+}
+
+/**
+ * A client's tests: one run of its child process for the file, a test that it loaded the pinned
+ * versions and reported every case, and one test per case and target.
+ */
+export function describeClient(title: string, start: () => Promise<ClientRun>, packages: readonly string[], cases: readonly string[], targets: readonly TargetName[] = TARGETS): void {
+  const run = useClientRun(start)
+  describe(title, () => {
+    it(`runs at the pinned versions, every case through ${targets.join(' and ')}`, () => {
+      expectPinnedRun(run(), packages, cases, targets)
+    })
+
+    describe.each(targets)('through %s', (target) => {
+      it.each(cases)('%s', (name) => expectCase(run(), target, name))
+    })
+  })
 }
