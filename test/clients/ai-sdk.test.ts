@@ -1,4 +1,4 @@
-import { describeClient, runNodeClient } from './support/child.js'
+import { describeClient, devDependencyPins, runNodeClient } from './support/child.js'
 
 // The Vercel AI SDK with the OpenRouter provider, unchanged, in a Node 24 child process
 // (ai-sdk.client.ts): every case through MSW in that process and through a local server (decisions/0040).
@@ -14,4 +14,4 @@ const CASES = [
   '403 as APICallError',
 ]
 
-describeClient('the AI SDK with the OpenRouter provider', () => runNodeClient('ai-sdk.client.ts'), ['ai', '@openrouter/ai-sdk-provider', 'zod'], CASES)
+describeClient('the AI SDK with the OpenRouter provider', () => runNodeClient('ai-sdk.client.ts'), devDependencyPins(['ai', '@openrouter/ai-sdk-provider', 'zod']), CASES)

@@ -1,4 +1,4 @@
-import { describeClient, runNodeClient } from './support/child.js'
+import { describeClient, devDependencyPins, runNodeClient } from './support/child.js'
 
 // LangChain's ChatOpenAI, ChatOpenRouter and OpenAIEmbeddings, unchanged, in a Node 24 child process
 // (langchain.client.ts): every case through MSW in that process and through a local server (decisions/0040).
@@ -18,4 +18,4 @@ const CASES = [
   'OpenAIEmbeddings',
 ]
 
-describeClient('LangChain', () => runNodeClient('langchain.client.ts'), ['@langchain/core', '@langchain/openai', '@langchain/openrouter', 'zod'], CASES)
+describeClient('LangChain', () => runNodeClient('langchain.client.ts'), devDependencyPins(['@langchain/core', '@langchain/openai', '@langchain/openrouter', 'zod']), CASES)

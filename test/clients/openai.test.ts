@@ -1,4 +1,4 @@
-import { describeClient, runNodeClient } from './support/child.js'
+import { describeClient, devDependencyPins, runNodeClient } from './support/child.js'
 
 // The openai JS client, unchanged, in a Node 24 child process (openai.client.ts): every case through
 // MSW in that process and through a local server (decisions/0040).
@@ -14,4 +14,4 @@ const CASES = [
   '403 as PermissionDeniedError',
 ]
 
-describeClient('the openai JS client', () => runNodeClient('openai.client.ts'), ['openai', 'zod'], CASES)
+describeClient('the openai JS client', () => runNodeClient('openai.client.ts'), devDependencyPins(['openai', 'zod']), CASES)

@@ -90,7 +90,8 @@ function useClientRun(start: () => Promise<ClientRun>): () => ClientRun {
     } catch (error) {
       failure = error
     }
-  }, CLIENT_RUN_TIMEOUT_MS + 30_000)
+    // The run, and before it a Python venv built from nothing (python-openai.test.ts), in minutes.
+  }, 2 * CLIENT_RUN_TIMEOUT_MS + 60_000)
   return () => {
     if (run === undefined) throw failure instanceof Error ? failure : new Error(String(failure))
     return run
@@ -105,19 +106,23 @@ function expectCase(run: ClientRun, target: TargetName, name: string): void {
   expect(result.ok).toBe(true)
 }
 
-/** The exact version package.json pins for a devDependency; fails on a range. */
-export function pinnedVersion(name: string): string {
+/** The exact versions package.json pins for these devDependencies; fails on a range. */
+export function devDependencyPins(names: readonly string[]): Record<string, string> {
   const json = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
-  const version = json.devDependencies[name]
-  if (version === undefined) throw new Error(`${name} is not a devDependency in package.json`)
-  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`${name} is pinned as "${version}" in package.json: a client under test is pinned to an exact version, bumped on purpose`)
-  return version
+  return Object.fromEntries(
+    names.map((name) => {
+      const version = json.devDependencies[name]
+      if (version === undefined) throw new Error(`${name} is not a devDependency in package.json`)
+      if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`${name} is "${version}" in package.json: a client under test is pinned to an exact version, bumped on purpose`)
+      return [name, version]
+    }),
+  )
 }
 
-/** Fails unless the child loaded exactly the versions package.json pins, and reported every case. */
-function expectPinnedRun(run: ClientRun, packages: readonly string[], cases: readonly string[], targets: readonly TargetName[]): void {
-  for (const name of packages) {
-    expect(run.versions.get(name), `${name}: the version the client loaded (not installed? run npm ci)\n${run.output}`).toBe(pinnedVersion(name))
+/** Fails unless the child loaded exactly the pinned versions, and reported every case. */
+function expectPinnedRun(run: ClientRun, pins: Record<string, string>, cases: readonly string[], targets: readonly TargetName[]): void {
+  for (const [name, version] of Object.entries(pins)) {
+    expect(run.versions.get(name), `${name}: the version the client loaded\n${run.output}`).toBe(version)
   }
   const reported = run.results.map((r) => `${r.target}: ${r.case}`).sort()
   const expected = targets.flatMap((t) => cases.map((c) => `${t}: ${c}`)).sort()
@@ -128,11 +133,11 @@ function expectPinnedRun(run: ClientRun, packages: readonly string[], cases: rea
  * A client's tests: one run of its child process for the file, a test that it loaded the pinned
  * versions and reported every case, and one test per case and target.
  */
-export function describeClient(title: string, start: () => Promise<ClientRun>, packages: readonly string[], cases: readonly string[], targets: readonly TargetName[] = TARGETS): void {
+export function describeClient(title: string, start: () => Promise<ClientRun>, pins: Record<string, string>, cases: readonly string[], targets: readonly TargetName[] = TARGETS): void {
   const run = useClientRun(start)
   describe(title, () => {
     it(`runs at the pinned versions, every case through ${targets.join(' and ')}`, () => {
-      expectPinnedRun(run(), packages, cases, targets)
+      expectPinnedRun(run(), pins, cases, targets)
     })
 
     describe.each(targets)('through %s', (target) => {
