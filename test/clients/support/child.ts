@@ -2,10 +2,11 @@
 // its cases (support/harness.ts prints a line per case and target), and each case becomes a vitest
 // test here that fails with the child's own assertion message. Nothing is skipped: a missing Node 24,
 // client package or Python venv fails every test of that client with a message saying what to install.
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { node24Path } from '../../support/node24.js'
 import { root } from '../../support/source-imports.js'
 import { CASE_LINE, type CaseResult, TARGETS, type TargetName, VERSION_LINE } from './lines.js'
 
@@ -20,26 +21,6 @@ export interface ClientRun {
 
 /** How long one client's whole run may take: every case, through MSW and the server. */
 export const CLIENT_RUN_TIMEOUT_MS = 180_000
-
-let node24: string | undefined
-
-/**
- * The path of a Node 24 binary: the clients' engines say Node 22+, and this machine may run the suite
- * on Node 20. From `npx -p node@24` (the npm registry's `node` package), cached by npx after the first.
- */
-export function node24Path(): string {
-  if (node24 !== undefined) return node24
-  if (Number(process.versions.node.split('.')[0]) >= 24) return (node24 = process.execPath)
-  try {
-    node24 = execFileSync('npx', ['-y', '-p', 'node@24', 'node', '-p', 'process.execPath'], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim()
-  } catch (error) {
-    throw new Error(
-      `The real-client tests run the clients on Node 24 (they need Node 22+), and "npx -y -p node@24 node" failed: ${String(error)}\n` +
-        'Install Node 24 (run the suite with it), or let npx reach the npm registry to fetch the node@24 package.',
-    )
-  }
-  return node24
-}
 
 /** Runs a program to its end, whatever its exit code. */
 export function runProgram(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string; exit: string }> {
