@@ -37,7 +37,7 @@ async function runPythonClient(): Promise<ClientRun> {
   const server = await startServer(createSimulator(), { port: 0 })
   try {
     const { stdout, stderr, exit } = await runProgram(python, [join(root, 'test', 'clients', 'python', 'openai_client.py'), server.url, server.controlUrl], { PYTHONDONTWRITEBYTECODE: '1' })
-    return parseRun(stdout, stderr, exit)
+    return parseRun(stdout, stderr, exit, `Python's openai client runs in the venv of scripts/python-clients-venv.sh (${python}).`)
   } finally {
     await server.close()
   }

@@ -27,7 +27,7 @@ export function runProgram(file: string, args: readonly string[], env: NodeJS.Pr
   return new Promise((resolve, reject) => {
     execFile(file, args, { cwd: root, timeout: CLIENT_RUN_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, FORCE_COLOR: '0', ...env } }, (error, stdout, stderr) => {
       if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-        reject(new Error(`cannot start ${file}: not installed`))
+        reject(new Error(`cannot start ${file}: it is not there (ENOENT)`))
         return
       }
       const exit = error === null ? 'exit 0' : error.killed ? `killed after ${CLIENT_RUN_TIMEOUT_MS} ms` : `exit ${String(error.code ?? error.signal)}`
@@ -36,8 +36,11 @@ export function runProgram(file: string, args: readonly string[], env: NodeJS.Pr
   })
 }
 
-/** Reads a child's result lines. */
-export function parseRun(stdout: string, stderr: string, exit: string): ClientRun {
+/**
+ * Reads a child's result lines. A child that reported no case at all failed before its first (a
+ * package it could not import, a crash): that is an error saying what to install, with its output.
+ */
+export function parseRun(stdout: string, stderr: string, exit: string, install: string): ClientRun {
   const results: CaseResult[] = []
   const versions = new Map<string, string>()
   for (const line of stdout.split('\n')) {
@@ -47,7 +50,9 @@ export function parseRun(stdout: string, stderr: string, exit: string): ClientRu
       versions.set(name, version)
     }
   }
-  return { results, versions, output: `${exit}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`, exit }
+  const output = `${exit}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`
+  if (results.length === 0) throw new Error(`The client process ran no case (${exit}). ${install}\n${output}`)
+  return { results, versions, output, exit }
 }
 
 /** Runs a client script (test/clients/NAME.client.ts) under Node 24 with tsx, in one child process. */
@@ -55,7 +60,7 @@ export async function runNodeClient(script: string): Promise<ClientRun> {
   const node = node24Path()
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs')
   const { stdout, stderr, exit } = await runProgram(node, [tsx, join(root, 'test', 'clients', script)])
-  return parseRun(stdout, stderr, exit)
+  return parseRun(stdout, stderr, exit, 'The clients are devDependencies: run npm ci (on Node 20 it warns that they want Node 22+, and installs them).')
 }
 
 /**

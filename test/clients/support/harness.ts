@@ -4,8 +4,9 @@
 // through MSW in this process (the package's own handlers), then through a local server
 // (startServer) over a real socket. A case asserts with node:assert; the result of each is one
 // line on stdout that the vitest file (test/clients/support/child.ts) reads.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { setupServer } from 'msw/node'
 import { createSimulator, type Simulator } from '../../../src/index.js'
 import { createHandlers } from '../../../src/msw/index.js'
@@ -44,18 +45,15 @@ export function reportVersions(packages: readonly string[]): void {
   const require = createRequire(import.meta.url)
   for (const name of packages) {
     // The package's own package.json, found from its entry point (exports may hide ./package.json).
-    let dir = require.resolve(name)
+    const entry = require.resolve(name)
     let version: string | undefined
-    while (version === undefined) {
-      const parent = dir.slice(0, dir.lastIndexOf('/'))
-      if (parent === dir || parent === '') throw new Error(`no package.json above ${require.resolve(name)}`)
-      dir = parent
-      try {
-        const json = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { name?: string; version?: string }
+    for (let dir = dirname(entry); version === undefined; dir = dirname(dir)) {
+      const file = join(dir, 'package.json')
+      if (existsSync(file)) {
+        const json = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
         if (json.name === name) version = json.version
-      } catch {
-        // No package.json here: keep climbing.
       }
+      if (dirname(dir) === dir && version === undefined) throw new Error(`no package.json of ${name} above ${entry}`)
     }
     process.stdout.write(`${VERSION_LINE}${JSON.stringify({ name, version })}\n`)
   }
