@@ -107,19 +107,19 @@ function chatCases(name: ChatModelName): Record<string, Case> {
       assert.equal(sent.response_format?.type, 'json_schema', 'asked for JSON by a schema')
     },
 
-    [`${name}: 400 naming the field`]: async (target) => {
+    [`${name}: 400 as its typed error, naming the field`]: async (target) => {
       const error = await failureOf(modelOf(target, MODELS.chat, { temperature: 3 }).invoke(question))
       ERRORS[name](error, 400)
       assert.match((error as Error).message, /temperature/)
     },
 
-    [`${name}: 402`]: async (target) => {
+    [`${name}: 402 as its typed error`]: async (target) => {
       const error = await failureOf(modelOf(target, MODELS.chat, { apiKey: target.brokeKey }).invoke(question))
       ERRORS[name](error, 402)
       assert.match((error as Error).message, /credits/i)
     },
 
-    [`${name}: 403`]: async (target) => {
+    [`${name}: 403 as its typed error`]: async (target) => {
       const error = await failureOf(modelOf(target, MODELS.chat, { apiKey: target.spentKey }).invoke(question))
       ERRORS[name](error, 403)
       assert.match((error as Error).message, /Key limit exceeded/)

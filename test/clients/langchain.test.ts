@@ -7,9 +7,9 @@ const CHAT_CASES = [
   'stream with its usage_metadata',
   'bindTools and tool.invoke(toolCall) back to the model',
   'withStructuredOutput',
-  '400 naming the field',
-  '402',
-  '403',
+  '400 as its typed error, naming the field',
+  '402 as its typed error',
+  '403 as its typed error',
 ]
 const CASES = [
   ...CHAT_CASES.map((name) => `ChatOpenAI: ${name}`),
