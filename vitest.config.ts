@@ -6,6 +6,12 @@ import { configDefaults, defineConfig } from 'vitest/config'
  * fc.configureGlobal sets fast-check's seed for every property after it.
  */
 export const ISOLATED = ['test/inference/admission.test.ts', 'test/fuzz/misuse.test.ts']
+/**
+ * The real clients (openai, the AI SDK, LangChain, Python's openai), each in a child process of its
+ * own that runs all its cases (decisions/0040): a project of their own, so `--project clients` runs
+ * them alone, and `--project shared` leaves them out.
+ */
+export const CLIENTS = ['test/clients/**/*.test.ts']
 const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts']
 
 export default defineConfig({
@@ -22,7 +28,7 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: INCLUDE,
-          exclude: [...configDefaults.exclude, ...ISOLATED],
+          exclude: [...configDefaults.exclude, ...ISOLATED, ...CLIENTS],
           // One module graph per worker, shared by the files it runs in turn (decisions/0035):
           // importing the SDK, MSW and fast-check afresh for each of 150 files took more time than
           // the tests. A file restores what it changes (env stubs, spies, timers, servers, TZ).
@@ -30,6 +36,7 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
+      { extends: true, test: { name: 'clients', include: CLIENTS } },
     ],
   },
 })

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -5,6 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { docFiles } from '../scripts/doc-files.js'
 import { type DocExample, docExamples } from './support/doc-examples.js'
+import { node24Path } from './support/node24.js'
 import { root, toSourceImports } from './support/source-imports.js'
 
 const scratch = join(root, 'test', '.readme-examples')
@@ -48,6 +50,18 @@ describe('README and docs/ examples', () => {
     expect(all.filter((e) => e.file === 'README.md').length).toBeGreaterThanOrEqual(2)
   })
 
+  it('names, under Tested clients, the exact versions the repository pins for the clients CI runs', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const section = /^## Tested clients\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? ''
+    const rows = [...section.matchAll(/^\| `([^`]+)`([^|]*)\| ([^|]+) \|$/gm)].map((m) => [`${m[1]}${m[2]?.includes('for Python') ? ' (Python)' : ''}`, m[3]?.trim()])
+    const dev = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies
+    const python = readFileSync(join(root, 'test', 'clients', 'python', 'requirements.txt'), 'utf8')
+    const pinned = (name: string): string | undefined => (name.endsWith(' (Python)') ? new RegExp(`^${name.split(' ')[0]}==(\\S+)$`, 'm').exec(python)?.[1] : dev[name])
+    const clients = ['openai', 'ai', '@openrouter/ai-sdk-provider', '@langchain/openai', '@langchain/openrouter', '@langchain/core', 'openai (Python)', '@openrouter/sdk']
+    expect(rows.map(([name]) => name).sort()).toEqual([...clients].sort())
+    expect(rows).toEqual(rows.map(([name]) => [name, pinned(name ?? '')]))
+  })
+
   it('tags an msw-specific example for a supported major, and gives it a twin for each other one', () => {
     expect(SUPPORTED_MAJORS.length).toBeGreaterThanOrEqual(1)
     expect(SUPPORTED_MAJORS, `the installed msw ${MSW_MAJOR} is one the peer range admits`).toContain(MSW_MAJOR)
@@ -64,10 +78,18 @@ describe('README and docs/ examples', () => {
     expect(problems).toEqual([])
   })
 
-  it.each(runnable().map((e) => [e.label, e.source]))('runs the %s example as written', async (name, code) => {
+  it.each(runnable().map((e) => [e.label, e.source, e.node]))('runs the %s example as written', async (name, code, node) => {
     mkdirSync(scratch, { recursive: true })
     const file = join(scratch, `${name.replace(/\W+/g, '-')}.ts`)
     writeFileSync(file, `${code}\nexport {}\n`)
+    if (node === 24) {
+      // A client whose engines need Node 22+ (decisions/0040): run by tsx on Node 24, in a child.
+      const run = spawnSync(node24Path(), [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), file], { cwd: root, encoding: 'utf8', timeout: 120_000 })
+      const output = `exit ${String(run.status ?? run.signal)}\n${run.stdout}${run.stderr}`
+      expect(run.status, output).toBe(0)
+      expect(run.stderr, output).toBe('')
+      return
+    }
     // Each example asserts with node:assert; importing it runs it, and a failed assertion rejects.
     // What it prints as an error is kept off the test output and checked: only an example about
     // unhandled requests may print, and then only MSW's own message about one.

@@ -15,7 +15,10 @@
 # Examples are the files' fenced blocks that open with the line ```ts and whose first line is
 # `// readme-example`, `// example: NAME` or `// vitest-example: NAME` (a vitest test file). A NAME
 # ending in " (msw 2)" or " (msw 3)" runs only against that msw major, and must have a twin of the same
-# NAME in the same file for the other one; every other example runs against both. Each is reported as
+# NAME in the same file for the other one; every other example runs against both. A NAME ending in
+# " (node 24)" shows a client whose engines need Node 22+ (the AI SDK, LangChain): it runs in the
+# project on Node 22 or later only (msw 3 on Node 24), which also installs those clients at the
+# repository's devDependency versions (decisions/0040). Each is reported as
 # "FILE: NAME" (docs/spending.md: embeddings). test/readme.test.ts and test/vitest/docs.test.ts apply
 # the same rules under vitest.
 #
@@ -91,7 +94,7 @@ for (const doc of docs) {
     if (!head) continue
     const name = head[1] === 'readme-example' ? 'readme-example' : head[2].trim()
     const tag = / \(msw (\d+)\)$/.exec(name)
-    examples.push({ file, name, base: tag ? name.slice(0, tag.index) : name, major: tag ? Number(tag[1]) : undefined, line: start + 1, code: lines.slice(start, end).join('\n') })
+    examples.push({ file, name, base: tag ? name.slice(0, tag.index) : name, major: tag ? Number(tag[1]) : undefined, node24: name.endsWith(' (node 24)'), line: start + 1, code: lines.slice(start, end).join('\n') })
   }
 }
 const problems = []
@@ -116,11 +119,11 @@ if (problems.length > 0) {
 }
 for (const e of examples) {
   fs.writeFileSync(path.join(out, e.vitest ? `${e.slug}.test.ts` : `${e.slug}.ts`), `${e.code}\nexport {}\n`)
-  console.log(`${e.vitest ? 'vitest' : (e.major ?? '*')}\t${e.slug}\t${e.label}`)
+  console.log(`${e.vitest ? 'vitest' : e.node24 ? 'node24' : (e.major ?? '*')}\t${e.slug}\t${e.label}`)
 }
 JS
 while IFS=$'\t' read -r major slug name; do
-  printf '  %-6s %s\n' "$([[ $major == '*' ]] && echo both || { [[ $major == vitest ]] && echo vitest; } || echo "msw $major")" "$name"
+  printf '  %-7s %s\n' "$([[ $major == '*' ]] && echo both || { [[ $major == vitest || $major == node24 ]] && echo "$major"; } || echo "msw $major")" "$name"
 done < "$WORK/manifest.tsv"
 
 # --- 2. The tarball ---------------------------------------------------------------------------
@@ -140,14 +143,18 @@ echo "msw 2: $NODE_MSW2 ($("$NODE_MSW2" --version))"
 echo "msw 3: $NODE_MSW3 ($("$NODE_MSW3" --version))"
 
 # --- 4. Consumer projects, installed side by side ---------------------------------------------
+# The clients of the " (node 24)" examples, for a project on Node 22 or later.
+CLIENTS=("ai@$(dev ai)" "@openrouter/ai-sdk-provider@$(dev @openrouter/ai-sdk-provider)" "@langchain/core@$(dev @langchain/core)"
+  "@langchain/openai@$(dev @langchain/openai)" "@langchain/openrouter@$(dev @langchain/openrouter)" "openai@$(dev openai)" "zod@$(dev zod)")
 COMMON=("@openrouter/sdk@1.3.19" "typescript@$(dev typescript)" "tsx@$(dev tsx)" "vitest@$(dev vitest)"
   "@faker-js/faker@$(dev @faker-js/faker)" "fast-check@$(dev fast-check)")
 
 # setup_project DIR MSW_MAJOR NODE: writes package.json and tsconfig.json, then npm install, with npm
 # itself running on that Node (its `#!/usr/bin/env node` finds the Node directory first on PATH).
 setup_project() {
-  local dir="$1" major="$2" node_bin="$3" node_major
+  local dir="$1" major="$2" node_bin="$3" node_major clients=()
   node_major="$("$node_bin" -p 'process.versions.node.split(".")[0]')"
+  ((node_major >= 22)) && clients=("${CLIENTS[@]}")
   mkdir -p "$dir/examples" "$dir/vitest-examples"
   printf "export default { test: { include: ['*.test.ts'], testTimeout: 60000 } }\n" > "$dir/vitest-examples/vitest.config.mjs"
   cat > "$dir/package.json" <<JSON
@@ -173,7 +180,7 @@ JSON
 }
 JSON
   (cd "$dir" && PATH="$(dirname "$node_bin"):$PATH" npm install "${NPM_FLAGS[@]}" \
-    "$TARBALL" "msw@$major" "@types/node@$node_major" "${COMMON[@]}")
+    "$TARBALL" "msw@$major" "@types/node@$node_major" "${COMMON[@]}" "${clients[@]}")
 }
 
 PROJECTS=(2 3)
@@ -195,7 +202,7 @@ echo "installed in $(elapsed "$t0")"
 
 # --- 5. Typecheck (in the background) and run, project by project ------------------------------
 # PATH_OF: anything a project's commands spawn as `node` is that project's Node too.
-declare -A PATH_OF TSX_OF TSC_PID SELECTED VITEST_SELECTED
+declare -A PATH_OF TSX_OF TSC_PID SELECTED VITEST_SELECTED NODE24_RAN
 step "Starting tsc in each project"
 for major in "${PROJECTS[@]}"; do
   dir="$WORK/msw$major"
@@ -210,8 +217,15 @@ for major in "${PROJECTS[@]}"; do
 
   SELECTED[$major]=""
   VITEST_SELECTED[$major]=""
+  node_major="$("$node_bin" -p 'process.versions.node.split(".")[0]')"
   while IFS=$'\t' read -r tag slug name; do
-    if [[ "$tag" == vitest ]]; then
+    if [[ "$tag" == node24 ]]; then
+      if ((node_major >= 22)); then
+        cp "$WORK/examples/$slug.ts" "$dir/examples/"
+        SELECTED[$major]+="$slug"$'\t'"$name"$'\n'
+        NODE24_RAN[$slug]=1
+      fi
+    elif [[ "$tag" == vitest ]]; then
       cp "$WORK/examples/$slug.test.ts" "$dir/vitest-examples/"
       VITEST_SELECTED[$major]+="$slug"$'\t'"$name"$'\n'
     elif [[ "$tag" == '*' || "$tag" == "$major" ]]; then
@@ -231,6 +245,11 @@ for major in "${PROJECTS[@]}"; do
     > "$WORK/tsc-msw$major.log" 2>&1; echo $? > "$WORK/tsc-msw$major.status") &
   TSC_PID[$major]=$!
 done
+
+# A " (node 24)" example that no project runs would pass unseen: fail instead.
+while IFS=$'\t' read -r tag slug name; do
+  [[ "$tag" != node24 || -n "${NODE24_RAN[$slug]:-}" ]] || fail "no project runs on Node 22+ for \"$name\" (NODE_MSW3 must be Node 22 or later)"
+done < "$WORK/manifest.tsv"
 
 declare -A RUN_STATUS RUN_TIME
 for major in "${PROJECTS[@]}"; do

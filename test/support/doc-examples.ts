@@ -48,6 +48,11 @@ export interface DocExample {
   base: string
   /** The msw major of a NAME ending in ` (msw N)`; undefined for an example of every major. */
   major: number | undefined
+  /**
+   * 24 for a NAME ending in ` (node 24)`: an example of a client whose engines need Node 22+, run on
+   * Node 24 (in a child process under vitest, in the Node 24 project of test/pack/readme-examples.sh).
+   */
+  node: 24 | undefined
   /** `example` runs as a script (node:assert); `vitest` is a test file, for vitest to run. */
   kind: 'example' | 'vitest'
   /** The block's first line, 1-based. */
@@ -60,7 +65,8 @@ export interface DocExample {
  * Every runnable block of the documentation: ```ts blocks whose first line is `// readme-example`,
  * `// example: NAME` or `// vitest-example: NAME`, up to the closing ``` line. A NAME ending in
  * ` (msw 2)` or ` (msw 3)` is for that msw major only, and has a twin of the same NAME in the same
- * file for the other. test/pack/readme-examples.sh reads the same files by the same rules.
+ * file for the other; one ending in ` (node 24)` runs on Node 24 only. test/pack/readme-examples.sh
+ * reads the same files by the same rules.
  */
 export function docExamples(): DocExample[] {
   return docFiles().flatMap((file) => {
@@ -82,12 +88,14 @@ export function docExamples(): DocExample[] {
       if (head === null) continue
       const name = head[1] === 'readme-example' ? 'readme-example' : (head[2] ?? head[3] ?? '').trim()
       const tag = / \(msw (\d+)\)$/.exec(name)
+      const node = name.endsWith(' (node 24)') ? 24 : undefined
       found.push({
         file,
         name,
         label: `${file}: ${name}`,
         base: tag === null ? name : name.slice(0, tag.index),
         major: tag === null ? undefined : Number(tag[1]),
+        node,
         kind: head[3] === undefined ? 'example' : 'vitest',
         line: start + 1,
         code: lines.slice(start, end).join('\n'),

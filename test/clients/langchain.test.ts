@@ -1,0 +1,21 @@
+import { describeClient, devDependencyPins, runNodeClient } from './support/child.js'
+
+// LangChain's ChatOpenAI, ChatOpenRouter and OpenAIEmbeddings, unchanged, in a Node 24 child process
+// (langchain.client.ts): every case through MSW in that process and through a local server (decisions/0040).
+const CHAT_CASES = [
+  'invoke',
+  'stream with its usage_metadata',
+  'bindTools and tool.invoke(toolCall) back to the model',
+  'withStructuredOutput',
+  '400 as its typed error, naming the field',
+  '402 as its typed error',
+  '403 as its typed error',
+]
+const CASES = [
+  ...CHAT_CASES.map((name) => `ChatOpenAI: ${name}`),
+  ...CHAT_CASES.map((name) => `ChatOpenRouter: ${name}`),
+  'ChatOpenRouter: usage.cost in llmOutput.tokenUsage, charged to the key',
+  'OpenAIEmbeddings',
+]
+
+describeClient('LangChain', () => runNodeClient('langchain.client.ts'), devDependencyPins(['@langchain/core', '@langchain/openai', '@langchain/openrouter', 'zod']), CASES)
