@@ -25,7 +25,18 @@ rm -rf "$VENV" "$STAMP"
 mkdir -p "$DIR"
 echo "python-clients-venv: creating $VENV" >&2
 "$PYTHON" -m venv "$VENV" >&2 || { echo "python-clients-venv: '$PYTHON -m venv' failed; install Python's venv module (python3-venv)" >&2; exit 1; }
-if ! "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -r "$REQUIREMENTS" >&2; then
+# A machine whose pip.conf names mirrors (extra-index-url) but no index-url would try the default
+# index first, package by package, and where that index is unreachable every try times out: the
+# first mirror is then the index, the others extra ones.
+index_args=()
+if [[ -z "$("$VENV/bin/python" -m pip config get global.index-url 2>/dev/null || true)" && -z "${PIP_INDEX_URL:-}" ]]; then
+  read -r -a mirrors <<< "$("$VENV/bin/python" -m pip config get global.extra-index-url 2>/dev/null || true)"
+  if [[ ${#mirrors[@]} -gt 0 ]]; then
+    index_args+=(--index-url "${mirrors[0]}")
+    for mirror in "${mirrors[@]:1}"; do index_args+=(--extra-index-url "$mirror"); done
+  fi
+fi
+if ! "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input "${index_args[@]}" -r "$REQUIREMENTS" >&2; then
   echo "python-clients-venv: pip could not install $REQUIREMENTS; check pip's index or mirror (pip config list)" >&2
   rm -rf "$VENV"
   exit 1
