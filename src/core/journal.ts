@@ -1,9 +1,9 @@
 import { type OperationName, type SimResponse, type StreamFrame, OPERATION_NAMES } from './protocol.js'
 import { frameRebuildOf, payloadOf } from './operations/operation.js'
-import type { JsonPayload } from './json-text.js'
 import type { Principal } from './auth.js'
 import { ArgumentChecker, fieldsOf } from './store/check.js'
 import { describe } from './describe.js'
+import { type JsonPayload, utf8Length } from './json-text.js'
 
 /** One request the simulator answered, and how. */
 export interface JournalEntry {
@@ -16,8 +16,19 @@ export interface JournalEntry {
   path: string
   /** The query string, without the `?`. */
   query: string
-  /** The request body as text (bytes read as UTF-8), or null when it had none. */
+  /**
+   * The request body as text (bytes read as UTF-8, a bad sequence as U+FFFD), or null when it had
+   * none. Kept whole when the request was answered below 400 for a caller whose key was valid; the
+   * body of a refused request (any 4xx or 5xx answer) or of an unauthenticated one (no key, or
+   * credentials that name none) is kept only up to its first 4 KiB
+   * ({@link JOURNAL_REFUSED_BODY_CAP}, cut at a character boundary): `requestBodyTruncated` says
+   * so, and `requestBodyBytes` gives the whole length.
+   */
   requestBody: string | null
+  /** The request body's whole length in bytes (UTF-8 for a body given as a string), or null when it had none. */
+  requestBodyBytes: number | null
+  /** Whether `requestBody` holds only the first bytes of the body (a refused or unauthenticated request's, over 4 KiB). */
+  requestBodyTruncated: boolean
   /** The operation the path names, or null for anything else (answered by the catch-all 404). */
   operation: OperationName | null
   /** The HTTP status; 0 for a network error or a request never answered. */
@@ -75,11 +86,34 @@ type KeptResponse =
   | { response: Omit<SimResponse, 'body'>; payload: JsonPayload; frames?: undefined }
   | { response: Omit<SimResponse, 'body'>; payload: undefined; frames: () => readonly StreamFrame[] }
 
-/** An entry as the journal keeps it: the instant unformatted and a cached body unbuilt until `list()`. */
-export type KeptEntry = Omit<JournalEntry, 'at' | 'response'> & { arrivedMs: number; kept: KeptResponse }
+/**
+ * An entry as the journal keeps it: the instant unformatted and a cached body unbuilt until
+ * `list()`; `size`, what it counts against the byte budget.
+ */
+export type KeptEntry = Omit<JournalEntry, 'at' | 'response'> & { arrivedMs: number; kept: KeptResponse; size: number }
 
-/** An entry as the router hands it over. */
-export type NewJournalEntry = Omit<JournalEntry, 'seq' | 'at'> & { arrivedMs: number }
+/**
+ * An entry as the router hands it over: the request body as it came (the journal decides how much
+ * of it to keep), and, when the router decoded it already, its text.
+ */
+export type NewJournalEntry = Omit<JournalEntry, 'seq' | 'at' | 'requestBody' | 'requestBodyBytes' | 'requestBodyTruncated'> & {
+  arrivedMs: number
+  body: string | Uint8Array | null
+  /** The body's text when the router read it as strict UTF-8 already; undefined otherwise. */
+  decoded: string | undefined
+}
+
+/** The bytes of a refused or unauthenticated request's body the journal keeps: 4 KiB (decisions/0043 in the repository). */
+export const JOURNAL_REFUSED_BODY_CAP = 4096
+
+/** The journal's default byte budget: 64 MiB (decisions/0043 in the repository). */
+export const DEFAULT_JOURNAL_BYTES = 64 * 1024 * 1024
+
+/**
+ * What an entry counts besides its bodies and its path and query: its other fields, the principal
+ * and the headers of its response, an estimate (decisions/0043 in the repository).
+ */
+export const JOURNAL_ENTRY_OVERHEAD = 256
 
 /** Entries to keep: every given criterion must hold. */
 export interface JournalFilter {
@@ -113,6 +147,12 @@ export interface Journal {
   list(filter?: JournalFilter): JournalEntry[]
   /** Forgets every entry; sequence numbers go on from where they were. */
   clear(): void
+  /**
+   * What the kept entries count against `createSimulator({ journalBytes })`: the request bodies
+   * they keep, a download's bytes, and 256 plus the path and query for each entry's other fields
+   * (decisions/0043 in the repository).
+   */
+  bytes(): number
 }
 
 const OUTCOMES: readonly JournalEntry['outcome'][] = ['response', 'network-error', 'never']
@@ -140,23 +180,75 @@ function checkFilter(filter: unknown): void {
 /** What an entry without ignored fields keeps: one shared empty list, not one per request (`list()` copies it). */
 const NONE_IGNORED: string[] = Object.freeze([]) as unknown as string[]
 
+const lenient = new TextDecoder()
+const encoder = new TextEncoder()
+
+/** What an entry keeps of its request body, and what that counts. */
+interface KeptBody {
+  text: string | null
+  bytes: number | null
+  truncated: boolean
+  /** UTF-8 bytes of `text`: what it counts against the byte budget. */
+  size: number
+}
+
+const NO_BODY: KeptBody = Object.freeze({ text: null, bytes: null, truncated: false, size: 0 })
+
+/**
+ * The first `cap` bytes of UTF-8 `bytes` as text, cut before a character that does not fit whole:
+ * a fresh string, never a slice of a larger one that would keep the whole body alive.
+ */
+function head(bytes: Uint8Array, cap: number): { text: string; size: number } {
+  let cut = Math.min(cap, bytes.byteLength)
+  // A continuation byte (10xxxxxx) at the cut means a character goes on past it: cut before it.
+  if (cut < bytes.byteLength) while (cut > 0 && ((bytes[cut] as number) & 0xc0) === 0x80) cut--
+  return { text: lenient.decode(bytes.subarray(0, cut)), size: cut }
+}
+
+/**
+ * What the journal keeps of a request body: all of it, or, for a refused or unauthenticated
+ * request, its first {@link JOURNAL_REFUSED_BODY_CAP} bytes (decisions/0043 in the repository).
+ * `decoded` is the text the router read already, if it did.
+ */
+export function keptBody(body: string | Uint8Array | null, decoded: string | undefined, refused: boolean): KeptBody {
+  if (body === null) return NO_BODY
+  const bytes = typeof body === 'string' ? utf8Length(body) : body.byteLength
+  if (!refused || bytes <= JOURNAL_REFUSED_BODY_CAP) {
+    const text = decoded ?? (typeof body === 'string' ? body : lenient.decode(body))
+    return { text, bytes, truncated: false, size: bytes }
+  }
+  // A string's first characters as bytes: enough of them for the cap (each is 1 to 3 bytes), a
+  // pair of surrogates never split.
+  let chars = JOURNAL_REFUSED_BODY_CAP
+  if (typeof body === 'string' && (body.charCodeAt(chars - 1) & 0xfc00) === 0xd800) chars--
+  const { text, size } = head(typeof body === 'string' ? encoder.encode(body.slice(0, chars)) : body, JOURNAL_REFUSED_BODY_CAP)
+  return { text, bytes, truncated: true, size }
+}
+
 /**
  * The journal's storage: harness state, outside snapshots like faults and latency (decisions/0010 in the repository).
- * A ring of at most `limit` entries: the oldest is overwritten, so it never holds more, and adding
- * costs the same at any size. A file download's entry shares the store's bytes, not a copy.
+ * A queue of at most `limit` entries counting at most `budget` bytes (decisions/0043 in the
+ * repository): the oldest are dropped first until both hold, so it never holds more, and adding
+ * costs the same at any size. The newest entry is always kept whole, even alone over the budget.
+ * A file download's entry shares the store's bytes, not a copy.
  */
 export class JournalStore {
-  private ring: KeptEntry[] = []
-  /** Index of the oldest entry once the ring is full. */
-  private oldest = 0
+  /** Kept entries from `head` on, oldest first; the slots before `head` are dropped ones. */
+  private queue: (KeptEntry | undefined)[] = []
+  private head = 0
   private nextSeq = 1
+  /** What the kept entries count against `budget`. */
+  private bytes = 0
 
-  /** `limit`: entries kept, the oldest dropped first; 0 keeps none. */
-  constructor(private readonly limit: number) {}
+  /** `limit`: entries kept, the oldest dropped first; 0 keeps none. `budget`: the bytes they may count; 0 keeps none. */
+  constructor(
+    private readonly limit: number,
+    private readonly budget: number = DEFAULT_JOURNAL_BYTES,
+  ) {}
 
   add(entry: NewJournalEntry): void {
     const seq = this.nextSeq++
-    if (this.limit === 0) return
+    if (this.limit === 0 || this.budget === 0) return
     const response = entry.response
     const payload = payloadOf(response)
     const frames = payload === undefined && response.type === 'stream' ? frameRebuildOf(response) : undefined
@@ -170,6 +262,11 @@ export class JournalStore {
       if (realDelay) bare.realDelay = realDelay
       kept = frames === undefined ? { response: bare, payload: payload as JsonPayload } : { response: bare, payload: undefined, frames }
     }
+    // A refused answer, or a caller without a valid key: anyone can send those, so their bodies are capped.
+    const body = keptBody(entry.body, entry.decoded, response.status >= 400 || entry.principal === null)
+    // A download counts its bytes (it may outlive its file); a cached or rebuilt body counts
+    // nothing of its own: it shares the simulator's records, or keeps the values it is made of.
+    const responseBytes = kept.payload === undefined && response.type === 'bytes' && response.body instanceof Uint8Array ? response.body.byteLength : 0
     // Field by field, not `{ seq, ...rest, kept }`: a rest and a spread copy each field the slow,
     // generic way, a cost per field on every request. The order is the one `list()` shows.
     const full: KeptEntry = {
@@ -178,7 +275,9 @@ export class JournalStore {
       method: entry.method,
       path: entry.path,
       query: entry.query,
-      requestBody: entry.requestBody,
+      requestBody: body.text,
+      requestBodyBytes: body.bytes,
+      requestBodyTruncated: body.truncated,
       operation: entry.operation,
       status: entry.status,
       outcome: entry.outcome,
@@ -190,24 +289,40 @@ export class JournalStore {
       delayMs: entry.delayMs,
       ignoredFields: entry.ignoredFields.length === 0 ? NONE_IGNORED : entry.ignoredFields,
       kept,
+      size: JOURNAL_ENTRY_OVERHEAD + entry.path.length + entry.query.length + body.size + responseBytes,
     }
-    if (this.ring.length < this.limit) {
-      this.ring.push(full)
-      return
+    // The oldest go first, until the newest fits both bounds (or is alone).
+    while (this.queue.length > this.head && (this.queue.length - this.head >= this.limit || this.bytes + full.size > this.budget)) this.dropOldest()
+    this.queue.push(full)
+    this.bytes += full.size
+  }
+
+  private dropOldest(): void {
+    const oldest = this.queue[this.head] as KeptEntry
+    this.queue[this.head] = undefined
+    this.head++
+    this.bytes -= oldest.size
+    // Drop the dead slots once they are half the queue: each entry is moved at most once per halving.
+    if (this.head >= 64 && this.head * 2 >= this.queue.length) {
+      this.queue = this.queue.slice(this.head)
+      this.head = 0
     }
-    this.ring[this.oldest] = full
-    this.oldest = (this.oldest + 1) % this.limit
   }
 
   reset(): void {
-    this.ring = []
-    this.oldest = 0
+    this.clear()
     this.nextSeq = 1
+  }
+
+  private clear(): void {
+    this.queue = []
+    this.head = 0
+    this.bytes = 0
   }
 
   /** The entries in arrival order. */
   private inOrder(): KeptEntry[] {
-    return this.oldest === 0 ? this.ring : [...this.ring.slice(this.oldest), ...this.ring.slice(0, this.oldest)]
+    return (this.head === 0 ? this.queue : this.queue.slice(this.head)) as KeptEntry[]
   }
 
   /** The kept entries that match `filter`, in arrival order, those after sequence number `after` only. Cheap: nothing is copied. */
@@ -229,7 +344,7 @@ export class JournalStore {
    * One kept entry as `list()` shows it. `bodies: 'shared'` leaves a download's bytes the store's
    * own, uncopied (for a reader that encodes them at once); `'none'` leaves every body out.
    */
-  entry({ seq, arrivedMs, kept, ...e }: KeptEntry, bodies: 'copied' | 'shared' | 'none' = 'copied'): JournalEntry {
+  entry({ seq, arrivedMs, kept, size: _size, ...e }: KeptEntry, bodies: 'copied' | 'shared' | 'none' = 'copied'): JournalEntry {
     const { body, ...rest } = kept.response as SimResponse
     const response = bodies === 'copied' || kept.payload !== undefined || body === null ? kept.response : rest
     const copy = structuredClone({ seq, at: new Date(arrivedMs).toISOString(), ...e, response }) as JournalEntry
@@ -247,9 +362,7 @@ export class JournalStore {
       checkFilter(filter)
       return this.matching(filter).map((kept) => this.entry(kept))
     },
-    clear: () => {
-      this.ring = []
-      this.oldest = 0
-    },
+    clear: () => this.clear(),
+    bytes: () => this.bytes,
   }
 }

@@ -111,14 +111,6 @@ function contentTypeOf(request: SimRequest): string | undefined {
   return headerOf(request, 'content-type')
 }
 
-const lenient = new TextDecoder()
-
-/** The request body as the journal shows it: its text (bytes read as UTF-8, a bad sequence as U+FFFD), or null. */
-function bodyText(body: SimRequest['body']): string | null {
-  if (body === undefined || body === null) return null
-  return typeof body === 'string' ? body : lenient.decode(body)
-}
-
 /**
  * A bytes body read as UTF-8 once, for the journal and the operation alike: its text; undefined
  * when the body is not bytes, is over the cap (its 413 reads the bytes' size) or is not UTF-8.
@@ -227,11 +219,12 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   let fault: string | null = null
   let rateLimited = false
   let principal: Principal | null = null
-  // What the journal shows of the request; empty for a request too malformed to read.
+  // What the journal shows of the request; empty for a request too malformed to read. The journal
+  // reads the body itself: a refused one only up to its cap (decisions/0043).
   let shownMethod = ''
   let shownPath = ''
   let shownQuery = ''
-  let requestBody: string | null = null
+  let requestBody: string | Uint8Array | null = null
   let decoded: string | undefined
   // The unknown fields an inference request's readers accepted, for the journal (decisions/0036).
   const unknownFields = unknownFieldsPolicy(router.strictRequests)
@@ -242,7 +235,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     shownPath = request.path
     shownQuery = queryText(request)
     decoded = decodedBody(request.body)
-    requestBody = decoded ?? bodyText(request.body)
+    requestBody = request.body ?? null
     const { method, path, matched } = routeOf(request)
     operation = matched?.operation.name ?? null
     // The header is read once: the key's hash (for faults and the rate limiter, whatever its state) and the caller.
@@ -285,7 +278,8 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     method: shownMethod,
     path: shownPath,
     query: shownQuery,
-    requestBody,
+    body: requestBody,
+    decoded,
     operation,
     status: response.status,
     outcome: response.type === 'network-error' || response.type === 'never' ? response.type : 'response',

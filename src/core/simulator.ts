@@ -8,7 +8,7 @@ import { invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js
 import { describe } from './describe.js'
 import { ArgumentChecker, fieldsOf } from './store/check.js'
 import { registerInternals } from './internals.js'
-import { type Journal, JournalStore } from './journal.js'
+import { DEFAULT_JOURNAL_BYTES, type Journal, JournalStore } from './journal.js'
 import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
 import { type FileCollection, createFileCollection } from './store/files.js'
@@ -76,6 +76,15 @@ export interface SimulatorOptions {
   /** How many of the latest requests `sim.journal` keeps (0: none). Default 1,000. */
   journalLimit?: number
   /**
+   * How many bytes the entries `sim.journal` keeps may count (0: none). Default 64 MiB
+   * (67,108,864). Whichever of this and `journalLimit` is reached first applies: the oldest entries
+   * are dropped, and the newest is always kept whole, even alone over the budget. An entry counts
+   * the request body it keeps, a download's bytes and 256 for its other fields; an answer made
+   * from the simulator's records counts nothing of its own (`sim.journal.bytes()`,
+   * decisions/0043 in the repository).
+   */
+  journalBytes?: number
+  /**
    * `'virtual'` (the default): the clock moves only with `sim.clock.set` and `advance`. `'real'`:
    * it also moves with wall time (`Date.now()`), from `now` on, so rate limits refill, keys expire and
    * usage windows roll while a server runs; `set` and `advance` still jump it. A function is a wall
@@ -95,7 +104,7 @@ export interface SimulatorOptions {
 }
 
 /** Each field of {@link SimulatorOptions}, for the checks of the options that include them. */
-export const SIMULATOR_OPTION_NAMES = { seed: true, now: true, world: true, rateLimit: true, journalLimit: true, clock: true, strictRequests: true } as const
+export const SIMULATOR_OPTION_NAMES = { seed: true, now: true, world: true, rateLimit: true, journalLimit: true, journalBytes: true, clock: true, strictRequests: true } as const
 /** The fields of {@link SimulatorOptions}: any other is refused (a misspelt `rateLimt` must not be ignored). */
 const SIMULATOR_OPTION_FIELDS = fieldsOf<SimulatorOptions>(SIMULATOR_OPTION_NAMES)
 
@@ -212,6 +221,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   if (typeof journalLimit !== 'number' || !Number.isSafeInteger(journalLimit) || journalLimit < 0) {
     throw invalidArgument('create simulator', 'journalLimit', `must be a non-negative integer, got ${describe(journalLimit)}`)
   }
+  const journalBytes = options.journalBytes ?? DEFAULT_JOURNAL_BYTES
+  if (typeof journalBytes !== 'number' || !Number.isSafeInteger(journalBytes) || journalBytes < 0) {
+    throw invalidArgument('create simulator', 'journalBytes', `must be a non-negative integer (bytes), got ${describe(journalBytes)}`)
+  }
   const strictRequests = options.strictRequests ?? false
   if (typeof strictRequests !== 'boolean') throw invalidArgument('create simulator', 'strictRequests', `must be true or false, got ${describe(strictRequests)}`)
   const { ctx, collections } = createStore(seed, clock)
@@ -220,7 +233,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   const responders = new Responders(names)
   const router = {
     controls,
-    journal: new JournalStore(journalLimit),
+    journal: new JournalStore(journalLimit, journalBytes),
     strictRequests,
     inference: { seed, responders, embeddings: new EmbeddingsCache(), statisticsViews: new WeakMap(), providerFault: (facts: InferenceFacts) => controls.pickProviderFault(facts), streamFault: (facts: InferenceFacts) => controls.pickStreamFault(facts) },
   }

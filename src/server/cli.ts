@@ -51,6 +51,8 @@ Options:
                        so rate limits refill and keys expire while a client waits)
   --rate-limit R/I     a token bucket per key: R requests per interval I (500ms, 1s, 1m, 1h), such as 60/1m
   --journal-limit N    requests the journal keeps (default 1000; 0 keeps none)
+  --journal-bytes N    bytes the journal's entries may count (default 67108864, 64 MiB; 0 keeps
+                       none); whichever of the two bounds is reached first drops the oldest
   --strict-requests    refuse an inference request with a field neither the SDK nor real clients
                        send (a 400 naming it), instead of ignoring it and listing it on the
                        journal entry's ignoredFields
@@ -293,6 +295,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
         clock: { type: 'string' },
         'rate-limit': { type: 'string' },
         'journal-limit': { type: 'string' },
+        'journal-bytes': { type: 'string' },
         'strict-requests': { type: 'boolean' },
         'no-control': { type: 'boolean' },
         'control-token': { type: 'string' },
@@ -306,6 +309,8 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
   const port = integer(values.port, 'port', 0, 65_535, DEFAULT_PORT)
   const seed = integer(values.seed, 'seed', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 42)
   const journalLimit = integer(values['journal-limit'], 'journal-limit', 0, Number.MAX_SAFE_INTEGER, 1_000)
+  // Left to the simulator's default when not given.
+  const journalBytes = values['journal-bytes'] === undefined ? undefined : integer(values['journal-bytes'], 'journal-bytes', 0, Number.MAX_SAFE_INTEGER, 0)
   const clock = oneOf(values.clock, 'clock', ['virtual', 'real'] as const, 'virtual')
   const logFormat = oneOf(values.log, 'log', ['pretty', 'json', 'off'] as const, 'pretty')
   const rateLimit = values['rate-limit'] === undefined ? null : parseRateLimit(values['rate-limit'])
@@ -319,6 +324,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
       clock,
       rateLimit,
       journalLimit,
+      ...(journalBytes !== undefined && { journalBytes }),
       strictRequests: values['strict-requests'] === true,
       ...(values.now !== undefined && { now: values.now }),
     }) as Simulator<unknown>

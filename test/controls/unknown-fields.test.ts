@@ -11,7 +11,7 @@ const PRESET = 'operation, path, keyHash, provider, once, times, fromCall, proba
 const RESPONSE = 'status, message, metadata, headers'
 const LATENCY = 'operation, ms, real'
 const RATE_LIMIT = 'requests, intervalMs'
-const SIMULATOR = 'seed, now, world, rateLimit, journalLimit, clock, strictRequests'
+const SIMULATOR = 'seed, now, world, rateLimit, journalLimit, journalBytes, clock, strictRequests'
 
 type Sim = Simulator<Record<string, unknown>>
 

@@ -75,6 +75,8 @@ describe('sim.handle with a malformed request', () => {
       path: '',
       query: '',
       requestBody: null,
+      requestBodyBytes: null,
+      requestBodyTruncated: false,
       operation: null,
       status: 400,
       outcome: 'response',

@@ -8,7 +8,8 @@ import { createSimulator } from '../../../src/index.js'
 import { startServer } from '../../../src/server/index.js'
 
 const mib = Number(process.argv[2] ?? '1')
-const sim = createSimulator()
+// The journal keeps every download (each counts its bytes against the byte budget, 64 MiB by default).
+const sim = createSimulator({ journalBytes: 1024 * 1024 * 1024 })
 /** The file, made in a function so that its bytes are only the store's afterwards. */
 function createFile(): { id: string } {
   const bytes = new Uint8Array(mib * 1024 * 1024)
