@@ -597,6 +597,16 @@ describe('serve --strict-requests', () => {
   })
 })
 
+describe('serve --journal-bytes', () => {
+  it('passes --journal-bytes on: the oldest entries go once the bytes pass it', async () => {
+    // Each GET /videos/models entry counts 256 + its path (14): two fit in 600, not three.
+    const served = await serve(['--log', 'off', '--journal-bytes', '600'])
+    for (let i = 0; i < 4; i++) expect((await fetch(`${served.url}/videos/models`)).status).toBe(200)
+    const journal = (await (await fetch(`${served.origin}/__sim/journal?bodies=false`)).json()) as { data: { seq: number }[] }
+    expect(journal.data.map((e) => e.seq)).toEqual([3, 4])
+  })
+})
+
 describe('serve, refusing to start', { timeout: 60_000 }, () => {
   let blocked = 0
   const connections: number[] = []
@@ -630,6 +640,7 @@ describe('serve, refusing to start', { timeout: 60_000 }, () => {
     rateLimit: command(() => ['serve', '--port', '0', '--rate-limit', '10']),
     log: command(() => ['serve', '--port', '0', '--log', 'loud']),
     now: command(() => ['serve', '--port', '0', '--now', 'yesterday']),
+    journalBytes: command(() => ['serve', '--port', '0', '--journal-bytes', '1.5']),
   })
 
   /** The one line a failed start writes to stderr; fails the test when there is not exactly one. */
@@ -684,6 +695,7 @@ describe('serve, refusing to start', { timeout: 60_000 }, () => {
     ['--rate-limit', '10', 'rateLimit'],
     ['--log', 'loud', 'log'],
     ['--now', 'yesterday', 'now'],
+    ['--journal-bytes', '1.5', 'journalBytes'],
   ] as const)('exits 1 on the bad value %s %s, with one line naming the flag and the value', async (flag, value, name) => {
     const result = await results[name]
     expect(result.code).toBe(1)
@@ -718,6 +730,7 @@ describe('usage', { timeout: 60_000 }, () => {
     ['main', 'Commands:'],
     ['serve', '--rate-limit R/I'],
     ['serve', '--strict-requests'],
+    ['serve', '--journal-bytes N'],
     ['world', 'world check PATH'],
     ['generate', '--size SIZE'],
     ['check', 'Lists every problem'],

@@ -208,6 +208,13 @@ describe('createSimTest', () => {
     expect(sim.journal.list().map((e) => e.ignoredFields)).toEqual([['temprature']])
   })
 
+  const smallJournalTest = createSimTest({ journalBytes: 600 })
+  smallJournalTest('takes journalBytes: the oldest entries go once the bytes pass it', async ({ sim }) => {
+    // Each GET /videos/models entry counts 256 + its path (14): two fit in 600, not three.
+    for (let i = 0; i < 4; i++) expect((await fetch(`${BASE}/videos/models`)).status).toBe(200)
+    expect(sim.journal.list().map((e) => e.seq)).toEqual([3, 4])
+  })
+
   const startTest = createSimTest({ handlers: [http.get('https://flags.example/flags', () => HttpResponse.json({ beta: true }))] })
   startTest('handlers every test starts with', async () => {
     expect(await (await fetch('https://flags.example/flags')).json()).toEqual({ beta: true })
@@ -225,6 +232,7 @@ describe('createSimTest', () => {
     [{ baseURL: 'http://sim.test/api/v1' }, 'baseURL'],
     [{ rateLimit: { requests: 1, intervalMs: 1000, burst: 2 } }, 'rateLimit.burst'],
     [{ strictRequests: 'yes' }, 'strictRequests'],
+    [{ journalBytes: -1 }, 'journalBytes'],
   ])('refuses %j, naming %s', (options, argument) => {
     expect(() => createSimTest(options as never)).toThrow(SimulatorError)
     try {
