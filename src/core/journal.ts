@@ -20,9 +20,9 @@ export interface JournalEntry {
    * The request body as text (bytes read as UTF-8, a bad sequence as U+FFFD), or null when it had
    * none. Kept whole when the request was answered below 400 for a caller whose key was valid; the
    * body of a refused request (any 4xx or 5xx answer) or of an unauthenticated one (no key, or
-   * credentials that name none) is kept only up to its first 4 KiB
-   * ({@link JOURNAL_REFUSED_BODY_CAP}, cut at a character boundary): `requestBodyTruncated` says
-   * so, and `requestBodyBytes` gives the whole length.
+   * credentials that name none) is kept only up to its first 4 KiB (4,096 bytes, cut before a
+   * character that does not fit whole): `requestBodyTruncated` says so, and `requestBodyBytes`
+   * gives the whole length (decisions/0043 in the repository).
    */
   requestBody: string | null
   /** The request body's whole length in bytes (UTF-8 for a body given as a string), or null when it had none. */

@@ -1,4 +1,4 @@
-// The heap a journal of 40 refused 10 MB bodies keeps, measured in a process of its own (run with
+// The heap a journal of 40 refused 10 MB bodies (and 20 more given as strings) keeps, measured in a process of its own (run with
 // `node --import tsx --expose-gc journal-heap.ts`): the test's own allocations and other files'
 // simulators are not in it. Sends { grownBytes, entries } over IPC and exits.
 import { createSimulator } from '../../../src/index.js'
@@ -23,6 +23,11 @@ const before = retained()
 for (let i = 0; i < 40; i++) {
   // A fresh body each time: a journal that kept it (or its text) would keep 10 MB more per request.
   const status = sim.handle(request(new Uint8Array(10_000_000).fill(0x61 + (i % 26)))).status
+  if (status !== 401) throw new Error(`expected 401, got ${status}`)
+}
+// Bodies given as strings too: a kept slice of one could keep the whole string alive.
+for (let i = 0; i < 20; i++) {
+  const status = sim.handle({ ...request(new Uint8Array(0)), body: String.fromCharCode(0x61 + i).repeat(10_000_000) }).status
   if (status !== 401) throw new Error(`expected 401, got ${status}`)
 }
 const grownBytes = retained() - before
