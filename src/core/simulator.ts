@@ -79,9 +79,10 @@ export interface SimulatorOptions {
    * How many bytes the entries `sim.journal` keeps may count (0: none). Default 64 MiB
    * (67,108,864). Whichever of this and `journalLimit` is reached first applies: the oldest entries
    * are dropped, and the newest is always kept whole, even alone over the budget. An entry counts
-   * the request body it keeps, a download's bytes and 256 for its other fields; an answer made
-   * from the simulator's records counts nothing of its own (`sim.journal.bytes()`,
-   * decisions/0043 in the repository).
+   * the request body it keeps (a refused or unauthenticated request's only up to 4 KiB), a
+   * download's bytes, and 256 plus its path and query for its other fields; an answer made from
+   * the simulator's records counts nothing of its own (`sim.journal.bytes()`, decisions/0043 in
+   * the repository).
    */
   journalBytes?: number
   /**
