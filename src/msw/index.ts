@@ -31,6 +31,11 @@ const HANDLERS_OPTION_FIELDS = fieldsOf<CreateHandlersOptions>({ baseUrl: true }
  * //=> 503 5
  */
 export function toResponse(response: SimResponse, method = 'GET'): Response {
+  return respond(response, method)
+}
+
+/** `toResponse` for `request`: a stream answer ends, and is charged as left, when the request's signal aborts. */
+function respond(response: SimResponse, method: string, request?: Request): Response {
   const type = typeof response === 'object' && response !== null ? (response as { type?: unknown }).type : undefined
   if (type === 'network-error') return HttpResponse.error()
   if (type === 'never') {
@@ -40,7 +45,7 @@ export function toResponse(response: SimResponse, method = 'GET'): Response {
     throw invalidArgument('convert a response', 'response', `must be a response sim.handle() returned, got ${describe(response)}`)
   }
   if (typeof method !== 'string') throw invalidArgument('convert a response', 'method', `must be the request's method, such as "GET", got ${describe(method)}`)
-  if (response.type === 'stream' && method.toUpperCase() !== 'HEAD') return streamResponse(response)
+  if (response.type === 'stream' && method.toUpperCase() !== 'HEAD') return streamResponse(response, request)
   try {
     const wire = toWire(response, method)
     return new HttpResponse(wire.body, { status: wire.status, headers: wire.headers })
@@ -52,32 +57,123 @@ export function toResponse(response: SimResponse, method = 'GET'): Response {
 
 /**
  * A stream answer as a Response whose body yields the frames one by one, as the reader asks for
- * them (with real waits only when asked). A reader that cancels the body before the end is a
- * client that went away: the simulator is told how many frames it was given (decisions/0026).
+ * them (with real waits only when asked). A client that goes away before the end (its reader
+ * cancels the body, or the signal of `request` aborts) is told to the simulator with how many
+ * frames it was given (decisions/0026, decisions/0045).
  */
-function streamResponse(response: Extract<SimResponse, { type: 'stream' }>): Response {
+function streamResponse(response: Extract<SimResponse, { type: 'stream' }>, request?: Request): Response {
   const chunks = streamChunks(response)
+  // The request is held, not only its signal, until the stream is over: undici links a Request's
+  // signal to the signal it follows (the client's, through MSW's copies of the request) by a weak
+  // reference to the Request's own controller, so once the Request is collected an abort no
+  // longer reaches its signal. A stream with real waits lives through collections.
+  let held = request
+  const signal = request?.signal
   let next = 0
-  let cancelled = false
+  let state: 'open' | 'done' | 'left' = 'open'
+  let control: ReadableStreamDefaultController<Uint8Array> | undefined
+  /** The client went away: charge what it was given, once, and end the body (`error`: as fetch does on an abort). */
+  const leave = (error?: unknown): void => {
+    if (state !== 'open') return
+    state = 'left'
+    release()
+    response.cancel?.(next)
+    try {
+      if (error === undefined) control?.close()
+      else control?.error(error)
+    } catch {
+      // Already cancelled: the stream is over for everyone.
+    }
+  }
+  const release = (): void => {
+    signal?.removeEventListener('abort', onAbort)
+    held = undefined
+  }
+  // msw 2 gives the client a body that an abort does not end (msw 3 ends it itself): the abort of
+  // the request is the client leaving, and its reads then fail as fetch's do. An abort during a
+  // real latency wait, before the stream, is a client given nothing.
+  const onAbort = (): void => leave(signal?.reason ?? new DOMException('This operation was aborted', 'AbortError'))
   const body = new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        control = controller
+      },
       async pull(controller) {
+        if (state !== 'open') return
         const chunk = chunks[next]
-        if (chunk === undefined) return controller.close()
+        if (chunk === undefined) {
+          state = 'done'
+          release()
+          return controller.close()
+        }
         if (chunk.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, chunk.waitMs))
-        if (cancelled) return
+        if (state !== 'open') return
         next++
         controller.enqueue(chunk.bytes)
       },
       cancel() {
-        cancelled = true
-        response.cancel?.(next)
+        leave()
       },
     },
     // No frame is made ahead of the reader: a frame enqueued is a frame the client asked for.
     { highWaterMark: 0 },
   )
+  if (signal?.aborted) leave(signal.reason)
+  else signal?.addEventListener('abort', onAbort, { once: true })
+  // MSW clones every mocked response for its `response:mocked` event, and a clone tees the body
+  // (`body.tee()`, which undici calls on the stream itself): the first branch stays the client's,
+  // the second is MSW's copy. A tee cancels its source only once both branches are cancelled, so
+  // under msw 2 on Node, with no one reading the copy, the client's cancel never settles
+  // (mswjs/interceptors#712). This stream's own tee makes the client's branch a cancel that goes
+  // through: the simulator is told at once, and MSW's copy ends where the client left.
+  Object.defineProperty(body, 'tee', { configurable: true, value: () => clientFirstTee(body, leave) })
   return new HttpResponse(body, { status: response.status, headers: response.headers })
+}
+
+/**
+ * `stream.tee()`, except that cancelling the first branch (the one the Response keeps, the
+ * client's) is the client leaving: `leave()` at once, which ends the stream, so the second branch
+ * ends there too. Either branch's read pulls one frame for both; neither reads ahead (a native
+ * tee's branches do, which would count frames the client never asked for).
+ */
+function clientFirstTee(stream: ReadableStream<Uint8Array>, leave: () => void): [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>] {
+  const reader = stream.getReader()
+  const open = new Set<ReadableStreamDefaultController<Uint8Array>>()
+  let reading: Promise<void> | undefined
+  const each = (act: (controller: ReadableStreamDefaultController<Uint8Array>) => void): void => {
+    for (const controller of open) act(controller)
+  }
+  const pull = (): Promise<void> =>
+    (reading ??= reader.read().then(
+      ({ done, value }) => {
+        reading = undefined
+        if (done) each((controller) => controller.close())
+        else each((controller) => controller.enqueue(value))
+      },
+      (error: unknown) => {
+        reading = undefined
+        each((controller) => controller.error(error))
+      },
+    ))
+  const branch = (onCancel: () => void): ReadableStream<Uint8Array> => {
+    let self: ReadableStreamDefaultController<Uint8Array>
+    return new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          self = controller
+          open.add(controller)
+        },
+        pull,
+        cancel() {
+          // A cancelled branch is given nothing more; the client's also ends the source (leave).
+          open.delete(self)
+          onCancel()
+        },
+      },
+      { highWaterMark: 0 },
+    )
+  }
+  return [branch(leave), branch(() => {})]
 }
 
 /**
@@ -103,7 +199,7 @@ export function createHandlers(sim: Pick<Simulator<unknown>, 'handle'>, options:
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(operation, 'options', `must be an options object, got ${describe(options)}`)
   new ArgumentChecker(operation).knownFields(options, HANDLERS_OPTION_FIELDS, '', 'the options of createHandlers')
   const base = parseBaseUrl(operation, options.baseUrl)
-  const handle = async ({ request }: { request: Request }): Promise<Response> => toResponse(await answer(sim, base, request), request.method)
+  const handle = async ({ request }: { request: Request }): Promise<Response> => respond(await answer(sim, base, request), request.method, request)
   // A RegExp without capturing groups: MSW's string patterns decode wildcard params with
   // decodeURIComponent and answer a malformed escape (`/files/%zz/content`) with their own 500
   // before the simulator sees it. Decoding, and its 400, belong to the core router.
