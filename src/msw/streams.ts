@@ -1,4 +1,5 @@
-// A client that cancels a streamed answer under MSW (decisions/0026). MSW clones every mocked
+// A client that cancels a streamed answer under MSW (decisions/0026; no longer needed since
+// decisions/0045, whose own tee of the stream lets the cancel through). MSW clones every mocked
 // response for its `response:mocked` life-cycle event; a clone is a tee of the body, and a tee
 // cancels its source only once both branches are cancelled. On Node, with nobody reading the clone,
 // the client's `reader.cancel()` (or the official SDK's `break` out of a stream) then never settles
@@ -16,11 +17,13 @@ export interface LifeCycleEvents {
 }
 
 /**
- * Makes a client that cancels a streamed answer (`reader.cancel()`, the SDK's `break`) reach the
- * simulator through this MSW server, so it is charged only for what was sent and its generation
- * says `cancelled: true`; without it, under msw 2 on Node, that cancel waits forever. It cancels
- * MSW's own copy of each `text/event-stream` answer, which no one reads. Returns a function that
- * undoes it. The vitest fixture (`model-access-sim/vitest`) does this itself.
+ * Cancels MSW's own copy of each `text/event-stream` answer, which no one reads. Returns a function
+ * that undoes it. It was needed under msw 2 on Node for a client's cancel of a streamed answer
+ * (`reader.cancel()`, the SDK's `break`) to settle and reach the simulator; the handlers of
+ * `createHandlers` and `toResponse` now let it through themselves (decisions/0045), so calling this
+ * changes nothing a test can see.
+ *
+ * @deprecated Not needed: `setupServer(...createHandlers(sim))` alone sees a client leave a stream.
  *
  * @example
  * import { setupServer } from 'msw/node'
