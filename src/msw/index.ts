@@ -179,6 +179,8 @@ function clientFirstTee(stream: ReadableStream<Uint8Array>, leave: () => void): 
 /**
  * MSW handlers that serve every request under `baseUrl` from the simulator: every simulated operation,
  * and an error envelope (404 naming it) for anything else, so nothing leaks to the real network.
+ * A client that leaves a streamed answer early (an aborted fetch, `reader.cancel()`, the SDK's
+ * `break`) ends it, and is charged for what it was sent (decisions/0045 in the repository).
  *
  * @example
  * import { setupServer } from 'msw/node'
