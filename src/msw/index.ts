@@ -21,7 +21,9 @@ const HANDLERS_OPTION_FIELDS = fieldsOf<CreateHandlersOptions>({ baseUrl: true }
  * Turns a simulator response into the `Response` MSW sends: what a custom handler uses to answer
  * with the simulator's own envelope. A network-error fault becomes `Response.error()`; a `never`
  * fault has no Response (the handlers from `createHandlers` wait forever instead). `method` is the
- * request's: an answer to HEAD carries the headers of GET and no body.
+ * request's: an answer to HEAD carries the headers of GET and no body. `signal`, the request's
+ * (`request.signal`), lets a client that aborts its fetch mid-stream reach the simulator, as a
+ * reader's `cancel()` does (decisions/0026, 0044).
  *
  * @example
  * import { createSimulator, errorEnvelope } from 'model-access-sim'
@@ -30,7 +32,7 @@ const HANDLERS_OPTION_FIELDS = fieldsOf<CreateHandlersOptions>({ baseUrl: true }
  * console.log(res.status, res.headers.get('retry-after'))
  * //=> 503 5
  */
-export function toResponse(response: SimResponse, method = 'GET'): Response {
+export function toResponse(response: SimResponse, method = 'GET', signal?: AbortSignal): Response {
   const type = typeof response === 'object' && response !== null ? (response as { type?: unknown }).type : undefined
   if (type === 'network-error') return HttpResponse.error()
   if (type === 'never') {
@@ -40,7 +42,7 @@ export function toResponse(response: SimResponse, method = 'GET'): Response {
     throw invalidArgument('convert a response', 'response', `must be a response sim.handle() returned, got ${describe(response)}`)
   }
   if (typeof method !== 'string') throw invalidArgument('convert a response', 'method', `must be the request's method, such as "GET", got ${describe(method)}`)
-  if (response.type === 'stream' && method.toUpperCase() !== 'HEAD') return streamResponse(response)
+  if (response.type === 'stream' && method.toUpperCase() !== 'HEAD') return streamResponse(response, signal)
   try {
     const wire = toWire(response, method)
     return new HttpResponse(wire.body, { status: wire.status, headers: wire.headers })
@@ -53,12 +55,19 @@ export function toResponse(response: SimResponse, method = 'GET'): Response {
 /**
  * A stream answer as a Response whose body yields the frames one by one, as the reader asks for
  * them (with real waits only when asked). A reader that cancels the body before the end is a
- * client that went away: the simulator is told how many frames it was given (decisions/0026).
+ * client that went away, and so is one whose request's `signal` aborts (an aborted fetch, which
+ * cancels nothing MSW hands the handler): the simulator is told how many frames it was given (decisions/0026).
  */
-function streamResponse(response: Extract<SimResponse, { type: 'stream' }>): Response {
+function streamResponse(response: Extract<SimResponse, { type: 'stream' }>, signal: AbortSignal | undefined): Response {
   const chunks = streamChunks(response)
   let next = 0
   let cancelled = false
+  const leave = (): void => {
+    if (cancelled) return
+    cancelled = true
+    response.cancel?.(next)
+  }
+  signal?.addEventListener('abort', leave, { once: true })
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -69,10 +78,7 @@ function streamResponse(response: Extract<SimResponse, { type: 'stream' }>): Res
         next++
         controller.enqueue(chunk.bytes)
       },
-      cancel() {
-        cancelled = true
-        response.cancel?.(next)
-      },
+      cancel: leave,
     },
     // No frame is made ahead of the reader: a frame enqueued is a frame the client asked for.
     { highWaterMark: 0 },
@@ -103,7 +109,7 @@ export function createHandlers(sim: Pick<Simulator<unknown>, 'handle'>, options:
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(operation, 'options', `must be an options object, got ${describe(options)}`)
   new ArgumentChecker(operation).knownFields(options, HANDLERS_OPTION_FIELDS, '', 'the options of createHandlers')
   const base = parseBaseUrl(operation, options.baseUrl)
-  const handle = async ({ request }: { request: Request }): Promise<Response> => toResponse(await answer(sim, base, request), request.method)
+  const handle = async ({ request }: { request: Request }): Promise<Response> => toResponse(await answer(sim, base, request), request.method, request.signal)
   // A RegExp without capturing groups: MSW's string patterns decode wildcard params with
   // decodeURIComponent and answer a malformed escape (`/files/%zz/content`) with their own 500
   // before the simulator sees it. Decoding, and its 400, belong to the core router.
