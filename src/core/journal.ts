@@ -93,7 +93,8 @@ export interface JournalEntry {
   ignoredFields: string[]
   /**
    * The response `handle()` returned, as it was returned: a success body is rebuilt from the
-   * simulator's cached records on `list()`. An error body is shared with the response until `list()`
+   * simulator's cached records on `list()`. A stream cut short (`outcome: 'cut-short'`) shows
+   * only the frames the client was sent. An error body is shared with the response until `list()`
    * copies it, so a caller that edits an error body it got edits the journal's too (copying every
    * response would double the cost of a request; decisions/0010 in the repository).
    */
