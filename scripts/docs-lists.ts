@@ -16,6 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createSimulator, OPERATION_NAMES } from '../src/index.js'
+import { JOURNAL_OUTCOMES } from '../src/core/journal.js'
 import { startServer } from '../src/server/index.js'
 import { docFiles } from './doc-files.js'
 
@@ -146,7 +147,9 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'GET /__sim/journal': {
     body: '',
     answer:
-      '200 `{ "data": [entries] }`, a download\'s bytes as base64. Query: `operation`, `status`, `method`, `keyHash`, `outcome`, `responder`, `hasIgnoredFields`, `after`, `limit`, `bodies` (`operation=none`: requests no operation names; `responder=NAME`: requests that responder rule answered; `hasIgnoredFields=true`: inference requests with fields that were accepted and ignored); see below for paging',
+      '200 `{ "data": [entries] }`, a download\'s bytes as base64. Query: `operation`, `status`, `method`, `keyHash`, `outcome`, `responder`, `hasIgnoredFields`, `after`, `limit`, `bodies` (`operation=none`: requests no operation names; `responder=NAME`: requests that responder rule answered; `hasIgnoredFields=true`: inference requests with fields that were accepted and ignored; `outcome` is one of ' +
+        JOURNAL_OUTCOMES.map((outcome) => `\`${outcome}\``).join(', ') +
+        ': `cut-short` a stream the client left early, with `cutShort`, and `client-left` an answer whose client left during a real wait, decisions/0044); see below for paging',
   },
   'DELETE /__sim/journal': { body: '', answer: '204' },
   'GET /__sim/responders': { body: '', answer: '200 `{ "data": [{ name, used, remaining }] }` (`sim.inference.responders.list()`)' },

@@ -9,7 +9,7 @@ import { OPERATION_NAMES } from './protocol.js'
 import { SimulatorError, SimulatorErrorCode, errorEnvelope } from './errors.js'
 import { type AnsweredResponse, jsonResponse } from './http.js'
 import { internalsOf } from './internals.js'
-import { type JournalEntry, type JournalFilter, JOURNAL_FILTER_FIELDS } from './journal.js'
+import { type JournalEntry, type JournalFilter, JOURNAL_FILTER_FIELDS, JOURNAL_OUTCOMES } from './journal.js'
 import type { Simulator } from './simulator.js'
 import type { SimulatorSnapshot } from './snapshot.js'
 import type { StoredFile } from './store/files.js'
@@ -178,8 +178,8 @@ function journalQuery(query: URLSearchParams): JournalQuery {
   if (keyHash) filter.keyHash = keyHash
   const outcome = query.get('outcome')
   if (outcome) {
-    if (!['response', 'network-error', 'never'].includes(outcome)) {
-      throw badRequest('outcome', `"outcome" must be one of response, network-error, never, got ${JSON.stringify(outcome)}`)
+    if (!(JOURNAL_OUTCOMES as readonly string[]).includes(outcome)) {
+      throw badRequest('outcome', `"outcome" must be one of ${JOURNAL_OUTCOMES.join(', ')}, got ${JSON.stringify(outcome)}`)
     }
     filter.outcome = outcome as JournalEntry['outcome']
   }

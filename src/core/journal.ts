@@ -31,9 +31,32 @@ export interface JournalEntry {
   requestBodyTruncated: boolean
   /** The operation the path names, or null for anything else (answered by the catch-all 404). */
   operation: OperationName | null
-  /** The HTTP status; 0 for a network error or a request never answered. */
+  /**
+   * The HTTP status; 0 for a network error or a request never answered. A `'cut-short'` or
+   * `'client-left'` entry keeps the status the simulator answered (200), which the client got
+   * in full, in part, or not at all.
+   */
   status: number
-  outcome: 'response' | 'network-error' | 'never'
+  /**
+   * How the request ended (decisions/0044 in the repository); filter on it with `list({ outcome })`:
+   * - `'response'`: the answer was made and, as far as the simulator knows, sent whole;
+   * - `'network-error'`, `'never'`: a fault dropped the connection, or never answered;
+   * - `'cut-short'`: a streamed answer the client left before its last frame (a `reader.cancel()`,
+   *   an aborted fetch, a closed socket, or a socket closed during a `real` latency wait before
+   *   the stream, with 0 frames sent): `cutShort` says what was sent and charged, and
+   *   `response.body` holds only the frames sent;
+   * - `'client-left'`: a non-streamed answer the client left during a `real` latency wait, before
+   *   it was sent. It is charged whole, as the service charges a completion it generated.
+   *
+   * A client leaving is known only when an adapter reports it (the response's `cancel`), so an
+   * entry turns `'cut-short'` or `'client-left'` after the request was journaled.
+   */
+  outcome: JournalOutcome
+  /**
+   * What a stream cut short (`outcome: 'cut-short'`) sent and was charged; null for every other
+   * entry. `charged` equals its generation's `total_cost` (and what the key's usage grew by).
+   */
+  cutShort: CutShort | null
   /** The caller, when the bearer named a valid key (whatever the answer); null for anonymous or bad credentials. */
   principal: Principal | null
   /** The name of the fault that answered, if one did. */
@@ -70,11 +93,34 @@ export interface JournalEntry {
   ignoredFields: string[]
   /**
    * The response `handle()` returned, as it was returned: a success body is rebuilt from the
-   * simulator's cached records on `list()`. An error body is shared with the response until `list()`
+   * simulator's cached records on `list()`. A stream cut short (`outcome: 'cut-short'`) shows
+   * only the frames the client was sent. An error body is shared with the response until `list()`
    * copies it, so a caller that edits an error body it got edits the journal's too (copying every
    * response would double the cost of a request; decisions/0010 in the repository).
    */
   response: SimResponse
+}
+
+/** How a request ended: `JournalEntry.outcome` (decisions/0044 in the repository). */
+export type JournalOutcome = 'response' | 'network-error' | 'never' | 'cut-short' | 'client-left'
+
+/** What a stream cut short sent and was charged (`JournalEntry.cutShort`, decisions/0044 in the repository). */
+export interface CutShort {
+  /**
+   * The frames the client was given before it left, as the response's `cancel(framesSent)` counts
+   * them: the `: OPENROUTER PROCESSING` comment is the first, each `data:` event one more.
+   */
+  framesSent: number
+  /** The UTF-8 bytes of those frames. */
+  bytesSent: number
+  /**
+   * What the request was charged, in USD: the prompt and the content chunks sent, or the whole
+   * reply when the chunk with the finish reason had been sent (decisions/0026). Equal to the
+   * generation's `total_cost`.
+   */
+  charged: number
+  /** The generation's id (`gen-...`), for `GET /generation`. */
+  generationId: string
 }
 
 /**
@@ -96,7 +142,7 @@ export type KeptEntry = Omit<JournalEntry, 'at' | 'response'> & { arrivedMs: num
  * An entry as the router hands it over: the request body as it came (the journal decides how much
  * of it to keep), and, when the router decoded it already, its text.
  */
-export type NewJournalEntry = Omit<JournalEntry, 'seq' | 'at' | 'requestBody' | 'requestBodyBytes' | 'requestBodyTruncated'> & {
+export type NewJournalEntry = Omit<JournalEntry, 'seq' | 'at' | 'requestBody' | 'requestBodyBytes' | 'requestBodyTruncated' | 'cutShort'> & {
   arrivedMs: number
   body: string | Uint8Array | null
   /** The body's text when the router read it as strict UTF-8 already; undefined otherwise. */
@@ -122,7 +168,8 @@ export interface JournalFilter {
   method?: string
   /** The hash of the calling key. */
   keyHash?: string
-  outcome?: JournalEntry['outcome']
+  /** How the request ended: `'response'`, `'network-error'`, `'never'`, `'cut-short'` or `'client-left'` (`JournalEntry.outcome`). */
+  outcome?: JournalOutcome
   /** The name of the responder rule that answered (`JournalEntry.responder`). */
   responder?: string
   /** Whether the request had fields that were accepted and ignored (`JournalEntry.ignoredFields` not empty), or had none. */
@@ -155,7 +202,8 @@ export interface Journal {
   bytes(): number
 }
 
-const OUTCOMES: readonly JournalEntry['outcome'][] = ['response', 'network-error', 'never']
+/** Every `JournalEntry.outcome`, in the order the documentation lists them. */
+export const JOURNAL_OUTCOMES: readonly JournalOutcome[] = ['response', 'network-error', 'never', 'cut-short', 'client-left']
 
 /** A misspelt criterion (`opertion`) is refused: ignored, it would make the filter match everything. */
 export const JOURNAL_FILTER_FIELDS = fieldsOf<JournalFilter>({ operation: true, status: true, method: true, keyHash: true, outcome: true, responder: true, hasIgnoredFields: true })
@@ -170,7 +218,7 @@ function checkFilter(filter: unknown): void {
   }
   if (given['method'] !== undefined) check.string(given['method'], 'filter.method')
   if (given['keyHash'] !== undefined) check.string(given['keyHash'], 'filter.keyHash')
-  if (given['outcome'] !== undefined) check.oneOf(given['outcome'], OUTCOMES, 'filter.outcome')
+  if (given['outcome'] !== undefined) check.oneOf(given['outcome'], JOURNAL_OUTCOMES, 'filter.outcome')
   if (given['responder'] !== undefined) check.string(given['responder'], 'filter.responder')
   if (given['hasIgnoredFields'] !== undefined && typeof given['hasIgnoredFields'] !== 'boolean') {
     check.fail('filter.hasIgnoredFields', `must be true or false, got ${describe(given['hasIgnoredFields'])}`)
@@ -246,9 +294,10 @@ export class JournalStore {
     private readonly budget: number = DEFAULT_JOURNAL_BYTES,
   ) {}
 
-  add(entry: NewJournalEntry): void {
+  /** Keeps `entry`, and returns what it keeps, for a later `cutShort` or `clientLeft`; undefined when it keeps nothing. */
+  add(entry: NewJournalEntry): KeptEntry | undefined {
     const seq = this.nextSeq++
-    if (this.limit === 0 || this.budget === 0) return
+    if (this.limit === 0 || this.budget === 0) return undefined
     const response = entry.response
     const payload = payloadOf(response)
     const frames = payload === undefined && response.type === 'stream' ? frameRebuildOf(response) : undefined
@@ -281,6 +330,7 @@ export class JournalStore {
       operation: entry.operation,
       status: entry.status,
       outcome: entry.outcome,
+      cutShort: null,
       principal: entry.principal,
       fault: entry.fault,
       responder: entry.responder,
@@ -295,6 +345,28 @@ export class JournalStore {
     while (this.queue.length > this.head && (this.queue.length - this.head >= this.limit || this.bytes + full.size > this.budget)) this.dropOldest()
     this.queue.push(full)
     this.bytes += full.size
+    return full
+  }
+
+  /**
+   * The client left the stream of `kept` after `frames` of its frames: the entry says so, and
+   * keeps only those frames (decisions/0044 in the repository). An entry dropped since changes
+   * nothing anyone sees. What it counts is unchanged: a stream counts nothing of its own.
+   */
+  cutShort(kept: KeptEntry, frames: readonly StreamFrame[], cut: Omit<CutShort, 'bytesSent'>): void {
+    let bytesSent = 0
+    for (let i = 0; i < cut.framesSent; i++) bytesSent += utf8Length((frames[i] as StreamFrame).data)
+    kept.outcome = 'cut-short'
+    kept.cutShort = { framesSent: cut.framesSent, bytesSent, charged: cut.charged, generationId: cut.generationId }
+    const was = kept.kept
+    const sent = (all: readonly StreamFrame[]): StreamFrame[] => all.slice(0, cut.framesSent)
+    if (was.frames !== undefined) kept.kept = { response: was.response, payload: undefined, frames: () => sent(was.frames()) }
+    else if (was.payload === undefined && was.response.type === 'stream') kept.kept = { response: { ...was.response, body: sent(was.response.body) }, payload: undefined }
+  }
+
+  /** The client of `kept` left before its answer was sent (decisions/0044 in the repository). */
+  clientLeft(kept: KeptEntry): void {
+    kept.outcome = 'client-left'
   }
 
   private dropOldest(): void {

@@ -79,6 +79,16 @@ export interface SimRequest {
   headers?: Record<string, string | undefined> | null
 }
 
+/**
+ * The `cancel` of an answer that is not a stream, present only when a `real` latency rule delays
+ * it: tells the simulator that the client went away during the wait, before the answer was sent
+ * (`framesSent` is then 0; anything else throws). The journal entry says `outcome: 'client-left'`;
+ * the charge stands, as the service charges a completion it generated (decisions/0044). The
+ * adapters call it; an adapter of your own that waits should too. Only the first call counts; it
+ * returns false (the charge did not change). Not enumerable, so the response stays plain data.
+ */
+export type LeftEarly = (framesSent: number) => boolean
+
 /** Simulated latency on a response: the adapters wait `delayMs` for real only when `realDelay` is set. */
 interface Timing {
   /** Milliseconds of simulated latency, already passed on the simulator clock. Absent when 0. */
@@ -93,8 +103,8 @@ interface Timing {
  */
 export type SimResponse = Timing &
   (
-    | { status: number; headers: Record<string, string>; type: 'json'; body: unknown }
-    | { status: number; headers: Record<string, string>; type: 'bytes'; body: Uint8Array }
+    | { status: number; headers: Record<string, string>; type: 'json'; body: unknown; readonly cancel?: LeftEarly }
+    | { status: number; headers: Record<string, string>; type: 'bytes'; body: Uint8Array; readonly cancel?: LeftEarly }
     /** A server-sent event stream: each frame's text and its offset from the start (decisions/0024). */
     | {
         status: number
@@ -103,8 +113,9 @@ export type SimResponse = Timing &
         body: readonly StreamFrame[]
         /**
          * Tells the simulator that the client went away after `framesSent` frames (0 to
-         * `body.length`) had been sent: it is then charged only for what they carried, and the
-         * generation says `cancelled: true` (decisions/0026). The adapters call it; an adapter of
+         * `body.length`) had been sent: it is then charged only for what they carried, the
+         * generation says `cancelled: true` (decisions/0026), and the journal entry says
+         * `outcome: 'cut-short'` with the frames sent (decisions/0044). The adapters call it; an adapter of
          * your own that stops writing early should too. Only the first call counts; once the frame
          * that ends the reply was sent, it changes nothing. Returns whether the charge changed.
          * Not enumerable, so the response stays plain data.

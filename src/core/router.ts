@@ -2,12 +2,13 @@ import { type Principal, bearerSecret, malformedBearer, principalOfKey, requireM
 import { MAX_BODY_BYTES, readJsonObject, strictUtf8, type UnknownFields, unknownFieldsPolicy } from './body.js'
 import { type Controls, faultError } from './faults.js'
 import { takeToken } from './store/rate-limits.js'
-import { ApiError, AUTH_MESSAGES, errorEnvelope } from './errors.js'
-import type { JournalStore } from './journal.js'
+import { ApiError, AUTH_MESSAGES, errorEnvelope, invalidArgument } from './errors.js'
+import { describe } from './describe.js'
+import type { JournalStore, KeptEntry } from './journal.js'
 import { decodeSegment } from './params.js'
 import type { StoreContext } from './store/context.js'
 import { OPERATIONS } from './operations/index.js'
-import { type Call, type Operation, JSON_HEADERS, responderOf, withResponder } from './operations/operation.js'
+import { type Call, type Operation, JSON_HEADERS, responderOf, settleOf, withResponder } from './operations/operation.js'
 import type { OperationName, SimRequest, SimResponse } from './protocol.js'
 import type { InferenceRuntime } from './inference/chat.js'
 import { ResponderFailure, remainingUses } from './inference/responders.js'
@@ -273,7 +274,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   }
   // The responder rule whose reply or error this is, if any (operations/operation.ts marks it).
   const answered = responderOf(response) ?? null
-  router.journal.add({
+  const kept = router.journal.add({
     arrivedMs,
     method: shownMethod,
     path: shownPath,
@@ -294,5 +295,37 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
   })
   // The caller gets its own copy of a file's bytes (unless it is an adapter that asked to share
   // them, src/core/internals.ts); the journal keeps the store's, shared.
-  return response.type === 'bytes' && !shareBytes ? { ...response, body: response.body.slice() } : response
+  const out = response.type === 'bytes' && !shareBytes ? { ...response, body: response.body.slice() } : response
+  return withCancel(router.journal, kept, out, delay.real)
+}
+
+/**
+ * Gives a response the `cancel` an adapter calls when its client leaves early (decisions/0026,
+ * 0044): a stream's settles the charge and journals the entry `'cut-short'`; an answered one's,
+ * only when a `real` latency wait gives the client time to leave before it is sent, journals it
+ * `'client-left'` and leaves the charge whole. Not enumerable: the response stays plain data.
+ */
+function withCancel(journal: JournalStore, kept: KeptEntry | undefined, response: SimResponse, realDelay: boolean): SimResponse {
+  const settle = response.type === 'stream' ? settleOf(response) : undefined
+  let cancel: ((framesSent: number) => boolean) | undefined
+  if (settle !== undefined && response.type === 'stream') {
+    const frames = response.body
+    cancel = (framesSent) => {
+      const settled = settle(framesSent)
+      if (settled === undefined) return false
+      if (kept !== undefined && framesSent < frames.length) journal.cutShort(kept, frames, { framesSent, charged: settled.charged, generationId: settled.generationId })
+      return settled.changed
+    }
+  } else if (realDelay && (response.type === 'json' || response.type === 'bytes')) {
+    let left = false
+    cancel = (framesSent) => {
+      if (framesSent !== 0) throw invalidArgument('cancel a response', 'framesSent', `must be 0 for an answer that is not a stream (it is sent whole or not at all), got ${describe(framesSent)}`)
+      if (left) return false
+      left = true
+      if (kept !== undefined) journal.clientLeft(kept)
+      return false
+    }
+  }
+  if (cancel !== undefined) Object.defineProperty(response, 'cancel', { value: cancel, enumerable: false })
+  return response
 }

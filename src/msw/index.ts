@@ -21,7 +21,9 @@ const HANDLERS_OPTION_FIELDS = fieldsOf<CreateHandlersOptions>({ baseUrl: true }
  * Turns a simulator response into the `Response` MSW sends: what a custom handler uses to answer
  * with the simulator's own envelope. A network-error fault becomes `Response.error()`; a `never`
  * fault has no Response (the handlers from `createHandlers` wait forever instead). `method` is the
- * request's: an answer to HEAD carries the headers of GET and no body.
+ * request's: an answer to HEAD carries the headers of GET and no body. `request`, the Request being
+ * answered, lets a client that aborts its fetch (mid-stream, or during a real delay) reach the
+ * simulator, as a reader's `cancel()` does (decisions/0044, 0045).
  *
  * @example
  * import { createSimulator, errorEnvelope } from 'model-access-sim'
@@ -30,8 +32,9 @@ const HANDLERS_OPTION_FIELDS = fieldsOf<CreateHandlersOptions>({ baseUrl: true }
  * console.log(res.status, res.headers.get('retry-after'))
  * //=> 503 5
  */
-export function toResponse(response: SimResponse, method = 'GET'): Response {
-  return respond(response, method)
+export function toResponse(response: SimResponse, method = 'GET', request?: Request): Response {
+  if (request !== undefined && !(request instanceof Request)) throw invalidArgument('convert a response', 'request', `must be the Request being answered, got ${describe(request)}`)
+  return respond(response, method, request)
 }
 
 /** `toResponse` for `request`: a stream answer ends, and is charged as left, when the request's signal aborts. */

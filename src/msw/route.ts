@@ -4,7 +4,7 @@ import { delay } from 'msw'
 import type { SimRequest, SimResponse } from '../core/protocol.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
-import { mayHaveBody, normaliseBasePath, toSimRequest } from '../core/http.js'
+import { isAnswered, mayHaveBody, normaliseBasePath, toSimRequest } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
 
 /**
@@ -50,7 +50,11 @@ export async function answer(sim: Pick<Simulator<unknown>, 'handle'>, base: SimB
   const simRequest = toSimRequest(request.method, urlParts(base, request.url), base.basePath, request.headers.get('authorization'), extras) as SimRequest
   const response = sim.handle(simRequest)
   // Simulated latency has already passed on the simulator clock; wait for real only when asked.
-  if (response.realDelay && response.delayMs !== undefined) await delay(response.delayMs)
+  if (response.realDelay && response.delayMs !== undefined) {
+    await delay(response.delayMs)
+    // The client aborted during the wait: nothing was sent (decisions/0044).
+    if (request.signal?.aborted && isAnswered(response)) response.cancel?.(0)
+  }
   if (response.type === 'never') await delay('infinite')
   return response
 }

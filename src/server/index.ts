@@ -422,8 +422,9 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       // A client that goes away, or a server that closes, during the wait gets no answer.
       await realWait(response.delayMs, res, timers)
       if (res.destroyed) {
-        // A stream nobody received: only its prompt is charged.
-        if (response.type === 'stream') response.cancel?.(0)
+        // An answer nobody received: a stream is charged its prompt only, and journaled
+        // 'cut-short'; any other answer stands, journaled 'client-left' (decisions/0044).
+        if (isAnswered(response)) response.cancel?.(0)
         return log(0)
       }
       req.socket.setTimeout(idleTimeoutMs)

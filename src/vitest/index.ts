@@ -111,7 +111,7 @@ async function route({ request }: { request: Request }): Promise<Response | unde
     const own = await getResponse(slot.handlers, request)
     if (own !== undefined) return own
   }
-  if (isUnder(slot.base, request.url)) return toResponse(await answer(slot.sim, slot.base, request), request.method)
+  if (isUnder(slot.base, request.url)) return toResponse(await answer(slot.sim, slot.base, request), request.method, request)
   const name = `${request.method} ${request.url}`
   slot.network.unhandled.push(name)
   if (slot.policy === 'error') return Response.error()

@@ -80,6 +80,7 @@ describe('sim.handle with a malformed request', () => {
       operation: null,
       status: 400,
       outcome: 'response',
+      cutShort: null,
       principal: null,
       fault: null,
       responder: null,

@@ -53,8 +53,9 @@ describe('the journal of streamed answers', () => {
     const left = send(sim, key, '/chat/completions', { model: MODEL, stream: true, messages: [{ role: 'user', content: 'go' }] })
     expect(left.cancel?.(3)).toBe(true)
     expect(journalled(sim, 1)).toEqual(cut.body)
-    // The journal shows what handle() returned; what the client was sent is the generation's business.
-    expect(journalled(sim, 2)).toEqual(left.body)
+    // The journal shows what the client was sent: the comment and two content chunks, no usage chunk (decisions/0044).
+    expect(journalled(sim, 2)).toEqual(left.body.slice(0, 3))
+    expect(sim.journal.list()[1]?.outcome).toBe('cut-short')
   })
 
   it('shows the frames with bodies: "none" left out and simulated latency kept', () => {

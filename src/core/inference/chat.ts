@@ -23,7 +23,7 @@ import { type ChatInput, readChatRequest } from './request.js'
 import { DEFAULT_WEB_SEARCH, type ResolvedModel, type WebSearch, pricingOf, resolveModels, routeEndpoints, searchBilling, webPluginOf } from './route.js'
 import { type StreamCut, type StreamPlan, type StreamSource, endStream, streamPlan } from './stream.js'
 import type { StreamFrame } from '../protocol.js'
-import { type StreamCounts, sentCounts, streamCanceller } from './settle.js'
+import { type StreamCounts, type StreamSettle, sentCounts, streamCanceller } from './settle.js'
 import { streamCut } from './stream-errors.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
 import { assistantMessage } from './message.js'
@@ -48,11 +48,12 @@ export interface InferenceRuntime {
 export type InferenceOutcome<T> =
   | { type: 'json'; answer: AnswerPayload<T>; responder: ResponderState | null }
   /**
-   * `cancel(framesSent)`: the client went away after that many frames (decisions/0026).
+   * `settle(framesSent)`: the client went away after that many frames (decisions/0026); the
+   * router makes it the response's `cancel`, and journals it (decisions/0044).
    * `rebuild()`: the same frames made again, for a journal that keeps the means to make them
    * rather than the frames themselves.
    */
-  | { type: 'stream'; frames: StreamFrame[]; cancel: (framesSent: number) => boolean; rebuild: () => StreamFrame[]; responder: ResponderState | null }
+  | { type: 'stream'; frames: StreamFrame[]; settle: StreamSettle; rebuild: () => StreamFrame[]; responder: ResponderState | null }
 
 /** What a successful completion produced: the JSON answer, or the frames of a stream. */
 export type ChatOutcome = InferenceOutcome<ChatCompletion>
@@ -355,14 +356,14 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     const sentCost = pricing.cost(webSearches === 0 ? sent : { ...sent, webSearches }, { at: now })
     return { cost: sentCost, units: costToUnits(sentCost) }
   }
-  const cancel = streamCanceller(ctx, { keyHash: key.hash, record, index: key.usageCount, generation: row, counts: { ...counts }, plan, estimate: plan.estimate, throughput, price })
+  const settle = streamCanceller(ctx, { keyHash: key.hash, record, index: key.usageCount, generation: row, counts: { ...counts }, plan, estimate: plan.estimate, throughput, price })
   // The plan is a function of these values alone (none of them changes after), so it is made again alike.
   const rebuild = (): StreamFrame[] => {
     const again = shape.plan(source as Omit<Completed, 'usage'>, cut)
     if (cut === undefined) shape.end(again, done)
     return again.frames
   }
-  return { type: 'stream', frames: plan.frames, cancel, rebuild, responder: null }
+  return { type: 'stream', frames: plan.frames, settle, rebuild, responder: null }
 }
 
 /**

@@ -74,30 +74,52 @@ function recordHolding(key: KeyState, charge: StreamCharge): number {
   return found
 }
 
+/** What settling a stream left early came to: whether the charge changed, and what stands. */
+export interface StreamSettlement {
+  /** Whether the key's charge and the generation were corrected. */
+  changed: boolean
+  /**
+   * What the request is charged in USD, as its generation's `total_cost` says: the sent part's
+   * cost before the frame that ends the reply, the whole charge from it on (decisions/0044).
+   */
+  charged: number
+  /** The generation's id. */
+  generationId: string
+}
+
 /**
- * The `cancel` of a stream response: the client went away after `framesSent` frames. Before the
- * frame that ends the reply, the key's usage record is replaced by the cost of what was sent (at
- * the same instant) and the generation says `cancelled: true` with the sent tokens and cost; from
- * that frame on, nothing changes. Only the first call counts. A charge that is no longer in the
- * store (a restore or reset since, the key deleted) is left alone. Returns whether it corrected.
+ * Settles a stream the client left after `framesSent` frames; undefined on every call after the first.
+ * A frame count outside `0..frames` throws naming `framesSent`.
  */
-export function streamCanceller(ctx: StoreContext, charge: StreamCharge): (framesSent: number) => boolean {
+export type StreamSettle = (framesSent: number) => StreamSettlement | undefined
+
+/**
+ * The settling behind the `cancel` of a stream response: the client went away after `framesSent`
+ * frames. Before the frame that ends the reply, the key's usage record is replaced by the cost of
+ * what was sent (at the same instant) and the generation says `cancelled: true` with the sent
+ * tokens and cost; from that frame on, nothing changes. Only the first call counts. A charge that
+ * is no longer in the store (a restore or reset since, the key deleted) is left alone.
+ */
+export function streamCanceller(ctx: StoreContext, charge: StreamCharge): StreamSettle {
   let settled = false
   const frames = charge.plan.frames.length
-  return (framesSent: number): boolean => {
+  const generationId = charge.generation.id
+  return (framesSent: number): StreamSettlement | undefined => {
     if (typeof framesSent !== 'number' || !Number.isInteger(framesSent) || framesSent < 0 || framesSent > frames) {
       throw invalidArgument('cancel a stream', 'framesSent', `must be the number of frames sent, an integer from 0 to ${frames}, got ${describe(framesSent)}`)
     }
-    if (settled) return false
+    if (settled) return undefined
     settled = true
-    if (framesSent > charge.plan.terminal) return false
-    const key = ctx.data.keys.get(charge.keyHash) as KeyState | undefined
-    const row = ctx.data.generations.get(charge.generation.id)
-    if (key === undefined || row !== charge.generation) return false
-    const at = recordHolding(key, charge)
-    if (at === -1) return false
+    const whole = { changed: false, charged: charge.generation.wire.total_cost, generationId }
+    if (framesSent > charge.plan.terminal) return whole
     const counts = sentCounts(charge.counts, charge.plan.shares, framesSent, charge.estimate)
     const { cost, units } = charge.price(counts)
+    const left = { changed: false, charged: Number(cost), generationId }
+    const key = ctx.data.keys.get(charge.keyHash) as KeyState | undefined
+    const row = ctx.data.generations.get(charge.generation.id)
+    if (key === undefined || row !== charge.generation) return left
+    const at = recordHolding(key, charge)
+    if (at === -1) return left
     const usage = key.usage.slice(0, key.usageCount)
     const holder = usage[at] as UsageRecord
     // The charge's own record, or the sum a fold made of it and others (decisions/0029): less by what was not sent.
@@ -125,6 +147,6 @@ export function streamCanceller(ctx: StoreContext, charge: StreamCharge): (frame
         generation_time: Math.round((counts.completionTokens / Math.max(charge.throughput, 1)) * 1000),
       },
     })
-    return true
+    return { changed: true, charged: Number(cost), generationId }
   }
 }

@@ -9,7 +9,7 @@ import { type InferenceOutcome, type InferenceRuntime, chatCompletion } from '..
 import { generationOf } from '../store/generations.js'
 import { createResponse } from '../inference/responses.js'
 import { createCompletion } from '../inference/completions.js'
-import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild, withResponder } from './operation.js'
+import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild, withResponder, withSettle } from './operation.js'
 
 /** An inference's answer: a JSON payload, or a stream (its frames, and `cancel` for the adapter to report a client gone early). */
 function inferenceAnswer<T>(outcome: InferenceOutcome<T>): SimResponse {
@@ -17,8 +17,9 @@ function inferenceAnswer<T>(outcome: InferenceOutcome<T>): SimResponse {
   if (outcome.type === 'json') response = payloadResponse(outcome.answer)
   else {
     response = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, type: 'stream', body: outcome.frames }
-    // Not enumerable: the response stays plain data (the journal clones it), the method rides along.
-    Object.defineProperty(response, 'cancel', { value: outcome.cancel, enumerable: false })
+    // Not enumerable: the response stays plain data (the journal clones it). The router makes the
+    // settling the response's `cancel`, once it has journaled the request.
+    withSettle(response, outcome.settle)
     withFrameRebuild(response, outcome.rebuild)
   }
   return outcome.responder === null ? response : withResponder(response, outcome.responder)

@@ -9,6 +9,7 @@ import type { JsonPayload } from '../json-text.js'
 import type { StoreContext } from '../store/context.js'
 import type { InferenceRuntime } from '../inference/chat.js'
 import type { ResponderState } from '../inference/responders.js'
+import type { StreamSettle } from '../inference/settle.js'
 
 /** Everything an operation is handed for one request. */
 export interface Call<Caller> {
@@ -115,6 +116,22 @@ export function withFrameRebuild(response: SimResponse, rebuild: () => readonly 
 /** How to make a stream answer's frames again, if it was marked so; else undefined. */
 export function frameRebuildOf(response: SimResponse): (() => readonly StreamFrame[]) | undefined {
   return (response as { [REBUILD]?: () => readonly StreamFrame[] })[REBUILD]
+}
+
+const SETTLE = Symbol('stream settle')
+
+/**
+ * Marks a stream answer with the settling of a client gone early: the router makes it the
+ * response's `cancel`, which also journals the cut (decisions/0026, 0044).
+ */
+export function withSettle(response: SimResponse, settle: StreamSettle): SimResponse {
+  Object.defineProperty(response, SETTLE, { value: settle, enumerable: false })
+  return response
+}
+
+/** The settling of a stream answer, if it was marked so; else undefined. */
+export function settleOf(response: SimResponse): StreamSettle | undefined {
+  return (response as { [SETTLE]?: StreamSettle })[SETTLE]
 }
 
 const RESPONDER = Symbol('responder rule')
