@@ -106,9 +106,10 @@ describe('leaving a stream early through plain createHandlers', () => {
     await expect(within(request, 'the aborted fetch')).rejects.toMatchObject({ name: 'AbortError' })
     // The handler answers once the wait is over, and finds the client gone.
     await new Promise((resolve) => setTimeout(resolve, 250))
+    // The journal keeps the frames sent (none here) and names the generation (decisions/0044).
     const [entry] = sim.journal.list({ operation: 'createChatCompletion' })
-    const id = (/"id":"([^"]+)"/.exec((entry?.response.body as { data: string }[])[1]?.data ?? '') ?? [])[1] as string
-    expect(await generation(id)).toMatchObject({ cancelled: true, tokens_completion: 0, total_cost: costOf(0) })
+    expect([entry?.outcome, entry?.cutShort?.framesSent]).toEqual(['cut-short', 0])
+    expect(await generation(entry!.cutShort!.generationId)).toMatchObject({ cancelled: true, tokens_completion: 0, total_cost: costOf(0) })
   })
 
   it("a stream read to the end is charged in full, and an abort after it changes nothing", async () => {
