@@ -92,6 +92,24 @@ await runCases({
     assert.equal(costOf(answer.usage), spentBy(target.sim, target.apiKeyHash))
   },
 
+  'legacy completions.create, streamed too': async (target) => {
+    target.sim.inference.respond({ reply: { content: 'a time, there was a refund.' } })
+    const completion = await client(target).completions.create({ model: MODELS.chat, prompt: 'Once upon' })
+    assert.equal(completion.object, 'text_completion')
+    assert.equal(completion.choices[0]?.text, 'a time, there was a refund.')
+    assert.equal(completion.choices[0]?.finish_reason, 'stop')
+    assert.equal(costOf(completion.usage), spentBy(target.sim, target.apiKeyHash))
+    const stream = await client(target).completions.create({ model: MODELS.chat, prompt: 'Once upon', stream: true, stream_options: { include_usage: true } })
+    let text = ''
+    let usage: OpenAI.CompletionUsage | undefined
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.text ?? ''
+      if (chunk.usage) usage = chunk.usage
+    }
+    assert.equal(text, 'a time, there was a refund.')
+    assert.ok(usage !== undefined && usage.completion_tokens > 0, 'a chunk carries usage')
+  },
+
   'usage.cost in the raw usage, charged to the key': async (target) => {
     const completion = await client(target).chat.completions.create({ model: MODELS.chat, messages: question })
     const cost = costOf(completion.usage)

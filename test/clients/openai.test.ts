@@ -8,6 +8,7 @@ const CASES = [
   'runTools with a scripted tool call',
   'structured output with parse and zod',
   'embeddings',
+  'legacy completions.create, streamed too',
   'usage.cost in the raw usage, charged to the key',
   '400 as BadRequestError naming the field',
   '402 as an APIError with status 402',
