@@ -101,54 +101,49 @@ export function payloadResponse(payload: JsonPayload, status = 200): SimResponse
   return response as unknown as SimResponse
 }
 
-const REBUILD = Symbol('stream frames made again')
+/**
+ * A fact carried on a response under a symbol of its own, not enumerable, so the response stays
+ * plain data (the journal clones it): set with `mark`, read with `of` (undefined when unmarked).
+ */
+function responseMark<T>(description: string): { mark(response: SimResponse, value: T): SimResponse; of(response: SimResponse): T | undefined } {
+  const key = Symbol(description)
+  return {
+    mark(response, value) {
+      Object.defineProperty(response, key, { value, enumerable: false })
+      return response
+    },
+    of: (response) => (response as unknown as Record<symbol, T | undefined>)[key],
+  }
+}
+
+const rebuildMark = responseMark<() => readonly StreamFrame[]>('stream frames made again')
+const settleMark = responseMark<StreamSettle>('stream settle')
+const responderMark = responseMark<ResponderState>('responder rule')
 
 /**
  * Marks a stream answer whose frames `rebuild` makes again, byte for byte: the journal keeps that,
  * not the frames (a 100-chunk stream is some 30 KB of text; a thousand of them held for the journal
  * made garbage collection half of a streamed request's cost).
  */
-export function withFrameRebuild(response: SimResponse, rebuild: () => readonly StreamFrame[]): SimResponse {
-  Object.defineProperty(response, REBUILD, { value: rebuild, enumerable: false })
-  return response
-}
+export const withFrameRebuild: (response: SimResponse, rebuild: () => readonly StreamFrame[]) => SimResponse = rebuildMark.mark
 
 /** How to make a stream answer's frames again, if it was marked so; else undefined. */
-export function frameRebuildOf(response: SimResponse): (() => readonly StreamFrame[]) | undefined {
-  return (response as { [REBUILD]?: () => readonly StreamFrame[] })[REBUILD]
-}
-
-const SETTLE = Symbol('stream settle')
+export const frameRebuildOf: (response: SimResponse) => (() => readonly StreamFrame[]) | undefined = rebuildMark.of
 
 /**
  * Marks a stream answer with the settling of a client gone early: the router makes it the
  * response's `cancel`, which also journals the cut (decisions/0026, 0044).
  */
-export function withSettle(response: SimResponse, settle: StreamSettle): SimResponse {
-  Object.defineProperty(response, SETTLE, { value: settle, enumerable: false })
-  return response
-}
+export const withSettle: (response: SimResponse, settle: StreamSettle) => SimResponse = settleMark.mark
 
 /** The settling of a stream answer, if it was marked so; else undefined. */
-export function settleOf(response: SimResponse): StreamSettle | undefined {
-  return (response as { [SETTLE]?: StreamSettle })[SETTLE]
-}
+export const settleOf: (response: SimResponse) => StreamSettle | undefined = settleMark.of
 
-const RESPONDER = Symbol('responder rule')
-
-/**
- * Marks the response a responder rule made (its reply, or its error), for the journal to name the
- * rule (decisions/0027). Not enumerable: the response stays plain data.
- */
-export function withResponder(response: SimResponse, rule: ResponderState): SimResponse {
-  Object.defineProperty(response, RESPONDER, { value: rule, enumerable: false })
-  return response
-}
+/** Marks the response a responder rule made (its reply, or its error), for the journal to name the rule (decisions/0027). */
+export const withResponder: (response: SimResponse, rule: ResponderState) => SimResponse = responderMark.mark
 
 /** The responder rule that made a response, if one did; else undefined. */
-export function responderOf(response: SimResponse): ResponderState | undefined {
-  return (response as { [RESPONDER]?: ResponderState })[RESPONDER]
-}
+export const responderOf: (response: SimResponse) => ResponderState | undefined = responderMark.of
 
 /** The cached payload of a response, while its body has not been read or replaced; else undefined. */
 export function payloadOf(response: SimResponse): JsonPayload | undefined {
