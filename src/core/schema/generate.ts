@@ -1,0 +1,624 @@
+// The generator: a value valid against a compiled schema, every choice drawn from the caller's
+// source (decisions/0046). A schema is first flattened: its allOf and $ref folded into one set of
+// constraints (types intersected, bounds tightened, properties and required united); anyOf/oneOf
+// pick a branch into that set, and what flattening cannot promise (oneOf's exclusivity, not,
+// if/then/else) is checked with the validator and drawn again. What still fails is a warning.
+import type { Draw } from './draw.js'
+import { formatValid, makeDate, makeEmail, makeFormat, makeUuid } from './formats.js'
+import { childPath, codePoints, jsonEqual, type Node, type Pattern, reachesRef, type TypeName } from './node.js'
+import { parsePattern, stringFromPattern } from './regex.js'
+import { isMultiple, isValid } from './validate.js'
+import { FIRST_NAMES, LAST_NAMES, numberHint, singular, stringHint, WORDS } from './words.js'
+
+/** Deeper than this (objects and arrays), no optional property, minItems items, the branch without a $ref. */
+const SOFT_DEPTH = 3
+/** Deeper than this, recursion that a schema requires is cut short, with a warning. */
+const HARD_DEPTH = 24
+/** Draws of one schema with oneOf/not/if before giving up on it. */
+const ATTEMPTS = 6
+/** Checked draws in one generateValue call, all schemas together: nested oneOfs do not multiply. */
+const BUDGET = 400
+
+interface ObjectPart {
+  declared: Map<string, Node> | undefined
+  patterns: Array<{ pattern: Pattern; node: Node }>
+  additional: Node | undefined
+}
+
+interface ArrayPart {
+  prefix: Node[]
+  items: Node | undefined
+}
+
+/** The constraints of a schema with its allOf and $ref folded in. */
+interface Flat {
+  never: boolean
+  types: TypeName[] | undefined
+  objects: ObjectPart[]
+  required: Set<string>
+  dependentRequired: Array<Map<string, string[]>>
+  propertyNames: Node[]
+  minProperties: number | undefined
+  maxProperties: number | undefined
+  arrays: ArrayPart[]
+  contains: Node[]
+  minContains: number | undefined
+  minItems: number | undefined
+  maxItems: number | undefined
+  uniqueItems: boolean
+  minLength: number | undefined
+  maxLength: number | undefined
+  patterns: Pattern[]
+  formats: string[]
+  minimum: number | undefined
+  maximum: number | undefined
+  exclusiveMinimum: number | undefined
+  exclusiveMaximum: number | undefined
+  multipleOf: number[]
+  enum: unknown[] | undefined
+  anyOf: Node[][]
+  oneOf: Node[][]
+  checks: number
+  conditionals: Node[]
+  contradictions: string[]
+}
+
+function emptyFlat(): Flat {
+  return {
+    never: false, types: undefined, objects: [], required: new Set(), dependentRequired: [], propertyNames: [], minProperties: undefined,
+    maxProperties: undefined, arrays: [], contains: [], minContains: undefined, minItems: undefined, maxItems: undefined, uniqueItems: false,
+    minLength: undefined, maxLength: undefined, patterns: [], formats: [], minimum: undefined, maximum: undefined, exclusiveMinimum: undefined,
+    exclusiveMaximum: undefined, multipleOf: [], enum: undefined, anyOf: [], oneOf: [], checks: 0, conditionals: [], contradictions: [],
+  }
+}
+
+function intersectTypes(a: readonly TypeName[], b: readonly TypeName[]): TypeName[] {
+  const out = new Set<TypeName>()
+  for (const t of a) {
+    if (b.includes(t)) out.add(t)
+    else if (t === 'integer' && b.includes('number')) out.add('integer')
+    else if (t === 'number' && b.includes('integer')) out.add('integer')
+  }
+  return [...out]
+}
+
+const tighterMin = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.max(a, b))
+const tighterMax = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b))
+
+/** Folds `node` (its allOf and $ref too) into `flat`. */
+function flatten(node: Node, flat: Flat, seen: Set<Node> = new Set()): void {
+  if (node.always !== undefined) {
+    if (!node.always) flat.never = true
+    return
+  }
+  if (seen.has(node)) return
+  seen.add(node)
+  if (node.types !== undefined) {
+    if (flat.types === undefined) flat.types = [...node.types]
+    else {
+      const both = intersectTypes(flat.types, node.types)
+      if (both.length === 0) flat.contradictions.push(`allOf asks for ${flat.types.join('/')} and ${node.types.join('/')}`)
+      else flat.types = both
+    }
+  }
+  if (node.properties !== undefined || node.patternProperties !== undefined || node.additional !== undefined) {
+    flat.objects.push({ declared: node.properties, patterns: node.patternProperties ?? [], additional: node.additional })
+  }
+  for (const key of node.required ?? []) flat.required.add(key)
+  if (node.dependentRequired !== undefined) flat.dependentRequired.push(node.dependentRequired)
+  if (node.propertyNames !== undefined) flat.propertyNames.push(node.propertyNames)
+  flat.minProperties = tighterMin(flat.minProperties, node.minProperties)
+  flat.maxProperties = tighterMax(flat.maxProperties, node.maxProperties)
+  if (node.prefixItems !== undefined || node.items !== undefined) flat.arrays.push({ prefix: node.prefixItems ?? [], items: node.items })
+  if (node.contains !== undefined) flat.contains.push(node.contains)
+  flat.minContains = tighterMin(flat.minContains, node.minContains)
+  flat.minItems = tighterMin(flat.minItems, node.minItems)
+  flat.maxItems = tighterMax(flat.maxItems, node.maxItems)
+  if (node.uniqueItems === true) flat.uniqueItems = true
+  flat.minLength = tighterMin(flat.minLength, node.minLength)
+  flat.maxLength = tighterMax(flat.maxLength, node.maxLength)
+  if (node.pattern !== undefined) flat.patterns.push(node.pattern)
+  if (node.format !== undefined && !flat.formats.includes(node.format)) flat.formats.push(node.format)
+  flat.minimum = tighterMin(flat.minimum, node.minimum)
+  flat.maximum = tighterMax(flat.maximum, node.maximum)
+  flat.exclusiveMinimum = tighterMin(flat.exclusiveMinimum, node.exclusiveMinimum)
+  flat.exclusiveMaximum = tighterMax(flat.exclusiveMaximum, node.exclusiveMaximum)
+  if (node.multipleOf !== undefined) flat.multipleOf.push(node.multipleOf)
+  const values = node.const !== undefined ? [node.const.value] : node.enum
+  if (values !== undefined) {
+    if (flat.enum === undefined) flat.enum = values
+    else {
+      const kept = flat.enum.filter((v) => values.some((w) => jsonEqual(v, w)))
+      if (kept.length === 0) flat.contradictions.push('enum and const values that no value satisfies together')
+      else flat.enum = kept
+    }
+  }
+  if (node.anyOf !== undefined) flat.anyOf.push(node.anyOf)
+  if (node.oneOf !== undefined) flat.oneOf.push(node.oneOf)
+  if (node.not !== undefined || node.dependentSchemas !== undefined || node.unevaluatedProperties !== undefined) flat.checks++
+  if (node.if !== undefined) flat.conditionals.push(node)
+  for (const sub of node.allOf ?? []) flatten(sub, flat, seen)
+  if (node.ref !== undefined) flatten(node.ref, flat, seen)
+}
+
+/** `true` when the value only ever comes from a `{type: 'null'}` branch: one a nullable field rarely takes. */
+function onlyNull(node: Node): boolean {
+  return node.types !== undefined && node.types.length === 1 && node.types[0] === 'null'
+}
+
+function allOf(nodes: Node[]): Node {
+  if (nodes.length === 1) return nodes[0] as Node
+  if (nodes.length === 0) return {}
+  return { allOf: nodes }
+}
+
+function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  // A plain assignment of "__proto__" would set the prototype instead of a property.
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+}
+
+export class Generator {
+  private warnings = new Set<string>()
+  private budget = BUDGET
+
+  constructor(private readonly draw: Draw) {}
+
+  /** A value for `root`, and what could not be satisfied. */
+  run(root: Node): { value: unknown; warnings: string[] } {
+    let value: unknown
+    for (let attempt = 0; attempt < 3; attempt++) {
+      this.warnings.clear()
+      value = this.value(root, '$', '', 0)
+      if (this.warnings.size > 0 || isValid(root, value)) break
+    }
+    if (this.warnings.size === 0 && !isValid(root, value)) {
+      // Not expected: what the generator makes, the validator accepts. A warning rather than a silent invalid value.
+      this.warnings.add(`$: the generated value is not valid against the schema`)
+    }
+    return { value, warnings: [...this.warnings] }
+  }
+
+  private warn(path: string, text: string): void {
+    this.warnings.add(`${path}: ${text}`)
+  }
+
+  value(node: Node, path: string, name: string, depth: number): unknown {
+    if (depth > HARD_DEPTH) {
+      this.warn(path, `recursion deeper than ${HARD_DEPTH} levels cut short`)
+      return null
+    }
+    const base = emptyFlat()
+    flatten(node, base)
+    const checked = base.oneOf.length > 0 || base.checks > 0 || base.conditionals.length > 0 || base.anyOf.length > 0
+    const first = this.draw.u32()
+    // What a failed draw warned of is dropped when a later draw succeeds.
+    const before = [...this.warnings]
+    let value: unknown
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      if (attempt > 0) this.warnings = new Set(before)
+      const flat = attempt === 0 ? base : emptyFlat()
+      if (attempt > 0) flatten(node, flat)
+      this.choose(flat, depth, first + attempt, attempt)
+      value = this.build(flat, node, path, name, depth)
+      if (!checked || this.budget <= 0) return value
+      this.budget--
+      if (isValid(node, value)) return value
+    }
+    this.warn(path, describeUnmet(base))
+    return value
+  }
+
+  /** Picks a branch of each anyOf/oneOf (and of if/then/else) into `flat`; a branch may bring more. */
+  private choose(flat: Flat, depth: number, seed: number, attempt: number): void {
+    const seen = new Set<Node>()
+    for (let done = 0; done < 16; done++) {
+      const group = flat.anyOf.shift() ?? flat.oneOf.shift()
+      if (group !== undefined) {
+        const pick = this.branch(group, depth, seed + done, attempt)
+        const extra = emptyFlat()
+        flatten(pick, extra, seen)
+        merge(flat, extra)
+        continue
+      }
+      const conditional = flat.conditionals.shift()
+      if (conditional === undefined) return
+      const extra = emptyFlat()
+      if (attempt % 2 === 0) {
+        flatten(conditional.if as Node, extra, seen)
+        if (conditional.then !== undefined) flatten(conditional.then, extra, seen)
+      } else if (conditional.else !== undefined) flatten(conditional.else, extra, seen)
+      merge(flat, extra)
+    }
+  }
+
+  private branch(group: Node[], depth: number, seed: number, attempt: number): Node {
+    let options = group.map((_, i) => i)
+    if (depth > SOFT_DEPTH) {
+      const flat = options.filter((i) => !reachesRef(group[i] as Node))
+      if (flat.length > 0) options = flat
+      // Deep in a recursion a null ends it: prefer the null branch there.
+      const nulls = options.filter((i) => onlyNull(group[i] as Node))
+      if (nulls.length > 0) options = nulls
+    } else if (attempt === 0) {
+      // A nullable field is mostly not null.
+      const values = options.filter((i) => !onlyNull(group[i] as Node))
+      if (values.length > 0 && values.length < options.length && this.draw.chance(7 / 8)) options = values
+    }
+    return group[options[(seed >>> 0) % options.length] as number] as Node
+  }
+
+  private build(flat: Flat, node: Node, path: string, name: string, depth: number): unknown {
+    for (const c of flat.contradictions) this.warn(path, c)
+    if (flat.never) {
+      this.warn(path, 'the schema allows no value (false)')
+      return null
+    }
+    if (flat.enum !== undefined) {
+      const fit = flat.enum.filter((v) => isValid(node, v))
+      if (fit.length === 0) this.warn(path, 'no enum/const value satisfies the rest of the schema')
+      return this.draw.pick(fit.length > 0 ? fit : flat.enum)
+    }
+    const types = flat.types ?? [inferType(flat, name)]
+    if (types.length === 0) return null
+    const values = types.filter((t) => t !== 'null')
+    let type: TypeName
+    if (values.length === 0) type = 'null'
+    else if (values.length < types.length && (depth > SOFT_DEPTH || this.draw.chance(1 / 8))) type = 'null'
+    else type = this.draw.pick(values)
+    switch (type) {
+      case 'null':
+        return null
+      case 'boolean':
+        return this.draw.chance(0.5)
+      case 'string':
+        return this.string(flat, path, name)
+      case 'integer':
+      case 'number':
+        return this.number(flat, type === 'integer' || (values.includes('integer') && !values.includes('number')), path, name)
+      case 'object':
+        return this.object(flat, path, depth)
+      case 'array':
+        return this.array(flat, path, name, depth)
+    }
+  }
+
+  private string(flat: Flat, path: string, name: string): string {
+    const min = flat.minLength ?? 0
+    let max = flat.maxLength ?? Infinity
+    if (min > max) {
+      this.warn(path, `minLength ${min} is greater than maxLength ${max}`)
+      max = min
+    }
+    const fits = (s: string): boolean => {
+      const n = codePoints(s)
+      return n >= min && n <= max && flat.patterns.every((p) => p.re.test(s)) && flat.formats.every((f) => formatValid(f, s) !== false)
+    }
+    for (const format of flat.formats) {
+      for (let i = 0; i < 3; i++) {
+        const s = makeFormat(format, this.draw)
+        if (s !== undefined && fits(s)) return s
+      }
+    }
+    const hinted = this.hintString(name)
+    if (hinted !== undefined && fits(hinted)) return hinted
+    const pattern = flat.patterns[0]
+    if (pattern !== undefined) {
+      const parsed = parsePattern(pattern)
+      let last = ''
+      for (let attempt = 0; attempt < 12; attempt++) {
+        const extra = attempt < 4 ? 3 : attempt < 8 ? 0 : Math.min(max === Infinity ? min + 3 : max, 64)
+        const s = stringFromPattern(parsed, this.draw, extra)
+        last = s
+        if (fits(s)) return s
+        const padded = codePoints(s) < min ? this.padTo(s, min) : undefined
+        if (padded !== undefined && fits(padded)) return padded
+      }
+      this.warn(
+        path,
+        parsed.lookaround
+          ? `pattern ${JSON.stringify(pattern.source)} uses a lookaround, which the generator cannot satisfy`
+          : `could not make a string that matches ${flat.patterns.map((p) => JSON.stringify(p.source)).join(' and ')} within the length bounds`,
+      )
+      return last
+    }
+    if (flat.formats.some((f) => makeFormat(f, this.draw) !== undefined)) this.warn(path, `could not make a ${flat.formats.join('/')} within the length bounds`)
+    return this.words(min, max)
+  }
+
+  /** `s` with letters added after it (patterns are unanchored: a match inside a longer string still matches). */
+  private padTo(s: string, length: number): string {
+    let out = s
+    while (codePoints(out) < length) out += 'abcdefghijklmnopqrstuvwxyz'[this.draw.int(0, 25)] as string
+    return out
+  }
+
+  private hintString(name: string): string | undefined {
+    const hint = stringHint(name)
+    if (hint === undefined) return undefined
+    const d = this.draw
+    switch (hint.kind) {
+      case 'list':
+        return d.pick(hint.values)
+      case 'email':
+        return makeEmail(d)
+      case 'name': {
+        const first = d.pick(FIRST_NAMES)
+        const last = d.pick(LAST_NAMES)
+        if (hint.part === 'first') return first
+        if (hint.part === 'last') return last
+        if (hint.part === 'user') return `${first.toLowerCase()}${d.int(1, 99)}`
+        return `${first} ${last}`
+      }
+      case 'url':
+        return `https://example.com/${d.pick(WORDS)}`
+      case 'uuid':
+        return makeUuid(d)
+      case 'date':
+        return makeDate(d)
+      case 'date-time':
+        return makeFormat('date-time', d)
+      case 'number':
+        return undefined
+    }
+  }
+
+  /** Words from the list, fitted to [min, max] code points. */
+  private words(min: number, max: number): string {
+    const target = max === Infinity && min === 0 ? -1 : this.draw.int(Math.min(min, max), Math.min(max, Math.max(min, 8) + 16))
+    if (target === 0) return ''
+    const words: string[] = []
+    const count = target < 0 ? this.draw.int(1, 4) : Infinity
+    let text = ''
+    while (words.length < count && (target < 0 || text.length < target)) {
+      words.push(this.draw.pick(WORDS))
+      text = words.join(' ')
+    }
+    if (target < 0) return text
+    text = text.slice(0, target)
+    return text.endsWith(' ') ? `${text.slice(0, -1)}s` : text
+  }
+
+  private number(flat: Flat, integer: boolean, path: string, name: string): number {
+    let lo = flat.minimum ?? -Infinity
+    let hi = flat.maximum ?? Infinity
+    const exLo = flat.exclusiveMinimum
+    const exHi = flat.exclusiveMaximum
+    const fits = (v: number): boolean =>
+      Number.isFinite(v) &&
+      (!integer || Number.isInteger(v)) &&
+      v >= lo && v <= hi &&
+      (exLo === undefined || v > exLo) &&
+      (exHi === undefined || v < exHi) &&
+      flat.multipleOf.every((m) => isMultiple(v, m))
+    let step = this.step(flat, integer, path)
+    if (integer && step === undefined) step = 1
+    if (exLo !== undefined && exLo >= lo) lo = exLo
+    if (exHi !== undefined && exHi <= hi) hi = exHi
+    // The window to draw from: the name's hint where it meets the bounds, else [0, 100] where it does.
+    const hint = numberHint(name)
+    const window = (a: number, b: number): [number, number] | undefined => {
+      const wl = Math.max(a, lo)
+      const wh = Math.min(b, hi)
+      return wl <= wh ? [wl, wh] : undefined
+    }
+    const [wl, wh] =
+      (hint !== undefined ? window(hint.min, hint.max) : undefined) ??
+      window(0, 100) ??
+      (Number.isFinite(lo) ? [lo, Math.min(hi, lo + 100 * Math.max(step ?? 1, 1))] : [Math.max(lo, hi - 100 * Math.max(step ?? 1, 1)), hi])
+    if (lo > hi || (lo === hi && (lo === exLo || hi === exHi))) {
+      this.warn(path, `the bounds leave no number (between ${lo} and ${hi})`)
+      return lo
+    }
+    if (step !== undefined) {
+      const kLo = Math.ceil(wl / step)
+      const kHi = Math.floor(wh / step)
+      for (let i = 0; i < 24; i++) {
+        const k = i < 16 ? this.draw.int(Math.min(kLo, kHi), Math.max(kLo, kHi)) : kLo + (i - 16)
+        // k * 0.1 is often 39.300000000000004: the short form when it is still a multiple, as ajv checks it.
+        const v = k * step
+        const short = Number(v.toPrecision(12))
+        if (fits(short)) return short === 0 ? 0 : short
+        if (i >= 12 && fits(v)) return v === 0 ? 0 : v
+      }
+      // The whole bounded range, from its low end, before giving up.
+      const aLo = Math.ceil(lo / step)
+      for (let k = aLo; k < aLo + 50 && Number.isFinite(k); k++) if (fits(k * step)) return k * step
+      this.warn(path, `no ${integer ? 'integer' : 'number'} satisfies the bounds and multipleOf together`)
+      return kLo * step
+    }
+    const decimals = hint?.decimals ?? 2
+    const scale = 10 ** Math.max(decimals, 0)
+    for (let i = 0; i < 8; i++) {
+      const raw = wl + this.draw.float() * (wh - wl)
+      const v = Math.round(raw * scale) / scale
+      if (fits(v)) return v
+      if (fits(raw)) return raw
+    }
+    const mid = (Math.max(lo, -1e300) + Math.min(hi, 1e300)) / 2
+    if (fits(mid)) return mid
+    this.warn(path, `no number satisfies the bounds`)
+    return Number.isFinite(lo) ? lo : Number.isFinite(hi) ? hi : 0
+  }
+
+  /** The step values are drawn on: one multipleOf every multipleOf divides, made whole for an integer. */
+  private step(flat: Flat, integer: boolean, path: string): number | undefined {
+    const ms = flat.multipleOf
+    if (ms.length === 0) return undefined
+    let step = ms.find((m) => ms.every((o) => isMultiple(m, o)))
+    if (step === undefined && ms.every((m) => Number.isInteger(m))) step = ms.reduce((a, b) => (a * b) / gcd(a, b))
+    if (step === undefined) {
+      this.warn(path, `no common multiple of ${ms.join(', ')} found`)
+      step = ms[0] as number
+    }
+    if (integer && !Number.isInteger(step)) {
+      const s = step
+      let whole: number | undefined
+      for (let j = 1; j <= 1000 && whole === undefined; j++) {
+        const r = Math.round(j * s)
+        if (Math.abs(r - j * s) < 1e-9 && r > 0 && isMultiple(r, s)) whole = r
+      }
+      if (whole === undefined) this.warn(path, `no integer is a multiple of ${s}`)
+      step = whole ?? 1
+    }
+    return step
+  }
+
+  private object(flat: Flat, path: string, depth: number): Record<string, unknown> {
+    const parts = flat.objects
+    const nodesFor = (key: string): Node[] => {
+      const nodes: Node[] = []
+      for (const part of parts) {
+        const own: Node[] = []
+        const declared = part.declared?.get(key)
+        if (declared !== undefined) own.push(declared)
+        for (const p of part.patterns) if (p.pattern.re.test(key)) own.push(p.node)
+        if (own.length === 0 && part.additional !== undefined) own.push(part.additional)
+        nodes.push(...own)
+      }
+      return nodes
+    }
+    const allowed = (key: string): boolean =>
+      !nodesFor(key).some((n) => n.always === false) && flat.propertyNames.every((n) => isValid(n, key))
+    const declared: string[] = []
+    for (const part of parts) for (const key of part.declared?.keys() ?? []) if (!declared.includes(key)) declared.push(key)
+    const required = [...flat.required]
+    for (const key of required) if (!allowed(key)) this.warn(path, `the required property ${JSON.stringify(key)} is not allowed by the schema`)
+    const optional = declared.filter((key) => !flat.required.has(key) && allowed(key))
+    const max = flat.maxProperties ?? Infinity
+    const min = flat.minProperties ?? 0
+    if (required.length > max) this.warn(path, `${required.length} required properties exceed maxProperties ${max}`)
+    let chosen = [...required]
+    const room = Math.max(0, max - chosen.length)
+    const wanted = depth > SOFT_DEPTH ? Math.max(0, min - chosen.length) : optional.length
+    chosen.push(...optional.slice(0, Math.min(room, wanted)))
+    // dependentRequired: a property present brings the ones it needs.
+    for (const deps of flat.dependentRequired) {
+      for (const [key, needs] of deps) if (chosen.includes(key)) for (const need of needs) if (!chosen.includes(need)) chosen.push(need)
+    }
+    for (let n = 1; chosen.length < min && n <= min * 4 + 8; n++) {
+      const key = this.extraKey(flat, n)
+      if (key !== undefined && !chosen.includes(key) && allowed(key)) chosen.push(key)
+    }
+    if (chosen.length < min) this.warn(path, `could not reach minProperties ${min}`)
+    const ordered = [...declared.filter((k) => chosen.includes(k)), ...chosen.filter((k) => !declared.includes(k))]
+    chosen = ordered
+    const out: Record<string, unknown> = {}
+    for (const key of chosen) setKey(out, key, this.value(allOf(nodesFor(key)), childPath(path, key), key, depth + 1))
+    return out
+  }
+
+  /** A name for an undeclared property: one a patternProperties or propertyNames pattern allows, else `field_n`. */
+  private extraKey(flat: Flat, n: number): string | undefined {
+    const withPatterns = flat.objects.flatMap((part) => part.patterns)
+    const source = withPatterns[n % Math.max(withPatterns.length, 1)]
+    if (source !== undefined && n % 2 === 1) return stringFromPattern(parsePattern(source.pattern), this.draw, 3)
+    const names = flat.propertyNames[0]
+    if (names !== undefined) {
+      const key = this.value(names, '$', '', HARD_DEPTH)
+      return typeof key === 'string' ? key : undefined
+    }
+    return `${this.draw.pick(WORDS)}_${n}`
+  }
+
+  private array(flat: Flat, path: string, name: string, depth: number): unknown[] {
+    const parts = flat.arrays
+    let max = flat.maxItems ?? Infinity
+    const min = flat.minItems ?? 0
+    const prefix = Math.max(0, ...parts.map((p) => p.prefix.length))
+    for (const part of parts) if (part.items?.always === false) max = Math.min(max, part.prefix.length)
+    if (min > max) this.warn(path, `minItems ${min} is greater than the items allowed (${max})`)
+    const needed = flat.contains.length > 0 ? (flat.minContains ?? 1) : 0
+    let lo = Math.min(Math.max(min, needed, depth > SOFT_DEPTH ? 0 : prefix > 0 ? prefix : 1), max)
+    if (lo < min) lo = min
+    const hi = depth > SOFT_DEPTH || prefix > 0 ? lo : Math.min(max, lo + 2)
+    const length = this.draw.int(lo, Math.max(lo, hi))
+    const itemName = singular(name)
+    const out: unknown[] = []
+    for (let i = 0; i < length; i++) {
+      const nodes: Node[] = []
+      for (const part of parts) {
+        const sub = i < part.prefix.length ? part.prefix[i] : part.items
+        if (sub !== undefined) nodes.push(sub)
+      }
+      if (i < needed) nodes.push(...flat.contains)
+      const node = allOf(nodes)
+      let item = this.value(node, childPath(path, i), itemName, depth + 1)
+      if (flat.uniqueItems) {
+        for (let tries = 0; tries < 8 && out.some((o) => jsonEqual(o, item)); tries++) item = this.value(node, childPath(path, i), itemName, depth + 1)
+        if (out.some((o) => jsonEqual(o, item))) {
+          if (i >= min) break
+          this.warn(path, `could not make ${min} unique items`)
+        }
+      }
+      out.push(item)
+    }
+    return out
+  }
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b)
+}
+
+/** Folds what a chosen branch brings into the flat it was chosen for. */
+function merge(into: Flat, extra: Flat): void {
+  if (extra.never) into.never = true
+  if (extra.types !== undefined) {
+    if (into.types === undefined) into.types = extra.types
+    else {
+      const both = intersectTypes(into.types, extra.types)
+      if (both.length === 0) into.contradictions.push(`a chosen branch asks for ${extra.types.join('/')} where ${into.types.join('/')} is required`)
+      else into.types = both
+    }
+  }
+  into.objects.push(...extra.objects)
+  for (const key of extra.required) into.required.add(key)
+  into.dependentRequired.push(...extra.dependentRequired)
+  into.propertyNames.push(...extra.propertyNames)
+  into.minProperties = tighterMin(into.minProperties, extra.minProperties)
+  into.maxProperties = tighterMax(into.maxProperties, extra.maxProperties)
+  into.arrays.push(...extra.arrays)
+  into.contains.push(...extra.contains)
+  into.minContains = tighterMin(into.minContains, extra.minContains)
+  into.minItems = tighterMin(into.minItems, extra.minItems)
+  into.maxItems = tighterMax(into.maxItems, extra.maxItems)
+  into.uniqueItems ||= extra.uniqueItems
+  into.minLength = tighterMin(into.minLength, extra.minLength)
+  into.maxLength = tighterMax(into.maxLength, extra.maxLength)
+  into.patterns.push(...extra.patterns)
+  for (const f of extra.formats) if (!into.formats.includes(f)) into.formats.push(f)
+  into.minimum = tighterMin(into.minimum, extra.minimum)
+  into.maximum = tighterMax(into.maximum, extra.maximum)
+  into.exclusiveMinimum = tighterMin(into.exclusiveMinimum, extra.exclusiveMinimum)
+  into.exclusiveMaximum = tighterMax(into.exclusiveMaximum, extra.exclusiveMaximum)
+  into.multipleOf.push(...extra.multipleOf)
+  if (extra.enum !== undefined) {
+    const values = extra.enum
+    into.enum = into.enum === undefined ? values : into.enum.filter((v) => values.some((w) => jsonEqual(v, w)))
+  }
+  into.anyOf.push(...extra.anyOf)
+  into.oneOf.push(...extra.oneOf)
+  into.checks += extra.checks
+  into.conditionals.push(...extra.conditionals)
+  into.contradictions.push(...extra.contradictions)
+}
+
+/** The type of a schema without `type`: the one its keywords speak of, else by the name, else a string. */
+function inferType(flat: Flat, name: string): TypeName {
+  if (flat.objects.length > 0 || flat.required.size > 0 || flat.minProperties !== undefined || flat.maxProperties !== undefined) return 'object'
+  if (flat.arrays.length > 0 || flat.contains.length > 0 || flat.minItems !== undefined || flat.maxItems !== undefined) return 'array'
+  if (flat.patterns.length > 0 || flat.formats.length > 0 || flat.minLength !== undefined || flat.maxLength !== undefined) return 'string'
+  if (flat.minimum !== undefined || flat.maximum !== undefined || flat.exclusiveMinimum !== undefined || flat.exclusiveMaximum !== undefined || flat.multipleOf.length > 0) {
+    return 'number'
+  }
+  return numberHint(name) !== undefined && stringHint(name) === undefined ? 'number' : 'string'
+}
+
+function describeUnmet(flat: Flat): string {
+  const what: string[] = []
+  if (flat.oneOf.length > 0) what.push('a oneOf no branch of which could be made exclusive')
+  if (flat.anyOf.length > 0) what.push('anyOf')
+  if (flat.checks > 0) what.push('not/dependentSchemas/unevaluatedProperties')
+  if (flat.conditionals.length > 0) what.push('if/then/else')
+  return `could not satisfy ${what.join(', ') || 'the schema'} after ${ATTEMPTS} draws`
+}
