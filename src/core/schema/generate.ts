@@ -190,6 +190,7 @@ export class Generator {
     const base = emptyFlat()
     flatten(node, base)
     const checked = base.oneOf.length > 0 || base.checks > 0 || base.conditionals.length > 0 || base.anyOf.length > 0
+    const unmet = checked ? describeUnmet(base) : '' // before choose() takes the groups out of base
     const first = this.draw.u32()
     // What a failed draw warned of is dropped when a later draw succeeds.
     const before = [...this.warnings]
@@ -204,7 +205,7 @@ export class Generator {
       this.budget--
       if (isValid(node, value)) return value
     }
-    this.warn(path, describeUnmet(base))
+    this.warn(path, unmet)
     return value
   }
 
