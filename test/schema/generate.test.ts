@@ -1,0 +1,254 @@
+// Hand-picked schemas: the shapes real tools and structured-output requests send, plausible values
+// for named fields, warnings for what cannot be satisfied, and determinism.
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { compileSchema, generateValue, uint32Source, validateValue } from '../../src/core/schema/index.js'
+import { CITIES } from '../../src/core/schema/words.js'
+import { ajvErrors, ajvValid } from './support.js'
+
+const SEEDS = [1, 2, 3, 42, 1234, 99999]
+
+/** The values the seeds above give, each checked against ajv and the validator, with no warning. */
+function valuesOf(schema: unknown, { ajv = true } = {}): unknown[] {
+  const compiled = compileSchema(schema, 'schema')
+  return SEEDS.map((seed) => {
+    const { value, warnings } = generateValue(compiled, uint32Source(seed))
+    expect(warnings, JSON.stringify(value)).toEqual([])
+    expect(validateValue(compiled, value)).toEqual([])
+    if (ajv) expect(ajvValid(schema, value), ajvErrors(schema, value)).toBe(true)
+    return value
+  })
+}
+
+function warningsOf(schema: unknown, seed = 1): string[] {
+  return generateValue(compileSchema(schema, 'schema'), uint32Source(seed)).warnings
+}
+
+const weather = {
+  type: 'object',
+  properties: { city: { type: 'string' }, unit: { enum: ['celsius', 'fahrenheit'] } },
+  required: ['city'],
+  additionalProperties: false,
+}
+
+describe('plausible values', () => {
+  it('the weather tool gets a real city and a unit', () => {
+    for (const value of valuesOf(weather) as Array<Record<string, unknown>>) {
+      expect(CITIES).toContain(value['city'])
+      expect(['celsius', 'fahrenheit']).toContain(value['unit'])
+      expect(Object.keys(value).sort()).toEqual(['city', 'unit'])
+    }
+  })
+
+  it('an email-formatted field gets an email, and so does a field named email', () => {
+    for (const value of valuesOf({ type: 'object', properties: { contact: { type: 'string', format: 'email' }, workEmail: { type: 'string' } }, required: ['contact', 'workEmail'] }) as Array<Record<string, string>>) {
+      expect(value['contact']).toMatch(/^[a-z]+\.[a-z-]+@example\.com$/)
+      expect(value['workEmail']).toMatch(/@example\.com$/)
+    }
+  })
+
+  it('names in camelCase and snake_case get hints in their bounds', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        firstName: { type: 'string' }, last_name: { type: 'string' }, age: { type: 'integer' }, price: { type: 'number', minimum: 0, maximum: 50 },
+        latitude: { type: 'number' }, lng: { type: 'number' }, currency: { type: 'string' }, created_at: { type: 'string' }, user_id: { type: 'string' },
+        quantity: { type: 'integer' }, summary: { type: 'string' },
+      },
+    }
+    for (const v of valuesOf(schema) as Array<Record<string, unknown>>) {
+      expect(v['firstName']).toMatch(/^[A-Z][a-z]+$/)
+      expect(v['age']).toBeGreaterThanOrEqual(18)
+      expect(v['age']).toBeLessThanOrEqual(90)
+      expect(Number.isInteger((v['price'] as number) * 100 + 1e-9) || Math.abs(Math.round((v['price'] as number) * 100) - (v['price'] as number) * 100) < 1e-6).toBe(true)
+      expect(v['price']).toBeLessThanOrEqual(50)
+      expect(Math.abs(v['latitude'] as number)).toBeLessThanOrEqual(90)
+      expect(Math.abs(v['lng'] as number)).toBeLessThanOrEqual(180)
+      expect(['USD', 'EUR', 'GBP', 'JPY', 'CAD', 'AUD']).toContain(v['currency'])
+      expect(v['created_at']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/)
+      expect(v['user_id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      expect(v['quantity']).toBeLessThanOrEqual(10)
+      expect(v['summary']).toMatch(/^[A-Z].*\.$/)
+    }
+  })
+
+  it('a hint that does not fit the constraints gives way to the general generator', () => {
+    for (const v of valuesOf({ type: 'object', properties: { city: { type: 'string', minLength: 30, maxLength: 32 }, age: { type: 'integer', minimum: 200 } }, required: ['city', 'age'] }) as Array<Record<string, unknown>>) {
+      expect((v['city'] as string).length).toBeGreaterThanOrEqual(30)
+      expect(v['age']).toBeGreaterThanOrEqual(200)
+    }
+  })
+
+  it('counts string lengths in code points, as JSON Schema does', () => {
+    for (const v of valuesOf({ type: 'string', pattern: '^\\u{1F600}+$', minLength: 2, maxLength: 3 }) as string[]) {
+      expect([...v].length).toBeGreaterThanOrEqual(2)
+      expect([...v].length).toBeLessThanOrEqual(3)
+    }
+  })
+})
+
+describe('shapes clients send', () => {
+  it('a recursive tree ends, and is a tree', () => {
+    const tree = {
+      $defs: { node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['name', 'children'] } },
+      $ref: '#/$defs/node',
+    }
+    const depth = (n: { children: unknown[] }): number => 1 + Math.max(0, ...n.children.map((c) => depth(c as { children: unknown[] })))
+    const values = valuesOf(tree) as Array<{ children: unknown[] }>
+    expect(values.some((v) => v.children.length > 0)).toBe(true)
+    for (const v of values) expect(depth(v)).toBeLessThanOrEqual(6)
+  })
+
+  it('a recursive anyOf takes the branch without a $ref when deep', () => {
+    const list = { $defs: { list: { anyOf: [{ type: 'object', properties: { head: { type: 'integer' }, tail: { $ref: '#/$defs/list' } }, required: ['head', 'tail'] }, { type: 'null' }] } }, $ref: '#/$defs/list' }
+    valuesOf(list)
+  })
+
+  it('OpenAI strict-mode schemas: every field required, nullable by a type list, no extra keys', () => {
+    const strict = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        date: { type: 'string' },
+        participants: { type: 'array', items: { type: 'string' } },
+        location: { type: ['string', 'null'] },
+        steps: { type: 'array', items: { type: 'object', properties: { explanation: { type: 'string' }, output: { type: 'string' } }, required: ['explanation', 'output'], additionalProperties: false } },
+      },
+      required: ['name', 'date', 'participants', 'location', 'steps'],
+      additionalProperties: false,
+    }
+    const values = valuesOf(strict) as Array<Record<string, unknown>>
+    for (const v of values) expect(Object.keys(v)).toEqual(['name', 'date', 'participants', 'location', 'steps'])
+    // Nullable fields are mostly not null.
+    expect(values.filter((v) => v['location'] !== null).length).toBeGreaterThan(values.length / 2)
+  })
+
+  it("zod v4's z.toJSONSchema output for an object", () => {
+    const schema = z.toJSONSchema(
+      z.object({
+        city: z.string(),
+        days: z.number().int().min(1).max(14),
+        units: z.enum(['metric', 'imperial']).optional(),
+        tags: z.array(z.string().min(2)).max(3),
+        contact: z.email(),
+        when: z.iso.datetime(),
+        note: z.string().nullable(),
+      }),
+    )
+    const values = valuesOf(schema) as Array<Record<string, unknown>>
+    for (const v of values) {
+      expect(CITIES).toContain(v['city'])
+      expect(z.object({ days: z.number().int().min(1).max(14), contact: z.email(), when: z.iso.datetime() }).safeParse(v).success).toBe(true)
+    }
+  })
+
+  it("Pydantic's output: $defs, titles, Optional as anyOf with null", () => {
+    const pydantic = {
+      $defs: {
+        Address: {
+          properties: { street: { title: 'Street', type: 'string' }, zip_code: { title: 'Zip Code', type: 'string' }, country: { default: 'US', title: 'Country', type: 'string' } },
+          required: ['street', 'zip_code'],
+          title: 'Address',
+          type: 'object',
+        },
+        Role: { enum: ['admin', 'user'], title: 'Role', type: 'string' },
+      },
+      properties: {
+        name: { title: 'Name', type: 'string' },
+        age: { anyOf: [{ type: 'integer' }, { type: 'null' }], default: null, title: 'Age' },
+        address: { $ref: '#/$defs/Address' },
+        role: { $ref: '#/$defs/Role', default: 'user' },
+        emails: { items: { format: 'email', type: 'string' }, title: 'Emails', type: 'array' },
+      },
+      required: ['name', 'address'],
+      title: 'User',
+      type: 'object',
+    }
+    for (const v of valuesOf(pydantic) as Array<Record<string, Record<string, unknown>>>) {
+      expect(v['address']?.['street']).toMatch(/ /)
+      expect(['admin', 'user']).toContain(v['role'])
+    }
+  })
+
+  it('older forms: draft 4 exclusive bounds, OpenAPI nullable, tuple items, definitions', () => {
+    const old = {
+      definitions: { ratio: { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: true } },
+      type: 'object',
+      properties: { ratio: { $ref: '#/definitions/ratio' }, label: { type: 'string', nullable: true }, pair: { type: 'array', items: [{ type: 'integer' }, { type: 'boolean' }], additionalItems: false } },
+      required: ['ratio', 'label', 'pair'],
+    }
+    const compiled = compileSchema(old, 'old')
+    for (const v of valuesOf(old, { ajv: false }) as Array<Record<string, unknown>>) {
+      expect(v['ratio']).toBeGreaterThan(0)
+      expect(v['ratio']).toBeLessThan(1)
+      expect(v['pair']).toHaveLength(2)
+    }
+    expect(validateValue(compiled, { ratio: 0, label: null, pair: [1, true] })).toEqual(['$.ratio: must be > 0'])
+    expect(validateValue(compiled, { ratio: 0.5, label: null, pair: [1, true, 3] })).toEqual(['$.pair[2]: no value is allowed here (schema false)'])
+  })
+
+  it('oneOf: the value matches exactly one branch', () => {
+    const schema = { oneOf: [{ type: 'number', minimum: 0 }, { type: 'integer', maximum: 1000 }] }
+    for (const v of valuesOf(schema)) expect(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 1000).toBe(false)
+  })
+
+  it('not, if/then/else, contains, patternProperties and minProperties', () => {
+    valuesOf({ type: 'string', not: { enum: ['alpha', 'blue'] }, maxLength: 5 })
+    valuesOf({ type: 'object', properties: { kind: { enum: ['a', 'b'] }, size: { type: 'integer' } }, required: ['kind', 'size'], if: { properties: { kind: { const: 'a' } } }, then: { properties: { size: { minimum: 100 } } }, else: { properties: { size: { maximum: -100 } } } })
+    valuesOf({ type: 'array', items: { type: 'integer' }, contains: { minimum: 1000 }, maxItems: 3 })
+    for (const v of valuesOf({ type: 'object', patternProperties: { '^x-[a-z]+$': { type: 'integer' } }, additionalProperties: false, minProperties: 2 })) expect(Object.keys(v as object).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('floating multipleOf values pass ajv', () => {
+    for (const v of valuesOf({ type: 'number', multipleOf: 0.1, minimum: 0.3, maximum: 100 })) expect(String(v)).toMatch(/^\d+(\.\d)?$/)
+    valuesOf({ type: 'integer', multipleOf: 0.5, exclusiveMinimum: 3 })
+    valuesOf({ type: 'number', multipleOf: 0.01, minimum: 10.005, maximum: 10.02 })
+  })
+})
+
+describe('warnings: what cannot be satisfied', () => {
+  it('a contradictory allOf', () => {
+    expect(warningsOf({ allOf: [{ type: 'integer', minimum: 5 }, { maximum: 3 }] })).toEqual(['$: the bounds leave no number (between 5 and 3)'])
+    expect(warningsOf({ allOf: [{ type: 'string' }, { type: 'integer' }] })[0]).toMatch(/^\$: allOf asks for string and integer/)
+  })
+
+  it('a lookahead pattern the generator cannot honour', () => {
+    expect(warningsOf({ type: 'object', properties: { password: { type: 'string', pattern: '^(?=.*\\d)[a-z]+$' } }, required: ['password'] })).toEqual([
+      '$.password: pattern "^(?=.*\\\\d)[a-z]+$" uses a lookaround, which the generator cannot satisfy',
+    ])
+  })
+
+  it('a pattern that its length bounds exclude', () => {
+    expect(warningsOf({ type: 'string', pattern: '^[a-z]{3}$', minLength: 5 })[0]).toMatch(/could not make a string that matches/)
+  })
+
+  it('minLength above maxLength', () => {
+    expect(warningsOf({ type: 'string', minLength: 5, maxLength: 2 })).toContain('$: minLength 5 is greater than maxLength 2')
+  })
+
+  it('a oneOf whose branches cannot be told apart', () => {
+    expect(warningsOf({ oneOf: [{ type: 'string' }, { type: 'string' }] })[0]).toMatch(/oneOf no branch of which could be made exclusive/)
+  })
+})
+
+describe('determinism', () => {
+  const schema = { type: 'object', properties: { city: { type: 'string' }, temperature: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } }, id: { type: 'string', format: 'uuid' } } }
+
+  it('the same schema and seed give the same value', () => {
+    const compiled = compileSchema(schema, 's')
+    for (const seed of SEEDS) expect(generateValue(compiled, uint32Source(seed))).toStrictEqual(generateValue(compileSchema(structuredClone(schema), 't'), uint32Source(seed)))
+  })
+
+  it('different seeds usually give different values', () => {
+    const compiled = compileSchema(schema, 's')
+    const distinct = new Set(SEEDS.map((seed) => JSON.stringify(generateValue(compiled, uint32Source(seed)).value)))
+    expect(distinct.size).toBe(SEEDS.length)
+  })
+
+  it('uint32Source is xorshift32 with a zero state replaced by one', () => {
+    const next = uint32Source(1)
+    expect([next(), next(), next()]).toEqual([270369, 67634689, 2647435461])
+    const zero = uint32Source(0)
+    expect(zero()).toBe(270369)
+  })
+})
