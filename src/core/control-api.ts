@@ -186,6 +186,7 @@ function journalQuery(query: URLSearchParams): JournalQuery {
   const responder = query.get('responder')
   if (responder) filter.responder = responder
   if (query.has('hasIgnoredFields')) filter.hasIgnoredFields = queryBoolean(query, 'hasIgnoredFields', false)
+  if (query.has('hasWarnings')) filter.hasWarnings = queryBoolean(query, 'hasWarnings', false)
   return {
     filter,
     after: queryInteger(query, 'after', 0, Number.MAX_SAFE_INTEGER, 0),

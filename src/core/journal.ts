@@ -92,6 +92,14 @@ export interface JournalEntry {
    */
   ignoredFields: string[]
   /**
+   * What a default reply could not satisfy of the request's JSON Schemas (a tool's parameters, a
+   * structured-output schema): a contradictory `allOf`, a pattern feature the generator does not
+   * support, ... The reply is then a best effort (decisions/0046, 0047 in the repository). Empty for
+   * every reply that satisfied them, and for every other request. Filter on it with
+   * `list({ hasWarnings: true })`.
+   */
+  warnings: string[]
+  /**
    * The response `handle()` returned, as it was returned: a success body is rebuilt from the
    * simulator's cached records on `list()`. A stream cut short (`outcome: 'cut-short'`) shows
    * only the frames the client was sent. An error body is shared with the response until `list()`
@@ -174,6 +182,8 @@ export interface JournalFilter {
   responder?: string
   /** Whether the request had fields that were accepted and ignored (`JournalEntry.ignoredFields` not empty), or had none. */
   hasIgnoredFields?: boolean
+  /** Whether the reply could not satisfy all the request's schemas (`JournalEntry.warnings` not empty), or could. */
+  hasWarnings?: boolean
 }
 
 /**
@@ -206,7 +216,7 @@ export interface Journal {
 export const JOURNAL_OUTCOMES: readonly JournalOutcome[] = ['response', 'network-error', 'never', 'cut-short', 'client-left']
 
 /** A misspelt criterion (`opertion`) is refused: ignored, it would make the filter match everything. */
-export const JOURNAL_FILTER_FIELDS = fieldsOf<JournalFilter>({ operation: true, status: true, method: true, keyHash: true, outcome: true, responder: true, hasIgnoredFields: true })
+export const JOURNAL_FILTER_FIELDS = fieldsOf<JournalFilter>({ operation: true, status: true, method: true, keyHash: true, outcome: true, responder: true, hasIgnoredFields: true, hasWarnings: true })
 
 function checkFilter(filter: unknown): void {
   const check: ArgumentChecker = new ArgumentChecker('list the journal')
@@ -222,6 +232,9 @@ function checkFilter(filter: unknown): void {
   if (given['responder'] !== undefined) check.string(given['responder'], 'filter.responder')
   if (given['hasIgnoredFields'] !== undefined && typeof given['hasIgnoredFields'] !== 'boolean') {
     check.fail('filter.hasIgnoredFields', `must be true or false, got ${describe(given['hasIgnoredFields'])}`)
+  }
+  if (given['hasWarnings'] !== undefined && typeof given['hasWarnings'] !== 'boolean') {
+    check.fail('filter.hasWarnings', `must be true or false, got ${describe(given['hasWarnings'])}`)
   }
 }
 
@@ -338,6 +351,7 @@ export class JournalStore {
       rateLimited: entry.rateLimited,
       delayMs: entry.delayMs,
       ignoredFields: entry.ignoredFields.length === 0 ? NONE_IGNORED : entry.ignoredFields,
+      warnings: entry.warnings.length === 0 ? NONE_IGNORED : entry.warnings,
       kept,
       size: JOURNAL_ENTRY_OVERHEAD + entry.path.length + entry.query.length + body.size + responseBytes,
     }
@@ -408,7 +422,8 @@ export class JournalStore {
         (filter.keyHash === undefined || e.principal?.keyHash === filter.keyHash) &&
         (filter.outcome === undefined || e.outcome === filter.outcome) &&
         (filter.responder === undefined || e.responder === filter.responder) &&
-        (filter.hasIgnoredFields === undefined || e.ignoredFields.length > 0 === filter.hasIgnoredFields),
+        (filter.hasIgnoredFields === undefined || e.ignoredFields.length > 0 === filter.hasIgnoredFields) &&
+        (filter.hasWarnings === undefined || e.warnings.length > 0 === filter.hasWarnings),
     )
   }
 

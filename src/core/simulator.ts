@@ -1,4 +1,5 @@
 import { type SimRequest, type SimResponse } from './protocol.js'
+import { DEFAULT_REPLY_OPTIONS, type ReplyOptions } from './inference/compose.js'
 import { handleRequest } from './router.js'
 import { type SimulatorClock, type StoreClock, type WallTime, createClock } from './clock.js'
 import { Controls, type FaultControls, type InferenceFacts, type LatencyControls } from './faults.js'
@@ -102,10 +103,32 @@ export interface SimulatorOptions {
    * (decisions/0036).
    */
   strictRequests?: boolean
+  /**
+   * How default replies (those no responder rule makes) behave. `toolRounds` (default 1): with
+   * tools and `tool_choice` "auto" or none, the model calls a tool while the conversation since the
+   * last user turn holds fewer than this many assistant turns, and answers text after; so by
+   * default an agent loop gets one call, then text after the tool's result. 0: a call only when
+   * the request requires one (decisions/0047).
+   */
+  replies?: { toolRounds?: number }
+}
+
+const REPLY_OPTION_FIELDS: ReadonlySet<string> = new Set(['toolRounds'])
+
+/** `replies`, checked; absent: the defaults. */
+function checkReplyOptions(given: unknown): ReplyOptions {
+  if (given === undefined) return DEFAULT_REPLY_OPTIONS
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw invalidArgument('create simulator', 'replies', `must be an object such as { toolRounds: 1 }, got ${describe(given)}`)
+  for (const name of Object.keys(given)) if (!REPLY_OPTION_FIELDS.has(name)) throw invalidArgument('create simulator', `replies.${name}`, `is not a reply option (known: ${[...REPLY_OPTION_FIELDS].join(', ')})`)
+  const toolRounds = (given as { toolRounds?: unknown }).toolRounds ?? DEFAULT_REPLY_OPTIONS.toolRounds
+  if (typeof toolRounds !== 'number' || !Number.isSafeInteger(toolRounds) || toolRounds < 0) {
+    throw invalidArgument('create simulator', 'replies.toolRounds', `must be a non-negative integer, got ${describe(toolRounds)}`)
+  }
+  return toolRounds === DEFAULT_REPLY_OPTIONS.toolRounds ? DEFAULT_REPLY_OPTIONS : Object.freeze({ toolRounds })
 }
 
 /** Each field of {@link SimulatorOptions}, for the checks of the options that include them. */
-export const SIMULATOR_OPTION_NAMES = { seed: true, now: true, world: true, rateLimit: true, journalLimit: true, journalBytes: true, clock: true, strictRequests: true } as const
+export const SIMULATOR_OPTION_NAMES = { seed: true, now: true, world: true, rateLimit: true, journalLimit: true, journalBytes: true, clock: true, strictRequests: true, replies: true } as const
 /** The fields of {@link SimulatorOptions}: any other is refused (a misspelt `rateLimt` must not be ignored). */
 const SIMULATOR_OPTION_FIELDS = fieldsOf<SimulatorOptions>(SIMULATOR_OPTION_NAMES)
 
@@ -228,6 +251,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   }
   const strictRequests = options.strictRequests ?? false
   if (typeof strictRequests !== 'boolean') throw invalidArgument('create simulator', 'strictRequests', `must be true or false, got ${describe(strictRequests)}`)
+  const replies = checkReplyOptions(options.replies)
   const { ctx, collections } = createStore(seed, clock)
   const names = catalogNames(ctx)
   const controls = new Controls(seed, rateLimit, names)
@@ -236,7 +260,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     controls,
     journal: new JournalStore(journalLimit, journalBytes),
     strictRequests,
-    inference: { seed, responders, embeddings: new EmbeddingsCache(), statisticsViews: new WeakMap(), providerFault: (facts: InferenceFacts) => controls.pickProviderFault(facts), streamFault: (facts: InferenceFacts) => controls.pickStreamFault(facts) },
+    inference: { seed, replies, responders, embeddings: new EmbeddingsCache(), statisticsViews: new WeakMap(), providerFault: (facts: InferenceFacts) => controls.pickProviderFault(facts), streamFault: (facts: InferenceFacts) => controls.pickStreamFault(facts) },
   }
   const shift = specNow === undefined ? 0 : startMs - specNow
   const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, shift, undefined, spec === DEFAULT_WORLD ? DEFAULT_WORLD_MODELS : undefined)

@@ -8,7 +8,8 @@
 // of T, a field that may be absent (`?`) must be `optional(...)`, a field whose type admits null must
 // be `nullable(...)` (or `literalNull`), and a field whose type does not admit null must not be.
 import type { OperationName } from './protocol.js'
-import type { ChatAssistantMessage, ChatCompletion, ChatReasoningDetail, ChatToolCall, ChatUsage, Generation, ProviderResponse } from './inference/wire.js'
+import type { ChatAssistantMessage, ChatCompletion, ChatToolCall, ChatUsage, Generation, ProviderResponse } from './inference/wire.js'
+import type { ChatLogprobs, TokenLogprob, TopLogprob } from './inference/logprobs.js'
 import type { ResponsesResult, ResponsesUsage } from './inference/responses.js'
 import type { TextCompletion } from './inference/completions.js'
 import type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './inference/embeddings.js'
@@ -403,6 +404,14 @@ const TOOL_CALL = object<ChatToolCall>('ChatToolCall', {
   function: object<ChatToolCall['function']>('ToolCallFunction', { name: string, arguments: string }),
 })
 
+const TOP_LOGPROB = object<TopLogprob>('TopLogprob', { token: string, logprob: number, bytes: arrayOf(integer) })
+
+/** `ChatTokenLogprobs`: a choice's log probabilities, when asked (decisions/0047). */
+const CHAT_LOGPROBS = object<ChatLogprobs>('ChatTokenLogprobs', {
+  content: nullable(arrayOf(object<TokenLogprob>('ChatTokenLogprob', { token: string, logprob: number, bytes: arrayOf(integer), top_logprobs: arrayOf(TOP_LOGPROB) }))),
+  refusal: literalNull,
+})
+
 /** `ChatCompletion`: the 200 of `POST /chat/completions` without `stream`. */
 export const CHAT_COMPLETION = object<ChatCompletion>('ChatCompletion', {
   id: string,
@@ -413,7 +422,7 @@ export const CHAT_COMPLETION = object<ChatCompletion>('ChatCompletion', {
   choices: arrayOf(
     object<ChatChoice>('ChatChoice', {
       index: integer,
-      logprobs: literalNull,
+      logprobs: nullable(CHAT_LOGPROBS),
       finish_reason: enumOf('FinishReason', FINISH_REASONS),
       native_finish_reason: enumOf('FinishReason', FINISH_REASONS),
       message: object<ChatAssistantMessage>('ChatAssistantMessage', {
@@ -421,16 +430,8 @@ export const CHAT_COMPLETION = object<ChatCompletion>('ChatCompletion', {
         content: nullable(string),
         refusal: nullable(string),
         reasoning: nullable(string),
-        reasoning_details: optional(
-          arrayOf(
-            object<ChatReasoningDetail>('ReasoningDetailText', {
-              type: enumOf('ReasoningDetailType', ['reasoning.text']),
-              text: string,
-              format: enumOf('ReasoningFormat', ['unknown']),
-              index: integer,
-            }),
-          ),
-        ),
+        // A union of three entry types (text, summary, encrypted): its entries are checked by the official SDK's schemas.
+        reasoning_details: optional(arrayOf(unknown)),
         tool_calls: optional(arrayOf(TOOL_CALL)),
       }),
     }),

@@ -11,7 +11,7 @@ const PRESET = 'operation, path, keyHash, provider, once, times, fromCall, proba
 const RESPONSE = 'status, message, metadata, headers'
 const LATENCY = 'operation, ms, real'
 const RATE_LIMIT = 'requests, intervalMs'
-const SIMULATOR = 'seed, now, world, rateLimit, journalLimit, journalBytes, clock, strictRequests'
+const SIMULATOR = 'seed, now, world, rateLimit, journalLimit, journalBytes, clock, strictRequests, replies'
 
 type Sim = Simulator<Record<string, unknown>>
 
@@ -137,7 +137,7 @@ describe('an unknown criterion of a journal filter is refused', () => {
     const error = simulatorErrorOf(() => sim.journal.list({ opertion: 'getKey' } as never))
     expect(error.argument).toBe('filter.opertion')
     expect(error.message).toBe(
-      'Failed to list the journal: "filter.opertion" is not a field of a journal filter (known fields: operation, status, method, keyHash, outcome, responder, hasIgnoredFields).',
+      'Failed to list the journal: "filter.opertion" is not a field of a journal filter (known fields: operation, status, method, keyHash, outcome, responder, hasIgnoredFields, hasWarnings).',
     )
     expect(sim.journal.list({ operation: 'getKey', status: 200, method: 'GET', keyHash: 'x', outcome: 'response' })).toEqual([])
   })

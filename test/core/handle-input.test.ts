@@ -88,6 +88,7 @@ describe('sim.handle with a malformed request', () => {
       rateLimited: false,
       delayMs: 0,
       ignoredFields: [],
+      warnings: [],
     })
     expect(sim.clock.nowMs()).toBe(before)
   })

@@ -106,13 +106,25 @@ describe('POST /completions: the request', () => {
     const plain = complete(sim, key, {}).body
     const { sim: again, key: key2 } = chatWorld()
     const full = complete(again, key2, {
-      temperature: 0.2, top_p: 0.9, top_k: 40, seed: 1, frequency_penalty: 0.1, presence_penalty: 0.1, repetition_penalty: 1.1,
+      temperature: 0.2, top_p: 0.9, top_k: 40, frequency_penalty: 0.1, presence_penalty: 0.1, repetition_penalty: 1.1,
       min_p: 0.1, top_a: 0.1, logit_bias: { '50256': -100 }, top_logprobs: 2, stop: ['\n'], n: 1, best_of: 1, echo: false,
       suffix: null, logprobs: null, usage: { include: true }, transforms: ['middle-out'], route: 'fallback', user: 'u-1',
       stream_options: { include_usage: true }, include_reasoning: false, metadata: { a: 'b' }, session_id: 's-1', service_tier: null,
     })
     expect(full.status).toBe(200)
     expect(full.body.choices[0].text).toBe(plain.choices[0].text)
+  })
+
+  it('varies the text by `seed` (the same seed, the same text) and cuts it before the first stop sequence', () => {
+    const { sim, key } = chatWorld()
+    const plain = complete(sim, key, {}).body.choices[0].text as string
+    const seeded = complete(sim, key, { seed: 7 }).body.choices[0].text as string
+    expect(seeded).not.toBe(plain)
+    expect(complete(sim, key, { seed: 7 }).body.choices[0].text).toBe(seeded)
+    const word = plain.split(' ')[2] as string
+    const cut = complete(sim, key, { stop: [`zzz`, ` ${word}`] }).body.choices[0]
+    expect(cut.text).toBe(plain.slice(0, plain.indexOf(` ${word}`)))
+    expect(cut.finish_reason).toBe('stop')
   })
 
   it('routes with provider preferences and falls back over models, as chat does', () => {

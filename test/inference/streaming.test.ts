@@ -59,7 +59,9 @@ describe('streamed completions', () => {
     const content = chunks.slice(0, -2)
     expect(content.length).toBeGreaterThan(2)
     for (const chunk of content) expect(chunk.choices[0].delta.role).toBe('assistant')
-    expect(content.at(-1).choices[0].delta).toEqual({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] })
+    // A call streams as the service streams one: index, id, type and name with empty arguments, then the arguments.
+    expect(content.at(-2).choices[0].delta).toEqual({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] })
+    expect(content.at(-1).choices[0].delta).toEqual({ role: 'assistant', content: null, tool_calls: [{ index: 0, function: { arguments: '{}' } }] })
     const finish = { index: 0, delta: {}, finish_reason: 'tool_calls', native_finish_reason: 'tool_calls', logprobs: null }
     expect(chunks.at(-2).choices).toEqual([finish])
     expect(chunks.at(-2).usage).toBeUndefined()

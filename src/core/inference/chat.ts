@@ -15,7 +15,9 @@ import { canonicalSlugOf } from '../store/models.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
 import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
-import { defaultReply } from './reply.js'
+import { defaultReply, replyHash } from './reply.js'
+import { type ReasoningStyle, type ReplyOptions, composeReply, cutAtStop, formatted, toolArguments } from './compose.js'
+import { chatLogprobs, tokenLogprobs } from './logprobs.js'
 import { type ResponderReply, type ResponderRule, type ResponderState, type Responders, ResponderFailure } from './responders.js'
 import { type StatisticsViews, hadOutage, recordAttempt } from './statistics.js'
 import type { EmbeddingsCache } from './vectors.js'
@@ -33,6 +35,8 @@ import type { ChatCompletion, ChatToolCall, FinishReason, ProviderResponse } fro
 export interface InferenceRuntime {
   /** The simulator's seed: default replies are derived from it. */
   readonly seed: number
+  /** How default replies behave (`createSimulator({ replies })`, decisions/0047). */
+  readonly replies: ReplyOptions
   readonly responders: Responders
   /** The simulator's caches of embeddings' JSON (inference/vectors.ts). */
   readonly embeddings: EmbeddingsCache
@@ -46,14 +50,14 @@ export interface InferenceRuntime {
 
 /** What a successful request produced: its JSON answer, or the frames of its stream. */
 export type InferenceOutcome<T> =
-  | { type: 'json'; answer: AnswerPayload<T>; responder: ResponderState | null }
+  | { type: 'json'; answer: AnswerPayload<T>; responder: ResponderState | null; warnings: string[] }
   /**
    * `settle(framesSent)`: the client went away after that many frames (decisions/0026); the
    * router makes it the response's `cancel`, and journals it (decisions/0044).
    * `rebuild()`: the same frames made again, for a journal that keeps the means to make them
    * rather than the frames themselves.
    */
-  | { type: 'stream'; frames: StreamFrame[]; settle: StreamSettle; rebuild: () => StreamFrame[]; responder: ResponderState | null }
+  | { type: 'stream'; frames: StreamFrame[]; settle: StreamSettle; rebuild: () => StreamFrame[]; responder: ResponderState | null; warnings: string[] }
 
 /** What a successful completion produced: the JSON answer, or the frames of a stream. */
 export type ChatOutcome = InferenceOutcome<ChatCompletion>
@@ -92,10 +96,17 @@ export interface AnswerShape<T> {
 /** The reply of one attempt, before truncation and counting. */
 interface Reply {
   content: string | null
+  /** The reasoning text the caller sees; null when none, or when it is excluded. */
   reasoning: string | null
+  /** Reasoning tokens billed, shown or not; null: those of `reasoning`. */
+  reasoningTokens: number | null
+  /** How the model's provider shows reasoning; null: a plain `reasoning.text` (a responder's reasoning). */
+  style: ReasoningStyle | null
   toolCalls: ChatToolCall[]
   finishReason: FinishReason
   stated: ResponderReply['usage']
+  /** What the request's schemas asked that the reply could not give (decisions/0047). */
+  warnings: string[]
 }
 
 /** Token counts of a reply: the estimator's, or the responder's where it states them. */
@@ -116,22 +127,57 @@ const lastUserText = (input: ChatInput): string | null => {
 
 /** No tool calls: shared, never written to (a cut assigns a new list). */
 const NO_TOOL_CALLS: ChatToolCall[] = []
+/** No warnings: shared, never written to. */
+const NO_WARNINGS: string[] = []
 
-function replyOf(rule: ResponderRule | undefined, seed: number, model: string, input: ChatInput, idBase: string): Reply {
+const callsOf = (calls: readonly { name: string; arguments: string; id?: string }[], idBase: string): ChatToolCall[] =>
+  calls.length === 0 ? NO_TOOL_CALLS : calls.map((call, i) => ({ type: 'function', index: i, id: call.id ?? `call_${idBase}_${i}`, function: { name: call.name, arguments: call.arguments } }))
+
+/**
+ * The reply of the endpoint that answers: a responder rule's, or the default reply (compose.ts).
+ * A rule's call without `arguments` gets arguments valid for the tool the request declares, and
+ * `structured: true` content valid for the request's format (decisions/0047).
+ */
+function replyOf(rule: ResponderRule | undefined, runtime: InferenceRuntime, model: string, endpoint: Endpoint, input: ChatInput, idBase: string): Reply {
   const given = rule?.reply
-  const toolCalls: ChatToolCall[] = given?.toolCalls === undefined || given.toolCalls.length === 0 ? NO_TOOL_CALLS : given.toolCalls.map((call, i) => ({
-    type: 'function',
-    index: i,
-    id: call.id ?? `call_${idBase}_${i}`,
-    function: { name: call.name, arguments: call.arguments },
-  }))
-  const content = given === undefined ? defaultReply(seed, model, input) : given.content === undefined ? (toolCalls.length > 0 ? '' : defaultReply(seed, model, input)) : given.content
+  if (given === undefined) {
+    const composed = composeReply(runtime.seed, model, input, { reasoning: endpoint.supported_parameters.includes('reasoning') }, runtime.replies)
+    const toolCalls = callsOf(composed.toolCalls, idBase)
+    return {
+      content: composed.content,
+      reasoning: composed.reasoning?.text ?? null,
+      reasoningTokens: composed.reasoning?.tokens ?? null,
+      style: composed.reasoning?.style ?? null,
+      toolCalls,
+      finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+      stated: undefined,
+      warnings: composed.warnings.length === 0 ? NO_WARNINGS : composed.warnings,
+    }
+  }
+  const warnings: string[] = []
+  let h: number | undefined
+  const hash = (): number => (h ??= replyHash(runtime.seed, model, input.messages))
+  const calls = (given.toolCalls ?? []).map((call): { name: string; arguments: string; id?: string } => {
+    if (call.arguments !== undefined) return call as { name: string; arguments: string; id?: string }
+    const tool = input.demands.tools.find((declared) => declared.name === call.name)
+    if (tool === undefined) {
+      warnings.push(`the responder calls ${call.name}, which the request does not declare: its arguments are {}`)
+      return { ...call, arguments: '{}' }
+    }
+    return { ...call, arguments: toolArguments(tool, hash(), warnings) }
+  })
+  const toolCalls = callsOf(calls, idBase)
+  const text = (): string => defaultReply(runtime.seed, model, input)
+  const content = given.structured === true ? formatted(input.demands, hash(), text, warnings) : given.content === undefined ? (toolCalls.length > 0 ? '' : text()) : given.content
   return {
     content,
-    reasoning: given?.reasoning ?? null,
+    reasoning: given.reasoning ?? null,
+    reasoningTokens: null,
+    style: null,
     toolCalls,
-    finishReason: given?.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
-    stated: given?.usage,
+    finishReason: given.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    stated: given.usage,
+    warnings: warnings.length === 0 ? NO_WARNINGS : warnings,
   }
 }
 
@@ -279,13 +325,21 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const { key, model, endpoint, input, now } = c
   const suffix = ctx.random.alphanumeric(20)
   const id = `gen-${Math.floor(now / 1000)}-${suffix}`
-  const reply = replyOf(c.rule, runtime.seed, model.id, input, suffix)
+  const reply = replyOf(c.rule, runtime, model.id, endpoint, input, suffix)
   // A text completion is text alone (decisions/0039): a rule's tool calls are not part of it.
   if (shape.operation === 'createCompletion' && reply.toolCalls.length > 0) {
     reply.toolCalls = NO_TOOL_CALLS
     if (reply.finishReason === 'tool_calls') reply.finishReason = 'stop'
   }
-  const reasoningTokens = c.rule?.reply?.usage?.reasoningTokens ?? (reply.reasoning === null ? 0 : textTokens(reply.reasoning))
+  // A stop sequence cuts the text before it, and the reply stops there (decisions/0047).
+  if (reply.content !== null && input.demands.stop.length > 0) {
+    const cut = cutAtStop(reply.content, input.demands.stop)
+    if (cut !== null) {
+      reply.content = cut
+      if (reply.toolCalls.length === 0) reply.finishReason = 'stop'
+    }
+  }
+  const reasoningTokens = c.rule?.reply?.usage?.reasoningTokens ?? reply.reasoningTokens ?? (reply.reasoning === null ? 0 : textTokens(reply.reasoning))
   const counts: Counts = {
     promptTokens: reply.stated?.promptTokens ?? c.estimatedPrompt,
     completionTokens: reply.stated?.completionTokens ?? reasoningTokens + textTokens(reply.content ?? '') + toolCallTokens(reply.toolCalls),
@@ -297,14 +351,16 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const cap = input.maxTokens === null ? endpointCap : endpointCap === null ? input.maxTokens : Math.min(input.maxTokens, endpointCap)
   truncate(reply, counts, cap)
   counts.cachedTokens = Math.min(counts.cachedTokens, counts.promptTokens)
-  const message = assistantMessage(reply.content, reply.reasoning, reply.toolCalls)
+  const message = assistantMessage(reply.content, reply.reasoning, reply.toolCalls, reply.style)
+  // Log probabilities of the text as sent, where the request asks and the endpoint gives them.
+  const logprobs = input.demands.logprobs !== null && endpoint.supported_parameters.includes('logprobs') ? tokenLogprobs(reply.content ?? '', input.demands.logprobs, replyHash(runtime.seed, model.id, input.messages)) : null
   const created = Math.floor(now / 1000)
   const throughput = c.rule?.reply?.tokensPerSecond ?? endpoint.throughput_last_30m?.p50 ?? 50
 
   // A stream's frames up to its end; a mid-stream error charges only the chunks before it (decisions/0026).
   const cut = c.streamFault === null ? undefined : streamCut(c.streamFault)
   const source = input.stream
-    ? { id, suffix, provider: endpoint.provider_name, model: model.reported, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream }
+    ? { id, suffix, provider: endpoint.provider_name, model: model.reported, created, message, finishReason: reply.finishReason, latency: c.latency, throughput, stream: input.stream, logprobs }
     : undefined
   const plan = source === undefined ? undefined : shape.plan(source, cut)
   if (plan !== undefined && cut !== undefined) {
@@ -349,8 +405,8 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts })
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
-  const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.reported, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream }
-  if (plan === undefined) return { type: 'json', answer: new AnswerPayload(shape, done), responder: null }
+  const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.reported, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream, logprobs }
+  if (plan === undefined) return { type: 'json', answer: new AnswerPayload(shape, done), responder: null, warnings: reply.warnings }
   if (cut === undefined) shape.end(plan, done)
   const price = (sent: StreamCounts) => {
     const sentCost = pricing.cost(webSearches === 0 ? sent : { ...sent, webSearches }, { at: now })
@@ -363,7 +419,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     if (cut === undefined) shape.end(again, done)
     return again.frames
   }
-  return { type: 'stream', frames: plan.frames, settle, rebuild, responder: null }
+  return { type: 'stream', frames: plan.frames, settle, rebuild, responder: null, warnings: reply.warnings }
 }
 
 /**
@@ -400,20 +456,20 @@ export class AnswerPayload<T> implements JsonPayload {
 /** `POST /chat/completions`' answer: a ChatCompletion, or its chunks as stream frames. */
 const CHAT_SHAPE: AnswerShape<ChatCompletion> = {
   operation: 'createChatCompletion',
-  json: ({ id, provider, model, created, message, finishReason, usage }) => ({
+  json: ({ id, provider, model, created, message, finishReason, usage, logprobs }) => ({
     id,
     provider,
     model,
     object: 'chat.completion',
     created,
-    choices: [{ index: 0, logprobs: null, finish_reason: finishReason, native_finish_reason: finishReason, message }],
+    choices: [{ index: 0, logprobs: chatLogprobs(logprobs ?? null, message.content), finish_reason: finishReason, native_finish_reason: finishReason, message }],
     system_fingerprint: null,
     usage,
   }),
   // The same fields in the same order as `json`; strings through JSON.stringify, numbers as JSON writes them.
-  text: ({ id, provider, model, created, message, finishReason, usage, usageJson }) =>
+  text: ({ id, provider, model, created, message, finishReason, usage, usageJson, logprobs }) =>
     `{"id":${JSON.stringify(id)},"provider":${JSON.stringify(provider)},"model":${JSON.stringify(model)},"object":"chat.completion","created":${created},` +
-    `"choices":[{"index":0,"logprobs":null,"finish_reason":${JSON.stringify(finishReason)},"native_finish_reason":${JSON.stringify(finishReason)},"message":${JSON.stringify(message)}}],` +
+    `"choices":[{"index":0,"logprobs":${logprobs == null ? 'null' : JSON.stringify(chatLogprobs(logprobs, message.content))},"finish_reason":${JSON.stringify(finishReason)},"native_finish_reason":${JSON.stringify(finishReason)},"message":${JSON.stringify(message)}}],` +
     `"system_fingerprint":null,"usage":${usageJson ?? usageText(usage)}}`,
   plan: (done, cut) => streamPlan(done, cut),
   end: (plan, done) => {

@@ -3,6 +3,7 @@
 // message, for pricing, routing and the default reply alike. The fields are the service's
 // completion request (its API reference) and the openai clients' `completions.create`; the ones
 // the simulator acts on are read, the rest type-checked and without effect, as on the service.
+import { NO_DEMANDS, demandsOf, stopSequences } from './demands.js'
 import { BodyReader, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
 import { readClientFields, withClientFields } from './client-fields.js'
 import type { SupportedParameter } from '../types.js'
@@ -117,5 +118,7 @@ export function readCompletionsRequest(value: Record<string, unknown>, unknownFi
     parameters,
     user,
     sessionId,
+    // A text completion is text: its stop sequences cut it and its seed varies it (decisions/0047).
+    demands: demandsOf({ ...NO_DEMANDS, stop: stopSequences(stop), seed: typeof value['seed'] === 'number' ? value['seed'] : null }),
   }
 }

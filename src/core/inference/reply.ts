@@ -14,7 +14,7 @@ export const REPLY_WORDS = [
 ] as const
 
 /** FNV-1a, 32 bits: `h` folded with the text's UTF-16 units. */
-function fold(h: number, text: string): number {
+export function fold(h: number, text: string): number {
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i)
     h = Math.imul(h, 0x01000193) >>> 0
@@ -61,18 +61,26 @@ export function defaultReply(seed: number, model: string, input: Pick<ChatInput,
     if (known !== undefined) return known
   }
   // Folded piece by piece: the same hash as over the joined text, without building it.
+  const reply = replyOfHash(replyHash(seed, model, messages))
+  if (joined !== undefined) {
+    if (seen.size >= MADE_LIMIT) seen.clear()
+    seen.set(joined, reply)
+  }
+  return reply
+}
+
+/**
+ * The hash a default reply is made from (see defaultReply), for the parts of a reply made beside
+ * its text (compose.ts): the same request, the same hash.
+ */
+export function replyHash(seed: number, model: string, messages: ChatInput['messages']): number {
   let h = fold(fold((0x811c9dc5 ^ seed) >>> 0, model), NUL)
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i] as (typeof messages)[number]
     if (i > 0) h = fold(h, NUL)
     h = fold(fold(fold(h, m.role), SOH), m.text)
   }
-  const reply = replyOfHash(h)
-  if (joined !== undefined) {
-    if (seen.size >= MADE_LIMIT) seen.clear()
-    seen.set(joined, reply)
-  }
-  return reply
+  return h
 }
 
 /** The reply a hash makes (see defaultReply). */

@@ -6,6 +6,7 @@
 import { BodyReader, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
 import { QUANTIZATIONS, type Quantization, type SupportedParameter } from '../types.js'
 import { CACHE_CONTROL_FIELDS, readCacheControl, readClientFields, readPlugins, readReasoning, withClientFields } from './client-fields.js'
+import { type DeclaredTool, type OutputFormat, type ReplyDemands, type ToolChoice, NO_DEMANDS, checkToolChoice, declaredTool, demandsOf, readReasoningAsk, schemaAt, stopSequences } from './demands.js'
 
 /** One message as the pipeline reads it: its role, its text, and how many non-text parts it has. */
 export interface InputMessage {
@@ -53,6 +54,8 @@ export interface ChatInput {
   parameters: SupportedParameter[]
   user: string | null
   sessionId: string | null
+  /** What the reply must follow besides the messages: tools, format, reasoning, stop, logprobs, seed (decisions/0047). */
+  demands: ReplyDemands
 }
 
 /** Every top-level field of the SDK's ChatRequest. */
@@ -429,6 +432,7 @@ function readPlainChatRequest(value: Record<string, unknown>): ChatInput | undef
     parameters: cap === null ? [] : ['max_tokens'],
     user: null,
     sessionId: null,
+    demands: NO_DEMANDS,
   }
 }
 
@@ -485,6 +489,7 @@ export function readAnyChatRequest(value: Record<string, unknown>, unknownFields
     uses('parallel_tool_calls', 'parallel_tool_calls')
   }
   const tools = value['tools'] === undefined ? undefined : arrayField(body, 'tools')
+  const declared: DeclaredTool[] = []
   tools?.forEach((tool, i) => {
     if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) body.fail(`tools[${i}]`, 'must be a tool object', tool)
     const t: BodyReader = body.child(tool as Record<string, unknown>, `tools[${i}]`)
@@ -496,25 +501,33 @@ export function readAnyChatRequest(value: Record<string, unknown>, unknownFields
       const fn = t.optionalObject('function')
       if (fn === undefined || fn === null) t.fail(t.at('function'), 'is required for a function tool')
       fn.known(FUNCTION_FIELDS)
-      fn.string('name', NON_EMPTY)
+      const name = fn.string('name', NON_EMPTY)
       fn.optionalString('description', NULLABLE_STRING)
       fn.optionalObject('parameters', true)
+      declared.push(declaredTool(fn, name, fn.raw('parameters'), fn.at('parameters')))
     }
   })
   uses('tools', 'tools')
   const toolChoice = value['tool_choice']
-  if (toolChoice !== undefined) {
+  let choice: ToolChoice | null = null
+  if (toolChoice !== undefined && toolChoice !== null) {
     if (typeof toolChoice !== 'string' && (typeof toolChoice !== 'object' || toolChoice === null || Array.isArray(toolChoice))) {
       body.fail('tool_choice', 'must be "none", "auto", "required" or a tool choice object', toolChoice)
     }
     if (typeof toolChoice === 'string' && !['none', 'auto', 'required'].includes(toolChoice)) body.fail('tool_choice', 'must be "none", "auto", "required" or a tool choice object', toolChoice)
-    if (typeof toolChoice === 'object' && toolChoice !== null && (toolChoice as Record<string, unknown>)['type'] === 'function') {
-      const choice = body.optionalObject('tool_choice') as BodyReader
-      choice.known(TOOL_CHOICE_FIELDS)
-      choice.optionalObject('function')?.known(CHOSEN_FUNCTION_FIELDS)
+    if (typeof toolChoice === 'string') choice = toolChoice as ToolChoice
+    else if ((toolChoice as Record<string, unknown>)['type'] === 'function') {
+      const chosen: BodyReader = body.optionalObject('tool_choice') as BodyReader
+      chosen.known(TOOL_CHOICE_FIELDS)
+      const fn = chosen.optionalObject('function')
+      if (fn === undefined || fn === null) chosen.fail(chosen.at('function'), 'is required: { "name": "<a declared tool>" }')
+      fn.known(CHOSEN_FUNCTION_FIELDS)
+      choice = { name: fn.string('name', NON_EMPTY) }
     }
+    checkToolChoice(body, choice, declared, 'tool_choice', 'tool_choice.function.name')
     uses('tool_choice', 'tool_choice')
   }
+  let outputFormat: OutputFormat = null
   if (value['response_format'] !== undefined) {
     const responseFormat = body.optionalObject('response_format')
     if (responseFormat) {
@@ -522,7 +535,16 @@ export function readAnyChatRequest(value: Record<string, unknown>, unknownFields
       const type = format.optionalEnum('type', ['text', 'json_object', 'json_schema', 'grammar', 'python'])
       if (type === undefined) format.fail(format.at('type'), 'is required')
       format.known(RESPONSE_FORMAT_FIELDS[type] as ReadonlySet<string>)
-      if (type === 'json_schema') format.optionalObject('json_schema')?.known(JSON_SCHEMA_FIELDS)
+      if (type === 'json_schema') {
+        const spec = format.optionalObject('json_schema')
+        if (spec === undefined || spec === null) format.fail(format.at('json_schema'), 'is required: { "name", "schema", "strict"? }')
+        spec.known(JSON_SCHEMA_FIELDS)
+        spec.optionalString('name', NON_EMPTY)
+        nullableBoolean(spec, 'strict')
+        const schema = spec.raw('schema')
+        // Without a schema, the answer is any JSON object.
+        outputFormat = schema === undefined || schema === null ? { type: 'json_object' } : { type: 'json_schema', schema: schemaAt(spec, spec.at('schema'), schema), text: JSON.stringify(schema) }
+      } else if (type === 'json_object') outputFormat = { type: 'json_object' }
       parameters.push(type === 'json_schema' ? 'structured_outputs' : 'response_format')
     }
   }
@@ -556,6 +578,18 @@ export function readAnyChatRequest(value: Record<string, unknown>, unknownFields
   const user = value['user'] === undefined ? null : (body.optionalString('user', ANY_STRING) ?? null)
   const provider = readProvider(body)
   readClientFields(body, CHAT_REQUEST_FIELDS, parameters)
+  const logprobs = value['logprobs'] === true ? ((value['top_logprobs'] as number | null | undefined) ?? 0) : null
+  const seed = typeof value['seed'] === 'number' ? value['seed'] : null
+  const demands = demandsOf({
+    tools: declared,
+    toolChoice: choice,
+    parallelToolCalls: value['parallel_tool_calls'] !== false,
+    format: outputFormat,
+    reasoning: readReasoningAsk(body, value),
+    stop: stopSequences(stop),
+    logprobs,
+    seed,
+  })
   return {
     models,
     modelFields,
@@ -568,6 +602,7 @@ export function readAnyChatRequest(value: Record<string, unknown>, unknownFields
     parameters,
     user,
     sessionId,
+    demands,
   }
 }
 

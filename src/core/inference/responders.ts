@@ -39,8 +39,12 @@ const RESPONDER_OPERATIONS: readonly ResponderOperation[] = ['createChatCompleti
 /** A tool call the reply makes. */
 export interface ResponderToolCall {
   name: string
-  /** The arguments as the JSON text the model would write. */
-  arguments: string
+  /**
+   * The arguments as the JSON text the model would write. Omitted: arguments valid against the
+   * JSON Schema of the tool of that name the request declares, as a default reply's call has
+   * (`{}` and a journal warning when the request declares no such tool).
+   */
+  arguments?: string
   /** Default: a `call_` id derived from the generation. */
   id?: string
 }
@@ -49,6 +53,12 @@ export interface ResponderToolCall {
 export interface ResponderReply {
   /** The assistant's text. Default: "" with tool calls, else the default reply's text. */
   content?: string | null
+  /**
+   * `true`: the content is JSON valid against the request's `response_format` schema (Responses:
+   * `text.format`), a JSON object for `json_object`, or the default text without a format, as the
+   * default reply makes it. Not with `content`.
+   */
+  structured?: boolean
   toolCalls?: readonly ResponderToolCall[]
   /** Reasoning text; its tokens count as completion tokens priced at `internal_reasoning`. */
   reasoning?: string
@@ -160,7 +170,7 @@ export function remainingUses(state: ResponderState): number | null {
 
 const RULE_FIELDS = fieldsOf<ResponderRule>({ match: true, reply: true, error: true, times: true, name: true })
 const MATCH_FIELDS = fieldsOf<ResponderMatch>({ model: true, provider: true, keyHash: true, lastUserMessage: true, tools: true, operation: true, input: true })
-const REPLY_FIELDS = fieldsOf<ResponderReply>({ content: true, toolCalls: true, reasoning: true, finishReason: true, usage: true, latencyMs: true, tokensPerSecond: true })
+const REPLY_FIELDS = fieldsOf<ResponderReply>({ content: true, structured: true, toolCalls: true, reasoning: true, finishReason: true, usage: true, latencyMs: true, tokensPerSecond: true })
 const ERROR_FIELDS = fieldsOf<ResponderError>({ status: true, message: true, metadata: true })
 const TOOL_CALL_FIELDS = fieldsOf<ResponderToolCall>({ name: true, arguments: true, id: true })
 const USAGE_FIELDS: ReadonlySet<string> = new Set(['promptTokens', 'completionTokens', 'reasoningTokens', 'cachedTokens'])
@@ -200,7 +210,7 @@ export function checkRule(rule: unknown, names?: CatalogNames): ResponderRule {
   }
   if (given.match?.operation === 'createEmbeddings' && given.reply !== undefined && typeof given.reply === 'object' && given.reply !== null) {
     // An embedding's only stated figure is its prompt tokens; text, tools and reasoning have no meaning there.
-    for (const name of ['content', 'toolCalls', 'reasoning', 'finishReason'] as const) {
+    for (const name of ['content', 'structured', 'toolCalls', 'reasoning', 'finishReason'] as const) {
       if (given.reply[name] !== undefined) check.fail(`reply.${name}`, 'has no meaning for an embeddings request: its reply may only state usage.promptTokens')
     }
     const usage = given.reply.usage
@@ -212,6 +222,10 @@ export function checkRule(rule: unknown, names?: CatalogNames): ResponderRule {
     const reply = check.object(given.reply, 'reply') as ResponderReply
     check.knownFields(reply, REPLY_FIELDS, 'reply', 'a responder reply')
     if (reply.content !== undefined && reply.content !== null && typeof reply.content !== 'string') check.fail('reply.content', `must be a string or null, got ${describe(reply.content)}`)
+    if (reply.structured !== undefined) {
+      check.boolean(reply.structured, 'reply.structured')
+      if (reply.structured && reply.content !== undefined) check.fail('reply.structured', 'cannot go with `content`: the content is either given, or made valid for the request\'s format')
+    }
     if (reply.reasoning !== undefined && typeof reply.reasoning !== 'string') check.fail('reply.reasoning', `must be a string, got ${describe(reply.reasoning)}`)
     if (reply.finishReason !== undefined) check.oneOf(reply.finishReason, FINISH_REASONS, 'reply.finishReason')
     if (reply.latencyMs !== undefined && (typeof reply.latencyMs !== 'number' || !Number.isSafeInteger(reply.latencyMs) || reply.latencyMs < 0)) {
@@ -221,12 +235,12 @@ export function checkRule(rule: unknown, names?: CatalogNames): ResponderRule {
       check.fail('reply.tokensPerSecond', `must be a positive finite number, got ${describe(reply.tokensPerSecond)}`)
     }
     if (reply.toolCalls !== undefined) {
-      if (!Array.isArray(reply.toolCalls)) check.fail('reply.toolCalls', `must be an array of { name, arguments, id? }, got ${describe(reply.toolCalls)}`)
+      if (!Array.isArray(reply.toolCalls)) check.fail('reply.toolCalls', `must be an array of { name, arguments?, id? }, got ${describe(reply.toolCalls)}`)
       reply.toolCalls.forEach((call, i) => {
         const at = `reply.toolCalls[${i}]`
         check.knownFields(check.object(call, at), TOOL_CALL_FIELDS, at, 'a tool call')
         check.string(call.name, `${at}.name`)
-        if (typeof call.arguments !== 'string') check.fail(`${at}.arguments`, `must be a string (the arguments as JSON text), got ${describe(call.arguments)}`)
+        if (call.arguments !== undefined && typeof call.arguments !== 'string') check.fail(`${at}.arguments`, `must be a string (the arguments as JSON text), or absent for arguments valid against the declared tool's schema, got ${describe(call.arguments)}`)
         if (call.id !== undefined) check.string(call.id, `${at}.id`)
       })
     }

@@ -7,6 +7,7 @@ import { BodyReader, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
 import type { SupportedParameter } from '../types.js'
 import { readClientFields, readPlugins, withClientFields } from './client-fields.js'
 import { type ChatInput, type InputMessage, nullableBoolean, readModels, readProvider } from './request.js'
+import { type DeclaredTool, type OutputFormat, type ToolChoice, checkToolChoice, declaredTool, demandsOf, readReasoningAsk, schemaAt } from './demands.js'
 
 /** Every top-level field of the SDK's ResponsesRequest. */
 export const RESPONSES_REQUEST_FIELDS: ReadonlySet<string> = new Set([
@@ -196,9 +197,10 @@ function readInput(body: BodyReader): InputMessage[] {
 }
 
 /** The function tools of `tools`, checked; other tool types are checked for a `type` only. */
-function readTools(body: BodyReader): { tools: ResponsesFunctionTool[]; count: number; chars: number } {
+function readTools(body: BodyReader): { tools: ResponsesFunctionTool[]; declared: DeclaredTool[]; count: number; chars: number } {
   const list = body.optionalArray('tools') ?? []
   const tools: ResponsesFunctionTool[] = []
+  const declared: DeclaredTool[] = []
   list.forEach((tool, i) => {
     const t: BodyReader = objectAt(body, `tools[${i}]`, tool, 'a tool object')
     const type = t.string('type')
@@ -208,6 +210,7 @@ function readTools(body: BodyReader): { tools: ResponsesFunctionTool[]; count: n
     const description = t.optionalString('description', { nullable: true })
     const parameters = t.optionalObject('parameters', true)
     const strict = nullableBoolean(t, 'strict')
+    declared.push(declaredTool(t, name, parameters?.value, t.at('parameters')))
     tools.push({
       type: 'function',
       name,
@@ -216,7 +219,7 @@ function readTools(body: BodyReader): { tools: ResponsesFunctionTool[]; count: n
       ...(strict !== undefined && { strict }),
     })
   })
-  return { tools, count: list.length, chars: list.length === 0 ? 0 : JSON.stringify(list).length }
+  return { tools, declared, count: list.length, chars: list.length === 0 ? 0 : JSON.stringify(list).length }
 }
 
 function readToolChoice(body: BodyReader): ResponsesEcho['toolChoice'] {
@@ -230,6 +233,31 @@ function readToolChoice(body: BodyReader): ResponsesEcho['toolChoice'] {
   const type = choice.string('type')
   if (type === 'function') return { type: 'function', name: choice.string('name', { minLength: 1 }) }
   return 'auto'
+}
+
+const TEXT_FIELDS: ReadonlySet<string> = new Set(['format', 'verbosity'])
+const TEXT_FORMAT_FIELDS: Record<string, ReadonlySet<string>> = {
+  text: new Set(['type']),
+  json_object: new Set(['type']),
+  json_schema: new Set(['type', 'name', 'description', 'schema', 'strict']),
+}
+
+/** `text.format`: free text, any JSON object, or JSON valid against `schema` (decisions/0047). */
+function readTextFormat(text: BodyReader): OutputFormat {
+  const given = text.optionalObject('format', true)
+  if (given === undefined || given === null) return null
+  const format: BodyReader = given
+  const type = format.optionalEnum('type', Object.keys(TEXT_FORMAT_FIELDS))
+  if (type === undefined) format.fail(format.at('type'), `is required: one of ${Object.keys(TEXT_FORMAT_FIELDS).join(', ')}`)
+  format.known(TEXT_FORMAT_FIELDS[type] as ReadonlySet<string>)
+  if (type === 'text') return null
+  if (type === 'json_object') return { type: 'json_object' }
+  format.optionalString('name', { minLength: 1 })
+  format.optionalString('description', { nullable: true })
+  nullableBoolean(format, 'strict')
+  const schema = format.raw('schema')
+  if (schema === undefined || schema === null) format.fail(format.at('schema'), 'is required for a json_schema format')
+  return { type: 'json_schema', schema: schemaAt(format, format.at('schema'), schema), text: JSON.stringify(schema) }
 }
 
 /** `metadata`: string values only, as the service stores them. */
@@ -267,7 +295,7 @@ export function readResponsesRequest(value: Record<string, unknown>, unknownFiel
   if (maxOutputTokens !== null) parameters.push('max_tokens')
   const maxToolCalls = body.optionalNumber('max_tool_calls', { integer: true, min: 0, nullable: true }) ?? null
   const stream = body.optionalBoolean('stream') ?? false
-  const { tools, count, chars } = readTools(body)
+  const { tools, declared, count, chars } = readTools(body)
   uses('tools', 'tools')
   const toolChoice = readToolChoice(body)
   uses('tool_choice', 'tool_choice')
@@ -279,7 +307,11 @@ export function readResponsesRequest(value: Record<string, unknown>, unknownFiel
     parameters.push('reasoning')
   }
   const text = body.optionalObject('text')
-  if (text) text.known(new Set(['format', 'verbosity']))
+  let format: OutputFormat = null
+  if (text) {
+    text.known(TEXT_FIELDS)
+    format = readTextFormat(text)
+  }
   // The service keeps no responses: `store` can only be false, and there is no earlier response to continue.
   if (body.raw('store') !== undefined && body.raw('store') !== false) body.fail('store', 'must be false: responses are not stored', body.raw('store'))
   if (body.raw('previous_response_id') !== undefined && body.raw('previous_response_id') !== null) {
@@ -302,6 +334,20 @@ export function readResponsesRequest(value: Record<string, unknown>, unknownFiel
   const metadata = readMetadata(body)
   const provider = readProvider(body)
   readClientFields(body, RESPONSES_REQUEST_FIELDS, parameters)
+  // The echo's choice is "auto" for a type the reply cannot follow (a server tool's); the reply's is the same.
+  const choice: ToolChoice | null = body.raw('tool_choice') === undefined || body.raw('tool_choice') === null ? null : typeof toolChoice === 'string' ? (toolChoice as ToolChoice) : { name: toolChoice.name }
+  checkToolChoice(body, choice, declared, 'tool_choice', 'tool_choice.name')
+  const demands = demandsOf({
+    tools: declared,
+    toolChoice: choice,
+    parallelToolCalls: parallel ?? true,
+    format,
+    reasoning: readReasoningAsk(body, value),
+    // Log probabilities are answered on chat completions only (decisions/0047).
+    stop: [],
+    logprobs: null,
+    seed: null,
+  })
   return {
     chat: {
       models,
@@ -315,6 +361,7 @@ export function readResponsesRequest(value: Record<string, unknown>, unknownFiel
       parameters,
       user,
       sessionId,
+      demands,
     },
     echo: {
       instructions,

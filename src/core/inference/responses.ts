@@ -10,11 +10,21 @@ import { webPluginOf } from './route.js'
 import { type ResponsesEcho, type ResponsesFunctionTool, readResponsesRequest } from './responses-request.js'
 import { type StreamCut, type StreamPlan, pieces } from './stream.js'
 import { textTokens } from './tokens.js'
-import type { FinishReason } from './wire.js'
+import type { ChatReasoningDetail, FinishReason } from './wire.js'
 
 /** An output item of a Responses result: reasoning, the assistant's message, or a function call. */
 export type ResponsesOutputItem =
-  | { type: 'reasoning'; id: string; summary: { type: 'summary_text'; text: string }[]; content: { type: 'reasoning_text'; text: string }[]; status: ItemStatus }
+  | {
+      type: 'reasoning'
+      id: string
+      summary: { type: 'summary_text'; text: string }[]
+      content: { type: 'reasoning_text'; text: string }[]
+      status: ItemStatus
+      /** The provider's opaque reasoning, where it sends one (decisions/0047). */
+      encrypted_content?: string
+      format?: string
+      signature?: string
+    }
   | { type: 'message'; id: string; role: 'assistant'; status: ItemStatus; content: ResponsesOutputText[] }
   | { type: 'function_call'; id: string; call_id: string; name: string; arguments: string; status: ItemStatus }
 
@@ -109,13 +119,34 @@ const outputText = (text: string): ResponsesOutputText => ({ type: 'output_text'
 function outputOf(done: Pick<Completed, 'message' | 'suffix'>, status: ItemStatus): ResponsesOutputItem[] {
   const { message, suffix } = done
   const items: ResponsesOutputItem[] = []
-  if (message.reasoning) items.push({ type: 'reasoning', id: `rs_${suffix}`, summary: [], content: [{ type: 'reasoning_text', text: message.reasoning }], status })
+  if (message.reasoning) items.push(reasoningItem(message.reasoning, message.reasoning_details ?? [], `rs_${suffix}`, status))
   const calls = message.tool_calls ?? []
   if ((message.content ?? '') !== '' || calls.length === 0) {
     items.push({ type: 'message', id: `msg_${suffix}`, role: 'assistant', status, content: [outputText(message.content ?? '')] })
   }
   calls.forEach((call, i) => items.push({ type: 'function_call', id: `fc_${suffix}_${i}`, call_id: call.id, name: call.function.name, arguments: call.function.arguments, status }))
   return items
+}
+
+/**
+ * A reasoning item as the model's provider sends it (decisions/0047): a summary (OpenAI's models)
+ * or the reasoning's text, with the provider's format, signature and encrypted content where the
+ * message's `reasoning_details` carry them.
+ */
+function reasoningItem(text: string, details: readonly ChatReasoningDetail[], id: string, status: ItemStatus): Extract<ResponsesOutputItem, { type: 'reasoning' }> {
+  const first = details[0]
+  const summary = first?.type === 'reasoning.summary'
+  const item: Extract<ResponsesOutputItem, { type: 'reasoning' }> = {
+    type: 'reasoning',
+    id,
+    summary: summary ? [{ type: 'summary_text', text }] : [],
+    content: summary ? [] : [{ type: 'reasoning_text', text }],
+    status,
+  }
+  if (first !== undefined && first.format !== 'unknown') item.format = first.format
+  if (first?.type === 'reasoning.text' && first.signature !== undefined) item.signature = first.signature
+  for (const detail of details) if (detail.type === 'reasoning.encrypted') item.encrypted_content = detail.data
+  return item
 }
 
 function usageOf(u: Completed['usage']): ResponsesUsage {
@@ -211,7 +242,19 @@ export function responsesPlan(done: Omit<Completed, 'usage'>, echo: ResponsesEch
   let open = true
   outputOf(done, status).forEach((item, output_index) => {
     const where = { item_id: item.id, output_index }
-    if (item.type === 'reasoning') {
+    if (item.type === 'reasoning' && item.summary.length > 0) {
+      // A summary streams in its part, as OpenAI's models send theirs.
+      const text = item.summary[0]?.text ?? ''
+      if (open) {
+        emit('response.output_item.added', { output_index, item: { ...item, summary: [], status: 'in_progress' } })
+        emit('response.reasoning_summary_part.added', { ...where, summary_index: 0, part: { type: 'summary_text', text: '' } })
+      }
+      for (const piece of pieces(text)) if (!delta('response.reasoning_summary_text.delta', { ...where, summary_index: 0 }, piece, textTokens(piece))) open = false
+      if (open) {
+        emit('response.reasoning_summary_text.done', { ...where, summary_index: 0, text })
+        emit('response.reasoning_summary_part.done', { ...where, summary_index: 0, part: { type: 'summary_text', text } })
+      }
+    } else if (item.type === 'reasoning') {
       const text = item.content[0]?.text ?? ''
       if (open) emit('response.output_item.added', { output_index, item: { ...item, content: [], status: 'in_progress' } })
       for (const piece of pieces(text)) if (!delta('response.reasoning_text.delta', { ...where, content_index: 0 }, piece, textTokens(piece))) open = false

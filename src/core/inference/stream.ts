@@ -3,7 +3,8 @@
 // only when a latency rule asks for real waits (decisions/0024).
 import type { StreamFrame } from '../protocol.js'
 import { textTokens } from './tokens.js'
-import type { ChatAssistantMessage, ChatChunk, ChatChunkError, ChatUsage, FinishReason } from './wire.js'
+import type { TokenLogprob } from './logprobs.js'
+import type { ChatAssistantMessage, ChatChunk, ChatChunkError, ChatReasoningDetail, ChatUsage, FinishReason } from './wire.js'
 
 /** What a stream is made of: a completed reply and the endpoint's timing. */
 export interface StreamSource {
@@ -18,6 +19,8 @@ export interface StreamSource {
   latency: number
   /** Tokens per second. */
   throughput: number
+  /** The content's token log probabilities, when the request asked and the endpoint gives them (decisions/0047). */
+  logprobs?: TokenLogprob[] | null
 }
 
 /** Characters per content chunk: 4 tokens of the estimator. */
@@ -90,10 +93,10 @@ export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut)
   const splice = template.lastIndexOf('"delta":null') + '"delta":'.length
   const [head, tail] = [template.slice(0, splice), template.slice(splice + 'null'.length)]
   /** Adds a frame whose delta's JSON is `json` (after the role, on every delta, as the service sends it), or counts its tokens only past a cut. */
-  const pushJson = (json: string, chars: number, tokens: number): void => {
+  const pushJson = (json: string, chars: number, tokens: number, end = tail): void => {
     estimate += tokens
     if (sent >= limit) return
-    frames.push({ atMs: Math.round(at), data: head + ROLE_OPEN + json.slice(1) + tail })
+    frames.push({ atMs: Math.round(at), data: head + ROLE_OPEN + json.slice(1) + end })
     shares.push(tokens)
     sent++
     at += chars * perChar
@@ -103,19 +106,38 @@ export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut)
   // pieces' tokens sum to the text's, so the shares of a whole reply are its completion tokens.
   // A text piece's delta is written as JSON.stringify writes `{ content: '', reasoning: piece }`
   // or `{ content: piece }`, without the object: a 100-chunk reply made 100 of them.
+  // Reasoning before content, each piece with its `reasoning_details` entry of the message's kind;
+  // a signature on the last piece, and an encrypted block after it, as providers stream them.
   const reasoning = message.reasoning ?? ''
+  const details = message.reasoning_details ?? []
+  const first = details[0]
   for (let i = 0; i < reasoning.length; i += CHUNK_CHARS) {
     const piece = reasoning.slice(i, i + CHUNK_CHARS)
-    pushJson(`{"content":"","reasoning":${JSON.stringify(piece)}}`, piece.length, textTokens(piece))
+    const last = i + CHUNK_CHARS >= reasoning.length
+    pushJson(`{"content":"","reasoning":${JSON.stringify(piece)},"reasoning_details":[${JSON.stringify(pieceDetail(first, piece, last))}]}`, piece.length, textTokens(piece))
   }
+  for (const detail of details) if (detail.type === 'reasoning.encrypted') pushJson(`{"content":"","reasoning_details":[${JSON.stringify(detail)}]}`, 0, 0)
   const content = message.content ?? ''
+  const logprobs = source.logprobs ?? null
   for (let i = 0; i < content.length; i += CHUNK_CHARS) {
     const piece = content.slice(i, i + CHUNK_CHARS)
-    pushJson(`{"content":${JSON.stringify(piece)}}`, piece.length, textTokens(piece))
+    // A chunk's log probabilities are those of the tokens it carries (4 of 4 characters).
+    const end = logprobs === null ? tail : tail.replace('"logprobs":null', `"logprobs":${JSON.stringify({ content: logprobs.slice(i / 4, (i + CHUNK_CHARS) / 4), refusal: null })}`)
+    pushJson(`{"content":${JSON.stringify(piece)}}`, piece.length, textTokens(piece), end)
   }
+  // A call as the service streams one: its index, id, type and name with empty arguments, then the
+  // arguments in pieces. Each delta carries the tokens its characters complete, name first, so a
+  // call's shares sum to the tokens of its name and arguments.
   ;(message.tool_calls ?? []).forEach((call, index) => {
-    const tokens = textTokens(call.function.name + call.function.arguments)
-    push({ content: null, tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] }, call.function.arguments.length, tokens)
+    const { name, arguments: args } = call.function
+    let counted = textTokens(name)
+    push({ content: null, tool_calls: [{ index, id: call.id, type: 'function', function: { name, arguments: '' } }] }, 0, counted)
+    for (let i = 0; i < args.length; i += CHUNK_CHARS) {
+      const piece = args.slice(i, i + CHUNK_CHARS)
+      const upTo = textTokens(name + args.slice(0, i + CHUNK_CHARS))
+      push({ content: null, tool_calls: [{ index, function: { arguments: piece } }] }, piece.length, upTo - counted)
+      counted = upTo
+    }
   })
   if (cut !== undefined) {
     frames.push({ atMs: Math.round(at), data: event({ ...chunk({ content: '' }, 'error'), error: cut.error }) })
@@ -126,6 +148,14 @@ export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut)
   frames.push({ atMs: Math.round(at), data: event(finishChunk(source)) })
   shares.push(0)
   return { frames, shares, terminal: frames.length - 1, estimate }
+}
+
+/** A streamed reasoning piece's `reasoning_details` entry: the message's first entry's kind and format, the piece as its text. */
+function pieceDetail(first: ChatReasoningDetail | undefined, piece: string, last: boolean): ChatReasoningDetail {
+  if (first?.type === 'reasoning.summary') return { type: 'reasoning.summary', summary: piece, format: first.format, index: 0 }
+  const detail: ChatReasoningDetail = { type: 'reasoning.text', text: piece, format: first?.format ?? 'unknown', index: 0 }
+  if (last && first?.type === 'reasoning.text' && first.signature !== undefined) detail.signature = first.signature
+  return detail
 }
 
 /**

@@ -2,6 +2,8 @@
 // chunk, and a generation as `GET /generation` shows it. Every field the official SDK requires is
 // here; `x: T | null` is always present, `x?: T` may be absent.
 
+import type { ChatLogprobs } from './logprobs.js'
+
 /** A tool call in an assistant message: `index` is its place in the message's list, as the service sends it. */
 export interface ChatToolCall {
   type: 'function'
@@ -10,13 +12,14 @@ export interface ChatToolCall {
   function: { name: string; arguments: string }
 }
 
-/** One entry of `reasoning_details`: the reasoning's text, as the service sends a model's plain reasoning. */
-export interface ChatReasoningDetail {
-  type: 'reasoning.text'
-  text: string
-  format: 'unknown'
-  index: number
-}
+/**
+ * One entry of `reasoning_details`, of the types providers send (decisions/0047): the reasoning's
+ * text (Anthropic's signed), a summary of it (OpenAI's), or an opaque encrypted block.
+ */
+export type ChatReasoningDetail =
+  | { type: 'reasoning.text'; text: string; format: string; index: number; signature?: string }
+  | { type: 'reasoning.summary'; summary: string; format: string; index: number }
+  | { type: 'reasoning.encrypted'; data: string; format: string; index: number }
 
 /**
  * The assistant message of a non-streamed completion, as the service sends it (decisions/0039):
@@ -67,7 +70,7 @@ export interface ChatCompletion {
   model: string
   object: 'chat.completion'
   created: number
-  choices: { index: number; logprobs: null; finish_reason: FinishReason; native_finish_reason: FinishReason; message: ChatAssistantMessage }[]
+  choices: { index: number; logprobs: ChatLogprobs | null; finish_reason: FinishReason; native_finish_reason: FinishReason; message: ChatAssistantMessage }[]
   system_fingerprint: string | null
   usage: ChatUsage
 }
@@ -89,10 +92,10 @@ export interface ChatChunk {
   created: number
   choices: {
     index: number
-    delta: { role?: 'assistant'; content?: string | null; reasoning?: string | null; tool_calls?: ChatStreamToolCall[] }
+    delta: { role?: 'assistant'; content?: string | null; reasoning?: string | null; reasoning_details?: ChatReasoningDetail[]; tool_calls?: ChatStreamToolCall[] }
     finish_reason: FinishReason | null
     native_finish_reason: FinishReason | null
-    logprobs: null
+    logprobs: ChatLogprobs | null
   }[]
   system_fingerprint?: string
   usage?: ChatUsage

@@ -142,6 +142,14 @@ export const settleOf: (response: SimResponse) => StreamSettle | undefined = set
 /** Marks the response a responder rule made (its reply, or its error), for the journal to name the rule (decisions/0027). */
 export const withResponder: (response: SimResponse, rule: ResponderState) => SimResponse = responderMark.mark
 
+const warningsMark = responseMark<string[]>('reply warnings')
+
+/** Marks the response whose default reply could not satisfy the request's schemas, for the journal's `warnings` (decisions/0047). */
+export const withWarnings: (response: SimResponse, warnings: string[]) => SimResponse = warningsMark.mark
+
+/** What a response's reply could not satisfy, if anything; else undefined. */
+export const warningsOf: (response: SimResponse) => string[] | undefined = warningsMark.of
+
 /** The responder rule that made a response, if one did; else undefined. */
 export const responderOf: (response: SimResponse) => ResponderState | undefined = responderMark.of
 
