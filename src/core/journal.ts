@@ -94,7 +94,7 @@ export interface JournalEntry {
   /**
    * What a default reply could not satisfy of the request's JSON Schemas (a tool's parameters, a
    * structured-output schema): a contradictory `allOf`, a pattern feature the generator does not
-   * support, ... The reply is then a best effort (decisions/0046, 0047 in the repository). Empty for
+   * support, ... The reply is then a best effort (decisions/0046, 0048 in the repository). Empty for
    * every reply that satisfied them, and for every other request. Filter on it with
    * `list({ hasWarnings: true })`.
    */

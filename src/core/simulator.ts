@@ -108,7 +108,7 @@ export interface SimulatorOptions {
    * tools and `tool_choice` "auto" or none, the model calls a tool while the conversation since the
    * last user turn holds fewer than this many assistant turns, and answers text after; so by
    * default an agent loop gets one call, then text after the tool's result. 0: a call only when
-   * the request requires one (decisions/0047).
+   * the request requires one (decisions/0048).
    */
   replies?: { toolRounds?: number }
 }

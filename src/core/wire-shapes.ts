@@ -406,7 +406,7 @@ const TOOL_CALL = object<ChatToolCall>('ChatToolCall', {
 
 const TOP_LOGPROB = object<TopLogprob>('TopLogprob', { token: string, logprob: number, bytes: arrayOf(integer) })
 
-/** `ChatTokenLogprobs`: a choice's log probabilities, when asked (decisions/0047). */
+/** `ChatTokenLogprobs`: a choice's log probabilities, when asked (decisions/0048). */
 const CHAT_LOGPROBS = object<ChatLogprobs>('ChatTokenLogprobs', {
   content: nullable(arrayOf(object<TokenLogprob>('ChatTokenLogprob', { token: string, logprob: number, bytes: arrayOf(integer), top_logprobs: arrayOf(TOP_LOGPROB) }))),
   refusal: literalNull,

@@ -105,7 +105,7 @@ describe('sdk.chat.send', () => {
         metadata: { ticket: 'T-1' },
         streamOptions: { includeUsage: true },
     })
-    // The last turn is the user's, and the request declares a tool with tool choice auto: the model calls it (decisions/0047).
+    // The last turn is the user's, and the request declares a tool with tool choice auto: the model calls it (decisions/0048).
     expect(result.choices[0]?.finishReason).toBe('tool_calls')
     expect(result.choices[0]?.message.toolCalls?.[0]?.function.name).toBe('lookup')
     const generation = (await sdk.generations.getGeneration({ id: result.id })).data

@@ -35,7 +35,7 @@ import type { ChatCompletion, ChatToolCall, FinishReason, ProviderResponse } fro
 export interface InferenceRuntime {
   /** The simulator's seed: default replies are derived from it. */
   readonly seed: number
-  /** How default replies behave (`createSimulator({ replies })`, decisions/0047). */
+  /** How default replies behave (`createSimulator({ replies })`, decisions/0048). */
   readonly replies: ReplyOptions
   readonly responders: Responders
   /** The simulator's caches of embeddings' JSON (inference/vectors.ts). */
@@ -105,7 +105,7 @@ interface Reply {
   toolCalls: ChatToolCall[]
   finishReason: FinishReason
   stated: ResponderReply['usage']
-  /** What the request's schemas asked that the reply could not give (decisions/0047). */
+  /** What the request's schemas asked that the reply could not give (decisions/0048). */
   warnings: string[]
 }
 
@@ -136,7 +136,7 @@ const callsOf = (calls: readonly { name: string; arguments: string; id?: string 
 /**
  * The reply of the endpoint that answers: a responder rule's, or the default reply (compose.ts).
  * A rule's call without `arguments` gets arguments valid for the tool the request declares, and
- * `structured: true` content valid for the request's format (decisions/0047).
+ * `structured: true` content valid for the request's format (decisions/0048).
  */
 function replyOf(rule: ResponderRule | undefined, runtime: InferenceRuntime, model: string, endpoint: Endpoint, input: ChatInput, idBase: string): Reply {
   const given = rule?.reply
@@ -331,7 +331,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     reply.toolCalls = NO_TOOL_CALLS
     if (reply.finishReason === 'tool_calls') reply.finishReason = 'stop'
   }
-  // A stop sequence cuts the text before it, and the reply stops there (decisions/0047).
+  // A stop sequence cuts the text before it, and the reply stops there (decisions/0048).
   if (reply.content !== null && input.demands.stop.length > 0) {
     const cut = cutAtStop(reply.content, input.demands.stop)
     if (cut !== null) {

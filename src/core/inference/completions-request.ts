@@ -118,7 +118,7 @@ export function readCompletionsRequest(value: Record<string, unknown>, unknownFi
     parameters,
     user,
     sessionId,
-    // A text completion is text: its stop sequences cut it and its seed varies it (decisions/0047).
+    // A text completion is text: its stop sequences cut it and its seed varies it (decisions/0048).
     demands: demandsOf({ ...NO_DEMANDS, stop: stopSequences(stop), seed: typeof value['seed'] === 'number' ? value['seed'] : null }),
   }
 }

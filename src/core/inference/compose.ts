@@ -1,5 +1,5 @@
 // Step 5 of the money path, when no responder answers: the reply a model would give to what the
-// request asks (decisions/0047). A tool call whose arguments are valid against the tool's JSON
+// request asks (decisions/0048). A tool call whose arguments are valid against the tool's JSON
 // Schema when the request makes or lets the model call one; JSON valid against the answer's schema;
 // reasoning for the endpoints that reason; text otherwise (reply.ts). Every part is a function of
 // the simulator's seed, the model, the messages and what the request asks, so the same request
@@ -23,7 +23,7 @@ export interface ReplyOptions {
 
 export const DEFAULT_REPLY_OPTIONS: ReplyOptions = Object.freeze({ toolRounds: 1 })
 
-/** How a model's reasoning reaches the caller: as its provider sends it (decisions/0047). */
+/** How a model's reasoning reaches the caller: as its provider sends it (decisions/0048). */
 export interface ReasoningStyle {
   /** `reasoning.text` entries, or `reasoning.summary` ones (OpenAI's models show a summary). */
   readonly kind: 'text' | 'summary'
@@ -47,7 +47,7 @@ export interface ComposedReasoning {
 /** The default reply to a request. */
 export interface Composed {
   content: string | null
-  /** At most one call (decisions/0047); ids are the caller's. */
+  /** At most one call (decisions/0048); ids are the caller's. */
   toolCalls: { name: string; arguments: string }[]
   reasoning: ComposedReasoning | null
   /** What the schema generator could not satisfy; the journal lists them. */

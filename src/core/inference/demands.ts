@@ -1,4 +1,4 @@
-// What a request asks of its reply beyond its messages (decisions/0047): the function tools it
+// What a request asks of its reply beyond its messages (decisions/0048): the function tools it
 // declares and which it lets or makes the model call, the format of the answer (a JSON Schema, or
 // any JSON object), reasoning, stop sequences, log probabilities and a seed. Read here for both
 // `/chat/completions` and `/responses`, so that the default reply (compose.ts) follows the two alike.
@@ -110,7 +110,7 @@ export function readEffort(reader: BodyReader, value: unknown, at: string): Effo
 /**
  * What `reasoning` (an object already checked), `reasoning_effort` and `include_reasoning` say,
  * read from the raw body: `reasoning.effort` wins over `reasoning_effort`; `include_reasoning:
- * false` is `exclude`, `true` asks for reasoning (decisions/0047).
+ * false` is `exclude`, `true` asks for reasoning (decisions/0048).
  */
 export function readReasoningAsk(reader: BodyReader, body: Record<string, unknown>, prefix = ''): ReasoningAsk {
   const raw = body['reasoning']

@@ -1,4 +1,4 @@
-// Log probabilities of a reply's tokens (decisions/0047), for a request that asks (`logprobs`,
+// Log probabilities of a reply's tokens (decisions/0048), for a request that asks (`logprobs`,
 // `top_logprobs`) of an endpoint that gives them. Tokens are the estimator's: 4 characters each
 // (tokens.ts), so they join to the content and their number is its completion tokens. Each value
 // is drawn from the reply's hash and the token's place: the same reply, the same figures.

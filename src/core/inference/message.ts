@@ -1,7 +1,7 @@
 // The assistant message of a non-streamed chat completion, as the service sends it
 // (decisions/0039): one place, for the money path (chat.ts) and the records made from drawn parts
 // (assemble.ts), so the two cannot drift apart. Reasoning details take the shapes the model's
-// provider sends (decisions/0047).
+// provider sends (decisions/0048).
 import { toBase64 } from '../base64.js'
 import { uint32Source } from '../schema/index.js'
 import type { ReasoningStyle } from './compose.js'

@@ -54,7 +54,7 @@ export interface ChatInput {
   parameters: SupportedParameter[]
   user: string | null
   sessionId: string | null
-  /** What the reply must follow besides the messages: tools, format, reasoning, stop, logprobs, seed (decisions/0047). */
+  /** What the reply must follow besides the messages: tools, format, reasoning, stop, logprobs, seed (decisions/0048). */
   demands: ReplyDemands
 }
 

@@ -242,7 +242,7 @@ const TEXT_FORMAT_FIELDS: Record<string, ReadonlySet<string>> = {
   json_schema: new Set(['type', 'name', 'description', 'schema', 'strict']),
 }
 
-/** `text.format`: free text, any JSON object, or JSON valid against `schema` (decisions/0047). */
+/** `text.format`: free text, any JSON object, or JSON valid against `schema` (decisions/0048). */
 function readTextFormat(text: BodyReader): OutputFormat {
   const given = text.optionalObject('format', true)
   if (given === undefined || given === null) return null
@@ -343,7 +343,7 @@ export function readResponsesRequest(value: Record<string, unknown>, unknownFiel
     parallelToolCalls: parallel ?? true,
     format,
     reasoning: readReasoningAsk(body, value),
-    // Log probabilities are answered on chat completions only (decisions/0047).
+    // Log probabilities are answered on chat completions only (decisions/0048).
     stop: [],
     logprobs: null,
     seed: null,

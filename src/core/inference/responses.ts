@@ -20,7 +20,7 @@ export type ResponsesOutputItem =
       summary: { type: 'summary_text'; text: string }[]
       content: { type: 'reasoning_text'; text: string }[]
       status: ItemStatus
-      /** The provider's opaque reasoning, where it sends one (decisions/0047). */
+      /** The provider's opaque reasoning, where it sends one (decisions/0048). */
       encrypted_content?: string
       format?: string
       signature?: string
@@ -129,7 +129,7 @@ function outputOf(done: Pick<Completed, 'message' | 'suffix'>, status: ItemStatu
 }
 
 /**
- * A reasoning item as the model's provider sends it (decisions/0047): a summary (OpenAI's models)
+ * A reasoning item as the model's provider sends it (decisions/0048): a summary (OpenAI's models)
  * or the reasoning's text, with the provider's format, signature and encrypted content where the
  * message's `reasoning_details` carry them.
  */

@@ -19,7 +19,7 @@ export interface StreamSource {
   latency: number
   /** Tokens per second. */
   throughput: number
-  /** The content's token log probabilities, when the request asked and the endpoint gives them (decisions/0047). */
+  /** The content's token log probabilities, when the request asked and the endpoint gives them (decisions/0048). */
   logprobs?: TokenLogprob[] | null
 }
 

@@ -13,7 +13,7 @@ export interface ChatToolCall {
 }
 
 /**
- * One entry of `reasoning_details`, of the types providers send (decisions/0047): the reasoning's
+ * One entry of `reasoning_details`, of the types providers send (decisions/0048): the reasoning's
  * text (Anthropic's signed), a summary of it (OpenAI's), or an opaque encrypted block.
  */
 export type ChatReasoningDetail =

@@ -144,7 +144,7 @@ export const withResponder: (response: SimResponse, rule: ResponderState) => Sim
 
 const warningsMark = responseMark<string[]>('reply warnings')
 
-/** Marks the response whose default reply could not satisfy the request's schemas, for the journal's `warnings` (decisions/0047). */
+/** Marks the response whose default reply could not satisfy the request's schemas, for the journal's `warnings` (decisions/0048). */
 export const withWarnings: (response: SimResponse, warnings: string[]) => SimResponse = warningsMark.mark
 
 /** What a response's reply could not satisfy, if anything; else undefined. */
