@@ -43,3 +43,11 @@ export function fromBase64(text: string): Uint8Array | undefined {
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
   return bytes
 }
+
+/** Bytes encoded at a time: 192 KiB, 256 KiB of base64. A multiple of 3, so the slices' base64 joins up. */
+export const BASE64_SLICE = 3 * 64 * 1024
+
+/** `encode(bytes)` in slices of {@link BASE64_SLICE} bytes, so that no step of a large body takes long. */
+export function* base64Slices(bytes: Uint8Array, encode: (bytes: Uint8Array) => string): Generator<string> {
+  for (let i = 0; i < bytes.length; i += BASE64_SLICE) yield encode(bytes.subarray(i, i + BASE64_SLICE))
+}

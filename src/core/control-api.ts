@@ -3,7 +3,7 @@
 // with the request body as its options, through the same validation; a SimulatorError becomes a 400
 // envelope whose metadata names the argument as the programmatic API does. Control requests are
 // not the service's: they are not journaled, take no rate-limit token and trigger no fault.
-import { toBase64 } from './base64.js'
+import { base64Slices, toBase64 } from './base64.js'
 import { type Fault, type FaultRule } from './faults.js'
 import { OPERATION_NAMES } from './protocol.js'
 import { SimulatorError, SimulatorErrorCode, errorEnvelope } from './errors.js'
@@ -26,7 +26,7 @@ export interface ControlRequest {
 }
 
 /**
- * An answer written in parts (the journal): each part is built as it is written, so a large answer
+ * An answer written in parts (the journal, the export): each part is built as it is written, so a large answer
  * does not hold the server's other requests up while it is made, nor sit in memory whole.
  */
 export interface PartsResponse {
@@ -210,13 +210,9 @@ function* entryParts(entry: JournalEntry, encode: (bytes: Uint8Array) => string)
   const text = JSON.stringify({ ...entry, response: rest })
   // The entry's last field is `response`, an object that is never empty (it has a status).
   yield `${text.slice(0, -2)},"body":"`
-  // Slices of a multiple of 3 bytes encode to base64 that joins up: each step stays short.
-  for (let i = 0; i < body.length; i += BASE64_SLICE) yield encode(body.subarray(i, i + BASE64_SLICE))
+  yield* base64Slices(body, encode)
   yield '"}}'
 }
-
-/** Bytes encoded at a time: 192 KiB, 256 KiB of base64. */
-const BASE64_SLICE = 3 * 64 * 1024
 
 /** The journal page, built an entry at a time as it is written. */
 function journalAnswer(sim: Simulator<unknown>, query: JournalQuery, encode: (bytes: Uint8Array) => string): PartsResponse {
@@ -289,7 +285,8 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         }
         const bodies = queryBoolean(query, 'bodies', true)
         const internals = internalsOf(sim)
-        if (internals !== undefined) return jsonResponse(200, internals.exportWorld({ encode, bodies }))
+        // In parts, as the journal: the export of a large world is written without holding the server up.
+        if (internals !== undefined) return { status: 200, headers: { 'content-type': 'application/json' }, type: 'parts', parts: internals.exportWorldParts({ encode, bodies }) }
         const spec = sim.exportWorld()
         return jsonResponse(200, bodies ? spec : { ...spec, files: spec.files?.map(({ base64: _base64, text: _text, ...file }) => file) })
       },

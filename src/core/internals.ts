@@ -3,7 +3,7 @@
 import type { SimRequest, SimResponse } from './protocol.js'
 import type { JournalStore } from './journal.js'
 import type { StoredFile } from './store/files.js'
-import type { WorldFile, WorldKey, WorldModel, WorldSpec, WorldUser, WorldVideoModel, WorldWorkspace } from './worlds/spec.js'
+import type { WorldFile, WorldKey, WorldModel, WorldUser, WorldVideoModel, WorldWorkspace } from './worlds/spec.js'
 
 /** How a world is written: files' bytes encoded by `encode`, or left out when `bodies` is false. */
 export interface ExportOptions {
@@ -20,7 +20,8 @@ export interface SimulatorInternals {
   handleShared(request: SimRequest): SimResponse
   /** The journal's storage, for pages built an entry at a time. */
   journal: JournalStore
-  exportWorld(options: ExportOptions): WorldSpec<object>
+  /** The world as `exportWorld` writes it, as JSON text in parts (worlds/export.ts): the rows are taken at the call. */
+  exportWorldParts(options: ExportOptions): Iterable<string>
   /**
    * One entity as a world spec holds it (camelCase, instants as ISO strings), by its id: what the
    * control API answers, so that what it answers is what it takes. Undefined when there is none.

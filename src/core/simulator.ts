@@ -29,7 +29,7 @@ import { type VideoModelCollection, createVideoModelCollection } from './store/v
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
 import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, DEFAULT_WORLD, DEFAULT_WORLD_MODELS } from './worlds/default.js'
-import { exportWorld, worldFile, worldKey, worldModel, worldUser, worldWorkspace } from './worlds/export.js'
+import { exportWorld, exportWorldParts, worldFile, worldKey, worldModel, worldUser, worldWorkspace } from './worlds/export.js'
 import { type WorldKey, type WorldSpec, WORLD_FORMAT, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
 import { type WorldProblem } from './worlds/problems.js'
 import { worldResponders } from './worlds/responders.js'
@@ -319,7 +319,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     handleShared: (request) => handleRequest(ctx, router, request, true),
     generationCount: () => ctx.data.generations.size,
     journal: router.journal,
-    exportWorld: (exportOptions) => exportWorld(ctx.data, clock.nowMs(), world, exportOptions),
+    exportWorldParts: (exportOptions) => exportWorldParts(ctx.data, clock.nowMs(), world, exportOptions),
     worldEntry: {
       user: (id) => {
         const user = ctx.data.users.get(id)

@@ -7,17 +7,10 @@ import { type Socket, createConnection } from 'node:net'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
 import { type RequestLogEntry, type SimulatorServer, startServer } from '../../src/server/index.js'
+import { ask, bigFileServer } from './support/big-file-child.js'
 
-const BIG_FILE_SERVER = new URL('./support/big-file-server.ts', import.meta.url).pathname
 const READ_URL = new URL('./support/read-url.mjs', import.meta.url).pathname
 const MIB = 1024 * 1024
-
-interface Child {
-  child: ChildProcess
-  port: number
-  fileId: string
-  managementKey: string
-}
 
 const children = new Set<ChildProcess>()
 const sockets = new Set<Socket>()
@@ -32,23 +25,6 @@ afterEach(async () => {
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL')
 })
-
-/** A server of the default world and one file of `mib` MiB, in a process of its own. */
-function bigFileServer(mib: number): Promise<Child> {
-  const child = fork(BIG_FILE_SERVER, [String(mib)], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  children.add(child)
-  return new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve({ child, ...(message as Omit<Child, 'child'>) }))
-    child.once('exit', (code) => reject(new Error(`the server process exited (${code}) before it listened`)))
-  })
-}
-
-function ask<T>(child: ChildProcess, question: string): Promise<T> {
-  return new Promise((resolve) => {
-    child.once('message', (answer) => resolve(answer as T))
-    child.send(question)
-  })
-}
 
 /** GET a path and read the answer to its end; resolves with the status, the body and the milliseconds taken. */
 function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; ms: number }> {
@@ -78,7 +54,7 @@ function stalled(port: number, text: string): Socket {
 
 describe('one request cannot stall the server', { timeout: 120_000 }, () => {
   it('answers the journal of 20 downloads of a 10 MiB file at once, and health checks stay quick while it streams the bodies', async () => {
-    const server = await bigFileServer(10)
+    const server = await bigFileServer(children, 10)
     const auth = { authorization: `Bearer ${server.managementKey}` }
     for (let i = 0; i < 20; i++) expect((await get(server.port, `/api/v1/files/${server.fileId}/content`, auth)).body.byteLength).toBe(10 * MIB)
 
@@ -116,7 +92,7 @@ describe('one request cannot stall the server', { timeout: 120_000 }, () => {
   })
 
   it('holds 40 stalled downloads of a 40 MiB file in under 200 MiB: the bytes once, not a copy per request', async () => {
-    const server = await bigFileServer(40)
+    const server = await bigFileServer(children, 40)
     for (let i = 0; i < 40; i++) {
       stalled(server.port, `GET /api/v1/files/${server.fileId}/content HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${server.managementKey}\r\n\r\n`)
     }
