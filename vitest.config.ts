@@ -12,6 +12,12 @@ export const ISOLATED = ['test/inference/admission.test.ts', 'test/fuzz/misuse.t
  * them alone, and `--project shared` leaves them out.
  */
 export const CLIENTS = ['test/clients/**/*.test.ts']
+/**
+ * Tests that time how long the server keeps other requests waiting (probes every 5 ms, p99 and
+ * worst waits; decisions/0047): run last and one at a time, alone on the machine, so that what they
+ * measure is the server and not the other worker's tests.
+ */
+export const TIMING = ['test/server/journal-stall.test.ts', 'test/server/stalls.test.ts']
 const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts']
 
 export default defineConfig({
@@ -28,7 +34,7 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: INCLUDE,
-          exclude: [...configDefaults.exclude, ...ISOLATED, ...CLIENTS],
+          exclude: [...configDefaults.exclude, ...ISOLATED, ...CLIENTS, ...TIMING],
           // One module graph per worker, shared by the files it runs in turn (decisions/0035):
           // importing the SDK, MSW and fast-check afresh for each of 150 files took more time than
           // the tests. A file restores what it changes (env stubs, spies, timers, servers, TZ).
@@ -37,6 +43,8 @@ export default defineConfig({
       },
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
       { extends: true, test: { name: 'clients', include: CLIENTS } },
+      // Group 1 starts once every project of group 0 is done.
+      { extends: true, test: { name: 'timing', include: TIMING, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },
 })
