@@ -124,8 +124,12 @@ export function datedSlug(id: string, releaseDate: string | undefined): string {
   return `${base}-${releaseDate}`
 }
 
-/** What the flags of a model let its endpoints take, in the order of `SUPPORTED_PARAMETERS`. */
-export function supportedParameters(model: MergedModel, host: boolean): SupportedParameter[] {
+/**
+ * What the flags of a model let its endpoints take, in the order of `SUPPORTED_PARAMETERS`.
+ * `logprobs`: the endpoint answers log probabilities (hosts of open weights, and OpenAI's own
+ * models that do not reason, as the service lists them).
+ */
+export function supportedParameters(model: MergedModel, host: boolean, logprobs = false): SupportedParameter[] {
   const set = new Set<SupportedParameter>(['max_tokens', 'stop'])
   if (model.temperature !== false) {
     for (const p of ['temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'seed'] as const) set.add(p)
@@ -133,6 +137,7 @@ export function supportedParameters(model: MergedModel, host: boolean): Supporte
     if (host) for (const p of ['top_k', 'min_p', 'repetition_penalty'] as const) set.add(p)
   }
   if (model.reasoning === true) set.add('reasoning').add('include_reasoning')
+  if (logprobs) set.add('logprobs').add('top_logprobs')
   if (model.tool_call === true) set.add('tools').add('tool_choice')
   if (model.structured_output === true) set.add('response_format').add('structured_outputs')
   return SUPPORTED_PARAMETERS.filter((p) => set.has(p))
@@ -325,7 +330,7 @@ export function catalogModel(snapshot: Pick<CatalogSnapshot, 'baseModels' | 'ope
     const host = i >= firstParty.length
     const shorter = HOST_CONTEXTS.filter((c) => c < context)
     const contextLength = host && shorter.length > 0 && choice(id, `context${i}`) < 0.3 ? pickOf(shorter, choice(id, `short${i}`)) : context
-    const parameters = supportedParameters(model, host)
+    const parameters = supportedParameters(model, host, host || (author === 'openai' && model.reasoning !== true))
     const pricing = endpointPricing(model, sold, { free, firstParty: !host })
     const tools = parameters.includes('tool_choice')
     endpoints.push({

@@ -56,6 +56,9 @@ Options:
   --strict-requests    refuse an inference request with a field neither the SDK nor real clients
                        send (a 400 naming it), instead of ignoring it and listing it on the
                        journal entry's ignoredFields
+  --tool-rounds N      default replies with tools and tool_choice auto call a tool while fewer than N
+                       assistant turns follow the last user turn, then answer text (default 1: one
+                       call, then text after the tool's result; 0: a call only when required)
   --no-control         serve no control API (every /__sim path answers 404)
   --control-token T    control clients must send "authorization: Bearer T" (or set the environment
                        variable MODEL_ACCESS_SIM_CONTROL_TOKEN, which ps does not show); needed for
@@ -297,6 +300,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
         'journal-limit': { type: 'string' },
         'journal-bytes': { type: 'string' },
         'strict-requests': { type: 'boolean' },
+        'tool-rounds': { type: 'string' },
         'no-control': { type: 'boolean' },
         'control-token': { type: 'string' },
         'ready-file': { type: 'string' },
@@ -312,6 +316,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
   // Left to the simulator's default when not given.
   const journalBytes = values['journal-bytes'] === undefined ? undefined : integer(values['journal-bytes'], 'journal-bytes', 0, Number.MAX_SAFE_INTEGER, 0)
   const clock = oneOf(values.clock, 'clock', ['virtual', 'real'] as const, 'virtual')
+  const toolRounds = values['tool-rounds'] === undefined ? undefined : integer(values['tool-rounds'], 'tool-rounds', 0, Number.MAX_SAFE_INTEGER, 1)
   const logFormat = oneOf(values.log, 'log', ['pretty', 'json', 'off'] as const, 'pretty')
   const rateLimit = values['rate-limit'] === undefined ? null : parseRateLimit(values['rate-limit'])
   const worldArg = values.world ?? 'default'
@@ -326,6 +331,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
       journalLimit,
       ...(journalBytes !== undefined && { journalBytes }),
       strictRequests: values['strict-requests'] === true,
+      ...(toolRounds !== undefined && { replies: { toolRounds } }),
       ...(values.now !== undefined && { now: values.now }),
     }) as Simulator<unknown>
   } catch (error) {

@@ -351,6 +351,9 @@ describe('estimateCost', () => {
     expect(estimateCost({ prompt: '0.000001', completion: '0.00001', internal_reasoning: '0.00002' }, usage, at)).toBe('0.004')
     // 300 x 0.00001 = 0.003.
     expect(estimateCost({ prompt: '0.000001', completion: '0.00001' }, usage, at)).toBe('0.003')
+    // A zero internal_reasoning is no price of its own, as the service lists it: 300 x 0.00001 = 0.003.
+    expect(estimateCost({ prompt: '0.000001', completion: '0.00001', internal_reasoning: '0' }, usage, at)).toBe('0.003')
+    expect(estimateCost({ prompt: '0.000001', completion: '0.00001', internal_reasoning: '0.000' }, usage, at)).toBe('0.003')
   })
 
   it('bills audio output tokens at audio_output, else at completion', () => {

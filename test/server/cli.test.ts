@@ -597,6 +597,22 @@ describe('serve --strict-requests', () => {
   })
 })
 
+describe('serve --tool-rounds', () => {
+  it('passes --tool-rounds on: 0 answers text to tools with tool choice auto, the default a call', async () => {
+    const call = async (served: Served) => {
+      const ready = JSON.parse(served.cli.stdout().split('\n')[0] ?? '') as { url: string; regularKey: string; handles: { models: { paid: string } } }
+      const res = await fetch(`${ready.url}/chat/completions`, {
+        method: 'POST',
+        headers: { ...bearer(ready.regularKey), 'content-type': 'application/json' },
+        body: JSON.stringify({ model: ready.handles.models.paid, messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] }),
+      })
+      return ((await res.json()) as { choices: { finish_reason: string }[] }).choices[0]?.finish_reason
+    }
+    expect(await call(await serve(['--log', 'json', '--tool-rounds', '0']))).toBe('stop')
+    expect(await call(await serve(['--log', 'json']))).toBe('tool_calls')
+  })
+})
+
 describe('serve --journal-bytes', () => {
   it('passes --journal-bytes on: the oldest entries go once the bytes pass it', async () => {
     // Each GET /videos/models entry counts 256 + its path (14): two fit in 600, not three.
@@ -641,6 +657,7 @@ describe('serve, refusing to start', { timeout: 60_000 }, () => {
     log: command(() => ['serve', '--port', '0', '--log', 'loud']),
     now: command(() => ['serve', '--port', '0', '--now', 'yesterday']),
     journalBytes: command(() => ['serve', '--port', '0', '--journal-bytes', '1.5']),
+    toolRounds: command(() => ['serve', '--port', '0', '--tool-rounds', 'many']),
   })
 
   /** The one line a failed start writes to stderr; fails the test when there is not exactly one. */
@@ -696,6 +713,7 @@ describe('serve, refusing to start', { timeout: 60_000 }, () => {
     ['--log', 'loud', 'log'],
     ['--now', 'yesterday', 'now'],
     ['--journal-bytes', '1.5', 'journalBytes'],
+    ['--tool-rounds', 'many', 'toolRounds'],
   ] as const)('exits 1 on the bad value %s %s, with one line naming the flag and the value', async (flag, value, name) => {
     const result = await results[name]
     expect(result.code).toBe(1)
@@ -731,6 +749,7 @@ describe('usage', { timeout: 60_000 }, () => {
     ['serve', '--rate-limit R/I'],
     ['serve', '--strict-requests'],
     ['serve', '--journal-bytes N'],
+    ['serve', '--tool-rounds N'],
     ['world', 'world check PATH'],
     ['generate', '--size SIZE'],
     ['check', 'Lists every problem'],

@@ -66,7 +66,23 @@ function requestSeed(seed: number, demands: ReplyDemands): number {
   return demands.seed === null ? seed : fold((0x811c9dc5 ^ seed) >>> 0, `${STX}seed${STX}${demands.seed}`)
 }
 
-/** The tool the last user turn names (the earliest mention, then the first declared), else the first declared. */
+/** Verbs tool names start with: they name what a tool does to its subject, not which subject, so they choose no tool. */
+const GENERIC_WORDS: ReadonlySet<string> = new Set(['get', 'set', 'list', 'fetch', 'find', 'lookup', 'look', 'search', 'create', 'update', 'delete', 'read', 'write', 'query', 'run', 'call', 'make', 'tool', 'function', 'check', 'send', 'add', 'remove'])
+
+/** The words of a tool's name (`get_weather`, `lookupOrder`), lowercase, without the generic verbs. */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word))
+}
+
+/**
+ * The tool the last user turn names, else the first declared. A turn names a tool by its name
+ * (`get_weather`, or `get weather`; the earliest mention wins), else by the words of its name
+ * (`weather`, `order`: the tool with the most of them, the first declared on a tie).
+ */
 function namedTool(tools: readonly DeclaredTool[], lastUser: string | null): DeclaredTool {
   if (lastUser !== null && tools.length > 1) {
     const text = lastUser.toLowerCase()
@@ -80,6 +96,16 @@ function namedTool(tools: readonly DeclaredTool[], lastUser: string | null): Dec
           at = found
           best = tool
         }
+      }
+    }
+    if (best !== undefined) return best
+    const said = new Set(text.split(/[^a-z0-9]+/))
+    let most = 0
+    for (const tool of tools) {
+      const count = nameWords(tool.name).filter((word) => said.has(word) || said.has(`${word}s`)).length
+      if (count > most) {
+        most = count
+        best = tool
       }
     }
     if (best !== undefined) return best

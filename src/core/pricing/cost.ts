@@ -26,7 +26,7 @@ export interface CostUsage {
   audioTokens?: number
   /** Cached audio prompt tokens, billed at `input_audio_cache` (else `audio`, else `prompt`). */
   cachedAudioTokens?: number
-  /** Completion tokens spent reasoning, billed at `internal_reasoning` (else `completion`). */
+  /** Completion tokens spent reasoning, billed at `internal_reasoning` when it is not zero (else `completion`). */
   reasoningTokens?: number
   /** Audio completion tokens, billed at `audio_output` (else `completion`). */
   audioOutputTokens?: number
@@ -80,7 +80,9 @@ const USAGE_FIELDS: ReadonlySet<string> = new Set<UsageField>([
 export function buildRates(prices: ResolvedPricing, scale: number, discount: ScaledDecimal): Rates {
   const factor = 10n ** BigInt(discount.scale) - discount.units
   const big = UNITS.map(([, keys]) => {
-    const key = keys.find((k) => prices[k] !== undefined)
+    // A zero `internal_reasoning` is how the service lists "no price of its own": reasoning is then
+    // billed as completion tokens (decisions/0048). Every other zero price is a price of zero.
+    const key = keys.find((k) => prices[k] !== undefined && !(k === 'internal_reasoning' && /^0*\.?0*$/.test(prices[k] as string)))
     return key === undefined ? 0n : rescale(parseDecimal(prices[key] as string), scale) * factor
   })
   const safe = big.every((rate) => rate <= BigInt(Number.MAX_SAFE_INTEGER))
