@@ -46,6 +46,39 @@ describe('the official SDK reads the answers as the service shapes them', () => 
     expect(chunks.slice(0, -2).every((c) => c.choices[0]?.delta.role === 'assistant')).toBe(true)
   })
 
+  it('default replies (decisions/0048): a required tool call, reasoning of every provider shape, and logprobs parse', async () => {
+    const { sim, sdk } = setup()
+    const tools = [{ type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } } }]
+    const called = (await sdk.chat.send({ chatRequest: { model: 'openai/gpt-4o-mini', messages, tools, toolChoice: 'required' } })) as ChatResult
+    expect(called.choices[0]?.finishReason).toBe('tool_calls')
+    expect(Number.isInteger(JSON.parse(called.choices[0]!.message.toolCalls![0]!.function.arguments).id)).toBe(true)
+    const openai = (await sdk.chat.send({ chatRequest: { model: 'openai/gpt-5', messages, reasoning: { effort: 'low' } } })) as ChatResult
+    expect(openai.choices[0]?.message.reasoningDetails?.map((d) => d.type)).toEqual(['reasoning.summary', 'reasoning.encrypted'])
+    const anthropic = (await sdk.chat.send({ chatRequest: { model: 'anthropic/claude-sonnet-4', messages, reasoning: { effort: 'low' } } })) as ChatResult
+    expect(anthropic.choices[0]?.message.reasoningDetails).toEqual([expect.objectContaining({ type: 'reasoning.text', signature: expect.any(String) })])
+    const scored = (await sdk.chat.send({ chatRequest: { model: 'openai/gpt-4o-mini', messages, logprobs: true, topLogprobs: 2 } })) as ChatResult
+    const content = scored.choices[0]?.logprobs?.content ?? []
+    expect(content.map((t) => t.token).join('')).toBe(scored.choices[0]?.message.content)
+    expect(content[0]?.topLogprobs).toHaveLength(2)
+  })
+
+  it('a streamed default tool call and streamed reasoning and logprobs parse, chunk by chunk', async () => {
+    const { sdk } = setup()
+    const tools = [{ type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'integer' }, note: { type: 'string' } }, required: ['id', 'note'] } } }]
+    const read = async (chatRequest: object) => {
+      const chunks: ChatStreamChunk[] = []
+      for await (const chunk of (await sdk.chat.send({ chatRequest: { messages, stream: true, ...chatRequest } as never })) as AsyncIterable<ChatStreamChunk>) chunks.push(chunk)
+      return chunks
+    }
+    const calls = (await read({ model: 'openai/gpt-4o-mini', tools, toolChoice: 'required' })).flatMap((c) => c.choices[0]?.delta.toolCalls ?? [])
+    expect(calls[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'lookup', arguments: '' } })
+    expect(JSON.parse(calls.map((c) => c.function?.arguments ?? '').join('')).id).toEqual(expect.any(Number))
+    const reasoned = await read({ model: 'openai/gpt-5', reasoning: { effort: 'minimal' } })
+    expect(reasoned.flatMap((c) => c.choices[0]?.delta.reasoningDetails ?? []).map((d) => d.type)).toContain('reasoning.encrypted')
+    const scored = await read({ model: 'openai/gpt-4o-mini', logprobs: true, topLogprobs: 1 })
+    expect(scored.flatMap((c) => c.choices[0]?.logprobs?.content ?? []).length).toBeGreaterThan(0)
+  })
+
   it('an embeddings answer, its provider named on the wire', async () => {
     const { sim, sdk } = setup()
     const answer = await sdk.embeddings.generate({ requestBody: { model: sim.world.models.embedding, input: 'hello' } })
