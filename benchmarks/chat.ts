@@ -52,6 +52,40 @@ const SIM_ORIGIN = 'https://openrouter.ai/api/v1'
 const BARE_ORIGIN = 'https://bare.test/api/v1'
 const CHAT_BODY = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hello there, how are you today?' }] })
 const STREAM_BODY = JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'Tell me a long story.' }] })
+/** A tool whose schema the default reply's call must satisfy (decisions/0048): the schema is compiled once, then reused. */
+const WEATHER_TOOL = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' }, unit: { enum: ['celsius', 'fahrenheit'] }, days: { type: 'integer', minimum: 1, maximum: 7 }, notes: { type: 'array', items: { type: 'string' }, maxItems: 3 } },
+      required: ['city', 'unit', 'days', 'notes'],
+      additionalProperties: false,
+    },
+  },
+}
+const TOOL_BODY = JSON.stringify({ model: MODEL, tool_choice: 'required', tools: [WEATHER_TOOL], messages: [{ role: 'user', content: 'What is the weather in Lisbon this week?' }] })
+const STREAM_TOOL_BODY = JSON.stringify({ model: MODEL, stream: true, tool_choice: 'required', tools: [WEATHER_TOOL], messages: [{ role: 'user', content: 'What is the weather in Lisbon this week?' }] })
+const STRUCTURED_BODY = JSON.stringify({
+  model: MODEL,
+  messages: [{ role: 'user', content: 'Describe a customer.' }],
+  response_format: {
+    type: 'json_schema',
+    json_schema: {
+      name: 'customer',
+      strict: true,
+      schema: {
+        type: 'object',
+        properties: { name: { type: 'string' }, email: { type: 'string', format: 'email' }, age: { type: 'integer', minimum: 18, maximum: 99 }, tier: { enum: ['free', 'pro', 'team'] }, tags: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 3 } },
+        required: ['name', 'email', 'age', 'tier', 'tags'],
+        additionalProperties: false,
+      },
+    },
+  },
+})
+/** The bodies the bare server answers, each with the simulator's bytes for it. */
+const BODIES = [CHAT_BODY, STREAM_BODY, STREAM_TOOL_BODY]
 
 /** A simulator with one organisation (credits for millions of requests), one key and one model. */
 function chatSimulator() {
@@ -97,24 +131,27 @@ async function serveChild(kind: string): Promise<void> {
   }
   // The bare server: the bytes a simulator answered, taken from one request of each kind.
   const { sim, key } = chatSimulator()
-  const json = sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body: CHAT_BODY })
-  const stream = sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body: STREAM_BODY })
-  if (json.type !== 'json' || stream.type !== 'stream') throw new Error('the simulator did not answer a JSON and a streamed completion')
-  const jsonBytes = Buffer.from(JSON.stringify(json.body))
-  const frames = stream.body.map((f) => Buffer.from(f.data))
+  const answers = new Map<string, Buffer | Buffer[]>()
+  for (const body of BODIES) {
+    const answer = sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body })
+    if (answer.status !== 200) throw new Error(`the simulator answered ${answer.status} to ${body.slice(0, 80)}`)
+    answers.set(body, answer.type === 'stream' ? answer.body.map((f) => Buffer.from(f.data)) : Buffer.from(JSON.stringify(answer.body)))
+  }
   const { createServer } = await import('node:http')
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString()
-      if (body.includes('"stream":true')) {
+      const answer = answers.get(Buffer.concat(chunks).toString())
+      if (answer === undefined) {
+        res.writeHead(400).end()
+      } else if (Array.isArray(answer)) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-        for (const frame of frames) res.write(frame)
+        for (const frame of answer) res.write(frame)
         res.end()
       } else {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(jsonBytes.byteLength) })
-        res.end(jsonBytes)
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(answer.byteLength) })
+        res.end(answer)
       }
     })
   })
@@ -164,8 +201,15 @@ function post(agent: Agent, port: number, path: string, key: string, body: strin
 type Check = (body: Buffer) => void
 
 const checkJson: Check = (body) => {
-  const parsed = JSON.parse(body.toString()) as { object?: string; choices?: { message?: { content?: string } }[] }
-  if (parsed.object !== 'chat.completion' || typeof parsed.choices?.[0]?.message?.content !== 'string') throw new Error(`not a chat completion: ${body.toString().slice(0, 200)}`)
+  const parsed = JSON.parse(body.toString()) as { object?: string; choices?: { message?: { content?: string | null; tool_calls?: unknown[] } }[] }
+  const message = parsed.choices?.[0]?.message
+  if (parsed.object !== 'chat.completion' || (typeof message?.content !== 'string' && message?.tool_calls?.length !== 1)) throw new Error(`not a chat completion: ${body.toString().slice(0, 200)}`)
+}
+/** A streamed tool call: its first delta, argument pieces, the finish chunk, the usage chunk, [DONE]. */
+const checkToolStream: Check = (body) => {
+  const text = body.toString()
+  const pieces = text.split('\n\n').filter((e) => e.includes('"tool_calls"'))
+  if (pieces.length < 3 || !text.endsWith('data: [DONE]\n\n')) throw new Error(`not a streamed tool call: ${text.slice(0, 200)}`)
 }
 const checkStream: Check = (body) => {
   const text = body.toString()
@@ -200,10 +244,10 @@ async function load(target: Child, path: string, body: string, count: number, ch
 // ---------------------------------------------------------------------------------------------
 // 1. MSW
 
-async function mswRatio(): Promise<{ ratios: number[]; simUs: number; bareUs: number; bytes: number }> {
+async function mswRatio(requestBody: string): Promise<{ ratios: number[]; simUs: number; bareUs: number; bytes: number }> {
   const { sim, key } = chatSimulator()
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
-  const sample = sim.handle({ method: 'POST', path: '/chat/completions', authorization: headers.authorization, body: CHAT_BODY })
+  const sample = sim.handle({ method: 'POST', path: '/chat/completions', authorization: headers.authorization, body: requestBody })
   const text = JSON.stringify(sample.body)
   const bare = http.post(`${BARE_ORIGIN}/chat/completions`, async ({ request }) => {
     await request.text()
@@ -213,7 +257,7 @@ async function mswRatio(): Promise<{ ratios: number[]; simUs: number; bareUs: nu
   server.listen({ onUnhandledRequest: 'error' })
   const timed = async (url: string): Promise<bigint> => {
     const start = nowNs()
-    const res = await fetch(url, { method: 'POST', headers, body: CHAT_BODY })
+    const res = await fetch(url, { method: 'POST', headers, body: requestBody })
     const body = await res.text()
     const ns = nowNs() - start
     if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.slice(0, 200)}`)
@@ -267,22 +311,30 @@ async function main(): Promise<void> {
   const rows: string[][] = []
   const cpuRows: string[][] = []
 
-  const msw = await mswRatio()
-  const mswMedian = median(msw.ratios)
-  console.log(`MSW: simulator ${msw.simUs.toFixed(1)} µs, bare ${msw.bareUs.toFixed(1)} µs a request; ratio ${fmtRatio(mswMedian)} (rounds ${ratioSpread(msw.ratios)})`)
-  rows.push(['MSW, non-streamed', fmtInt(msw.bytes), `${msw.bareUs.toFixed(0)} µs/request`, `${msw.simUs.toFixed(0)} µs/request`, fmtRatio(mswMedian), ratioSpread(msw.ratios)])
-  figures.push(
-    figure({
-      id: 'msw-ratio',
-      what: 'non-streamed chat completion through MSW: simulator µs/request over a bare msw handler answering the same body',
-      measured: mswMedian,
-      unit: 'x',
-      runs: msw.ratios.length,
-      op: '<=',
-      bound: TARGET_MSW,
-      display: `${fmtRatio(mswMedian)} (rounds ${ratioSpread(msw.ratios)})`,
-    }),
-  )
+  // The plain reply, then default replies that follow the request (decisions/0048): the same target.
+  const mswCases = [
+    { id: 'msw-ratio', label: 'MSW, non-streamed', what: 'non-streamed chat completion', body: CHAT_BODY },
+    { id: 'msw-tool-ratio', label: 'MSW, a required tool call', what: 'non-streamed chat completion with a required tool call (arguments made for its schema)', body: TOOL_BODY },
+    { id: 'msw-structured-ratio', label: 'MSW, structured output', what: 'non-streamed chat completion with a json_schema response format (content made for its schema)', body: STRUCTURED_BODY },
+  ]
+  for (const c of mswCases) {
+    const msw = await mswRatio(c.body)
+    const mswMedian = median(msw.ratios)
+    console.log(`${c.label}: simulator ${msw.simUs.toFixed(1)} µs, bare ${msw.bareUs.toFixed(1)} µs a request; ratio ${fmtRatio(mswMedian)} (rounds ${ratioSpread(msw.ratios)})`)
+    rows.push([c.label, fmtInt(msw.bytes), `${msw.bareUs.toFixed(0)} µs/request`, `${msw.simUs.toFixed(0)} µs/request`, fmtRatio(mswMedian), ratioSpread(msw.ratios)])
+    figures.push(
+      figure({
+        id: c.id,
+        what: `${c.what} through MSW: simulator µs/request over a bare msw handler answering the same body`,
+        measured: mswMedian,
+        unit: 'x',
+        runs: msw.ratios.length,
+        op: '<=',
+        bound: TARGET_MSW,
+        display: `${fmtRatio(mswMedian)} (rounds ${ratioSpread(msw.ratios)})`,
+      }),
+    )
+  }
 
   const simServer = await startChild('sim')
   const bare = await startChild('bare')
@@ -291,6 +343,7 @@ async function main(): Promise<void> {
     const cases = [
       { id: 'json', label: 'JSON', path: '/api/v1/chat/completions', body: CHAT_BODY, check: checkJson },
       { id: 'stream', label: `${STREAM_CHUNKS}-chunk stream`, path: '/api/v1/chat/completions', body: STREAM_BODY, check: checkStream },
+      { id: 'stream-tool', label: 'streamed required tool call', path: '/api/v1/chat/completions', body: STREAM_TOOL_BODY, check: checkToolStream },
     ]
     const aimockCase = { path: '/v1/chat/completions', body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there, how are you today?' }] }) }
     let simJsonRates: number[] = []
@@ -372,7 +425,9 @@ two cores, so every ratio comes with its spread over rounds.
 
 - **MSW**: one \`setupServer(...createHandlers(sim), bare)\`; each request is \`fetch\` (POST, JSON body)
   then \`res.text()\`. The bare arm is an \`http.post\` handler that reads the request body and answers the
-  simulator's body text (${fmtInt(msw.bytes)} bytes). ${MSW_ROUNDS} rounds of ${MSW_BATCH} pairs (after ${MSW_WARMUP_ROUNDS} warm-up rounds), the arm that goes
+  simulator's body text. Three requests, each its own run: a plain one, one with a required tool
+  call (\`get_weather\`, four properties; the reply's arguments made for its schema), one with a
+  \`json_schema\` response format (five properties; the content made for the schema). ${MSW_ROUNDS} rounds of ${MSW_BATCH} pairs (after ${MSW_WARMUP_ROUNDS} warm-up rounds), the arm that goes
   first alternating within each round; the ratio is the median of the rounds' ratios.
 - **Server**: \`startServer(sim)\` against a bare node:http server that reads the body and writes the
   same bytes (the stream frame by frame, as the simulator's server does), each in a child process;

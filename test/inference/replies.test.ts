@@ -3,7 +3,7 @@
 // with no responder rule. Validity is judged by ajv (2020-12), as clients judge it.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createSimulator } from '../../src/index.js'
+import { createSimulator, type SupportedParameter } from '../../src/index.js'
 import { runs } from '../support/runs.js'
 import { ajvErrors, ajvValid, documentArbitrary } from '../schema/support.js'
 import { ALPHA, BETA, GAMMA, MODEL, chat, chatWorld, generation } from './support.js'
@@ -247,7 +247,7 @@ describe('bad schemas and choices are 400s naming the path', () => {
 function reasoningWorld(id = 'deepseek/thinker') {
   const sim = createSimulator({ world: 'empty', seed: 3, now: '2026-03-02T10:00:00Z' })
   const org = sim.users.create({ name: 'R', credits: { total: 100 } })
-  const reasons = ['max_tokens', 'reasoning', 'include_reasoning', 'logprobs', 'top_logprobs', 'stop']
+  const reasons = ['max_tokens', 'reasoning', 'include_reasoning', 'logprobs', 'top_logprobs', 'stop'] as SupportedParameter[]
   sim.models.create({
     id,
     endpoints: [
@@ -332,7 +332,7 @@ describe('reasoning', () => {
     const chunks = await collectChunks(chat(sim, key, { model: id, provider: { order: ['Plain'] }, stream: true }).response)
     const deltas = chunks.map((c: any) => c.choices[0]?.delta ?? {})
     const firstContent = deltas.findIndex((d: any) => (d.content ?? '') !== '')
-    const lastReasoning = deltas.map((d: any) => d.reasoning ?? '').findLastIndex((r: string) => r !== '')
+    const lastReasoning = deltas.length - 1 - [...deltas].reverse().findIndex((d: any) => (d.reasoning ?? '') !== '')
     expect(lastReasoning).toBeLessThan(firstContent)
     expect(deltas.map((d: any) => d.reasoning ?? '').join('')).toBe(whole.reasoning)
     expect(deltas.flatMap((d: any) => d.reasoning_details ?? []).filter((d: any) => d.type === 'reasoning.summary').map((d: any) => d.summary).join('')).toBe(whole.reasoning)
