@@ -3,7 +3,7 @@
 // with no responder rule. Validity is judged by ajv (2020-12), as clients judge it.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createSimulator, type SupportedParameter } from '../../src/index.js'
+import { createSimulator, estimateCost, type SupportedParameter } from '../../src/index.js'
 import { runs } from '../support/runs.js'
 import { ajvErrors, ajvValid, documentArbitrary } from '../schema/support.js'
 import { ALPHA, BETA, GAMMA, MODEL, chat, chatWorld, generation } from './support.js'
@@ -311,6 +311,28 @@ describe('reasoning', () => {
       const expected = body.usage.prompt_tokens * 0.000001 + (body.usage.completion_tokens - r) * 0.000002 + r * rate
       expect(body.usage.cost).toBeCloseTo(expected, 12)
       expect(generation(sim, key, body.id).body.data.total_cost).toBe(body.usage.cost)
+    }
+  })
+
+  it('reasoning and completion tokens are priced by the override engine at the clock\'s instant, exactly', () => {
+    const pricing = {
+      prompt: '0.000001',
+      completion: '0.000002',
+      internal_reasoning: '0.000004',
+      // Nights (22:00-06:00 UTC, wrapping past midnight) cost less; reasoning keeps its own price.
+      overrides: [{ utc_start: 2200, utc_end: 600, prompt: '0.0000005', completion: '0.000001' }],
+    }
+    const sim = createSimulator({ world: 'empty', now: '2026-03-02T23:30:00Z' })
+    const org = sim.users.create({ name: 'R', credits: { total: 100 } })
+    sim.models.create({ id: 'deepseek/night', endpoints: [{ provider_name: 'Night', supported_parameters: ['reasoning', 'max_tokens'], pricing }] })
+    const { key } = sim.keys.create({ userId: org.id })
+    for (const at of ['2026-03-02T23:30:00Z', '2026-03-03T12:00:00Z']) {
+      sim.clock.set(at)
+      const { body } = chat(sim, key, { model: 'deepseek/night', reasoning: { effort: 'high' } })
+      const u = body.usage
+      const exact = estimateCost(pricing, { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, reasoningTokens: u.completion_tokens_details.reasoning_tokens }, { at: sim.clock.nowMs() })
+      expect(u.completion_tokens_details.reasoning_tokens).toBe(320)
+      expect(u.cost).toBe(Number(exact))
     }
   })
 
