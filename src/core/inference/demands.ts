@@ -73,9 +73,9 @@ export const NO_DEMANDS: ReplyDemands = Object.freeze({
 export const asksNothing = (demands: ReplyDemands): boolean => demands === NO_DEMANDS
 
 /** A JSON Schema compiled at `path` of the body; a structural fault is the 400 naming the keyword's path. */
-export function schemaAt(reader: BodyReader, path: string, value: unknown): CompiledSchema {
+export function schemaAt(reader: BodyReader, path: string, value: unknown, json?: string): CompiledSchema {
   try {
-    return compileSchema(value, path)
+    return compileSchema(value, path, json)
   } catch (error) {
     if (error instanceof SchemaError) reader.fail(error.path, error.reason)
     throw error
@@ -85,7 +85,8 @@ export function schemaAt(reader: BodyReader, path: string, value: unknown): Comp
 /** A tool declared with `parameters` (null or absent: any object). */
 export function declaredTool(reader: BodyReader, name: string, parameters: unknown, path: string): DeclaredTool {
   if (parameters === undefined || parameters === null) return { name, schema: null, text: '' }
-  return { name, schema: schemaAt(reader, path, parameters), text: JSON.stringify(parameters) }
+  const text = JSON.stringify(parameters)
+  return { name, schema: schemaAt(reader, path, parameters, text), text }
 }
 
 /**

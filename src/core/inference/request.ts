@@ -543,7 +543,8 @@ export function readAnyChatRequest(value: Record<string, unknown>, unknownFields
         nullableBoolean(spec, 'strict')
         const schema = spec.raw('schema')
         // Without a schema, the answer is any JSON object.
-        outputFormat = schema === undefined || schema === null ? { type: 'json_object' } : { type: 'json_schema', schema: schemaAt(spec, spec.at('schema'), schema), text: JSON.stringify(schema) }
+        const text = schema === undefined || schema === null ? '' : JSON.stringify(schema)
+        outputFormat = text === '' ? { type: 'json_object' } : { type: 'json_schema', schema: schemaAt(spec, spec.at('schema'), schema, text), text }
       } else if (type === 'json_object') outputFormat = { type: 'json_object' }
       parameters.push(type === 'json_schema' ? 'structured_outputs' : 'response_format')
     }

@@ -257,7 +257,8 @@ function readTextFormat(text: BodyReader): OutputFormat {
   nullableBoolean(format, 'strict')
   const schema = format.raw('schema')
   if (schema === undefined || schema === null) format.fail(format.at('schema'), 'is required for a json_schema format')
-  return { type: 'json_schema', schema: schemaAt(format, format.at('schema'), schema), text: JSON.stringify(schema) }
+  const json = JSON.stringify(schema)
+  return { type: 'json_schema', schema: schemaAt(format, format.at('schema'), schema, json), text: json }
 }
 
 /** `metadata`: string values only, as the service stores them. */

@@ -2,7 +2,7 @@
 // offset from the start of the response. The adapters write them, waiting for real between them
 // only when a latency rule asks for real waits (decisions/0024).
 import type { StreamFrame } from '../protocol.js'
-import { textTokens } from './tokens.js'
+import { CHARS_PER_TOKEN, textTokens } from './tokens.js'
 import type { TokenLogprob } from './logprobs.js'
 import type { ChatAssistantMessage, ChatChunk, ChatChunkError, ChatReasoningDetail, ChatUsage, FinishReason } from './wire.js'
 
@@ -132,10 +132,12 @@ export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut)
     const { name, arguments: args } = call.function
     let counted = textTokens(name)
     push({ content: null, tool_calls: [{ index, id: call.id, type: 'function', function: { name, arguments: '' } }] }, 0, counted)
+    // Each piece's delta written as JSON.stringify writes `{ content: null, tool_calls: [{ index, function: { arguments } }] }`.
+    const open = `{"content":null,"tool_calls":[{"index":${index},"function":{"arguments":`
     for (let i = 0; i < args.length; i += CHUNK_CHARS) {
       const piece = args.slice(i, i + CHUNK_CHARS)
-      const upTo = textTokens(name + args.slice(0, i + CHUNK_CHARS))
-      push({ content: null, tool_calls: [{ index, function: { arguments: piece } }] }, piece.length, upTo - counted)
+      const upTo = Math.ceil((name.length + Math.min(i + CHUNK_CHARS, args.length)) / CHARS_PER_TOKEN)
+      pushJson(`${open}${JSON.stringify(piece)}}}]}`, piece.length, upTo - counted)
       counted = upTo
     }
   })

@@ -141,6 +141,22 @@ function flatten(node: Node, flat: Flat, seen: Set<Node> = new Set()): void {
   if (node.ref !== undefined) flatten(node.ref, flat, seen)
 }
 
+/**
+ * Each node folded once: a compiled schema's nodes never change, and most nodes (no anyOf, oneOf,
+ * not or conditionals) are generated from their fold as it is. Keyed by node, so it holds nothing
+ * but what compiled schemas hold, and goes with them.
+ */
+const folds = new WeakMap<Node, Flat>()
+function flatOf(node: Node): Flat {
+  let flat = folds.get(node)
+  if (flat === undefined) {
+    flat = emptyFlat()
+    flatten(node, flat)
+    folds.set(node, flat)
+  }
+  return flat
+}
+
 /** `true` when the value only ever comes from a `{type: 'null'}` branch: one a nullable field rarely takes. */
 function onlyNull(node: Node): boolean {
   return node.types !== undefined && node.types.length === 1 && node.types[0] === 'null'
@@ -187,9 +203,14 @@ export class Generator {
       this.warn(path, `recursion deeper than ${HARD_DEPTH} levels cut short`)
       return null
     }
-    const base = emptyFlat()
-    flatten(node, base)
-    const checked = base.oneOf.length > 0 || base.checks > 0 || base.conditionals.length > 0 || base.anyOf.length > 0
+    const folded = flatOf(node)
+    const checked = folded.oneOf.length > 0 || folded.checks > 0 || folded.conditionals.length > 0 || folded.anyOf.length > 0
+    // choose() takes the branch groups out of the flat it is given: a node with groups folds afresh.
+    let base = folded
+    if (checked) {
+      base = emptyFlat()
+      flatten(node, base)
+    }
     const unmet = checked ? describeUnmet(base) : '' // before choose() takes the groups out of base
     const first = this.draw.u32()
     // What a failed draw warned of is dropped when a later draw succeeds.

@@ -39,15 +39,19 @@ const CACHE_LIMIT = 256
 /**
  * Checks a schema's structure and compiles it. `path` is the location prefix for errors, e.g.
  * 'tools[0].function.parameters' -> an error names 'tools[0].function.parameters.properties.city.type'.
- * Compiled schemas are cached by their JSON text (256 entries, cleared when full).
+ * Compiled schemas are cached by their JSON text (256 entries, cleared when full); `json`, when
+ * given, must be `JSON.stringify(schema)`.
  * @throws SchemaError naming the offending keyword's path.
  */
-export function compileSchema(schema: unknown, path: string): CompiledSchema {
-  let text: string | undefined
-  try {
-    text = JSON.stringify(schema)
-  } catch {
-    text = undefined // a cycle or a BigInt: not JSON, and not cached
+export function compileSchema(schema: unknown, path: string, json?: string): CompiledSchema {
+  // `json`: the schema's JSON text, when the caller has it already (a request's tool definitions are read once).
+  let text: string | undefined = json
+  if (text === undefined) {
+    try {
+      text = JSON.stringify(schema)
+    } catch {
+      text = undefined // a cycle or a BigInt: not JSON, and not cached
+    }
   }
   const known = text === undefined ? undefined : compiled.get(text)
   if (known !== undefined) return known

@@ -72,12 +72,21 @@ const NUMBER_HINTS: ReadonlyArray<[readonly string[], Hint]> = [
 
 /** `cityName`, `City-Name` and `city_name` alike: snake_case in lower case. */
 export function normalName(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toLowerCase()
+  let normal = normals.get(name)
+  if (normal === undefined) {
+    normal = name
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .toLowerCase()
+    if (normals.size >= 1_024) normals.clear()
+    normals.set(name, normal)
+  }
+  return normal
 }
+
+/** Property names as normalName made them: a schema's few names are met on every value made from it. A function of the name alone. */
+const normals = new Map<string, string>()
 
 /** The hint a string property's name gives, if any. */
 export function stringHint(name: string): Hint | undefined {
