@@ -136,11 +136,28 @@ export function toolToCall(demands: ReplyDemands, messages: ChatInput['messages'
 /** A value valid against `schema` (null: any object, `{}`), drawn from `h` and `salt`, as JSON text. */
 export function valueText(schema: CompiledSchema | null, h: number, salt: string, warnings: string[]): string {
   if (schema === null) return '{}'
-  // The generator checks what it made against the schema, and warns when it is not valid.
-  const made = generateValue(schema, uint32Source(fold(h, salt)))
-  for (const warning of made.warnings) warnings.push(warning)
-  return JSON.stringify(made.value)
+  const seed = fold(h, salt)
+  let bySeed = made.get(schema)
+  if (bySeed === undefined) made.set(schema, (bySeed = new Map()))
+  let value = bySeed.get(seed)
+  if (value === undefined) {
+    // The generator checks what it made against the schema, and warns when it is not valid.
+    const drawn = generateValue(schema, uint32Source(seed))
+    value = { text: JSON.stringify(drawn.value), warnings: drawn.warnings }
+    if (bySeed.size >= MADE_LIMIT) bySeed.clear()
+    bySeed.set(seed, value)
+  }
+  for (const warning of value.warnings) warnings.push(warning)
+  return value.text
 }
+
+/**
+ * Values made, by schema and by the seed they were drawn from. A value is a function of the two
+ * alone, so a repeated request (a suite sends the same one again and again) is answered without
+ * drawing it again; like reply.ts's caches, this holds nothing of any simulator.
+ */
+const made = new WeakMap<CompiledSchema, Map<number, { text: string; warnings: readonly string[] }>>()
+const MADE_LIMIT = 256
 
 /** The arguments of a call of `tool` in the reply to this request. */
 export function toolArguments(tool: DeclaredTool, h: number, warnings: string[]): string {
