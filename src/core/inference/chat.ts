@@ -16,7 +16,7 @@ import { type GenerationFacts, recordGeneration } from '../store/generations.js'
 import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
 import { defaultReply, replyHash } from './reply.js'
-import { type ReasoningStyle, type ReplyOptions, composeReply, cutAtStop, formatted, toolArguments } from './compose.js'
+import { type ReasoningStyle, type ReplyOptions, composeReply, cutAtStop, formatted, requestSeed, toolArguments } from './compose.js'
 import { chatLogprobs, tokenLogprobs } from './logprobs.js'
 import { type ResponderReply, type ResponderRule, type ResponderState, type Responders, ResponderFailure } from './responders.js'
 import { type StatisticsViews, hadOutage, recordAttempt } from './statistics.js'
@@ -155,8 +155,10 @@ function replyOf(rule: ResponderRule | undefined, runtime: InferenceRuntime, mod
     }
   }
   const warnings: string[] = []
+  // What the rule leaves to the default reply is made as the default reply makes it, the request's seed included.
+  const seed = requestSeed(runtime.seed, input.demands)
   let h: number | undefined
-  const hash = (): number => (h ??= replyHash(runtime.seed, model, input.messages))
+  const hash = (): number => (h ??= replyHash(seed, model, input.messages))
   const calls = (given.toolCalls ?? []).map((call): { name: string; arguments: string; id?: string } => {
     if (call.arguments !== undefined) return call as { name: string; arguments: string; id?: string }
     const tool = input.demands.tools.find((declared) => declared.name === call.name)
@@ -167,7 +169,7 @@ function replyOf(rule: ResponderRule | undefined, runtime: InferenceRuntime, mod
     return { ...call, arguments: toolArguments(tool, hash(), warnings) }
   })
   const toolCalls = callsOf(calls, idBase)
-  const text = (): string => defaultReply(runtime.seed, model, input)
+  const text = (): string => defaultReply(seed, model, input)
   const content = given.structured === true ? formatted(input.demands, hash(), text, warnings) : given.content === undefined ? (toolCalls.length > 0 ? '' : text()) : given.content
   return {
     content,
@@ -353,7 +355,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   counts.cachedTokens = Math.min(counts.cachedTokens, counts.promptTokens)
   const message = assistantMessage(reply.content, reply.reasoning, reply.toolCalls, reply.style)
   // Log probabilities of the text as sent, where the request asks and the endpoint gives them.
-  const logprobs = input.demands.logprobs !== null && endpoint.supported_parameters.includes('logprobs') ? tokenLogprobs(reply.content ?? '', input.demands.logprobs, replyHash(runtime.seed, model.id, input.messages)) : null
+  const logprobs = input.demands.logprobs !== null && endpoint.supported_parameters.includes('logprobs') ? tokenLogprobs(reply.content ?? '', input.demands.logprobs, replyHash(requestSeed(runtime.seed, input.demands), model.id, input.messages)) : null
   const created = Math.floor(now / 1000)
   const throughput = c.rule?.reply?.tokensPerSecond ?? endpoint.throughput_last_30m?.p50 ?? 50
 

@@ -61,8 +61,8 @@ export interface EndpointAbilities {
 
 const STX = '\u0002'
 
-/** The hash of the request's reply: the default text's, varied by the request's `seed`. */
-function requestSeed(seed: number, demands: ReplyDemands): number {
+/** The seed a request's reply is made from: the simulator's, varied by the request's `seed`. */
+export function requestSeed(seed: number, demands: ReplyDemands): number {
   return demands.seed === null ? seed : fold((0x811c9dc5 ^ seed) >>> 0, `${STX}seed${STX}${demands.seed}`)
 }
 
