@@ -5,27 +5,17 @@ import OpenAI from 'openai'
 import { zodFunction, zodResponseFormat, zodTextFormat } from 'openai/helpers/zod'
 import { z } from 'zod'
 import { chats, MODELS, reportVersions, runCases, schemaWarnings, spentBy, type Target } from './support/harness.js'
+import { CreateTicket, LOOKUP_ASK, LookupOrder, TICKET_ASK, Ticket } from './support/schemas.js'
 
 const client = (target: Target, apiKey = target.apiKey) => new OpenAI({ apiKey, baseURL: target.baseURL, maxRetries: 0 })
 const question = [{ role: 'user' as const, content: 'Where is my refund?' }]
 
-/** An answer's schema with nested objects and arrays, an enum and nullable fields, as an app would ask for one. */
-const Ticket = z.object({
-  title: z.string(),
-  priority: z.enum(['low', 'medium', 'high']),
-  tags: z.array(z.string()),
-  assignee: z.object({ name: z.string(), email: z.string().nullable() }).nullable(),
-  steps: z.array(z.object({ order: z.number().int(), action: z.string() })),
-  due: z.string().optional().nullable(),
-})
 /** Two tools, so that which one the model calls is a choice. */
-const LookupOrder = z.object({ id: z.number().int(), include: z.array(z.enum(['items', 'shipping', 'payment'])) })
-const CreateTicket = z.object({ subject: z.string(), urgent: z.boolean(), customer: z.object({ email: z.string(), tier: z.enum(['free', 'pro']).nullable() }) })
 const tools = [zodFunction({ name: 'create_ticket', parameters: CreateTicket }), zodFunction({ name: 'lookup_order', parameters: LookupOrder })]
 
 /** The one tool call `parse` returns when the user asks to look an order up and `toolChoice` says which tool may be called. */
 async function onlyCall(target: Target, model: string, toolChoice: OpenAI.ChatCompletionToolChoiceOption) {
-  const completion = await client(target).chat.completions.parse({ model, messages: [{ role: 'user', content: 'Can you lookup order 42 for me?' }], tools, tool_choice: toolChoice })
+  const completion = await client(target).chat.completions.parse({ model, messages: [{ role: 'user', content: LOOKUP_ASK }], tools, tool_choice: toolChoice })
   const choice = completion.choices[0]
   assert.equal(choice?.finish_reason, 'tool_calls')
   const calls = choice.message.tool_calls ?? []
@@ -160,7 +150,7 @@ await runCases({
   'a streamed tool call with no rule: arguments in pieces that add up to JSON zod parses': async (target) => {
     const stream = client(target).chat.completions.stream({
       model: MODELS.chat,
-      messages: [{ role: 'user', content: 'Open a ticket: my parcel is late.' }],
+      messages: [{ role: 'user', content: TICKET_ASK }],
       tools,
       tool_choice: 'required',
     })
@@ -189,7 +179,7 @@ await runCases({
   },
 
   'responses.parse with zodTextFormat and no rule: output_parsed, valid for the zod schema': async (target) => {
-    const response = await client(target).responses.parse({ model: MODELS.chat, input: 'Open a ticket: my parcel is late.', text: { format: zodTextFormat(Ticket, 'ticket') } })
+    const response = await client(target).responses.parse({ model: MODELS.chat, input: TICKET_ASK, text: { format: zodTextFormat(Ticket, 'ticket') } })
     assert.equal(response.status, 'completed')
     assert.ok(response.output_parsed, `output_parsed in ${JSON.stringify(response.output)}`)
     assert.deepEqual(Ticket.parse(response.output_parsed), response.output_parsed)
