@@ -157,6 +157,24 @@ function chatCases(name: ChatModelName): Record<string, Case> {
       assert.deepEqual(schemaWarnings(target.sim), [])
     },
 
+    [`${name}: a streamed tool call with no rule: chunks that concat to valid args`]: async (target) => {
+      const model = modelOf(target, MODELS.chat)
+      assert.ok(model.bindTools !== undefined)
+      let whole: AIMessageChunk | undefined
+      let pieces = 0
+      for await (const chunk of await model.bindTools([lookupOrderFully()], { tool_choice: 'any' }).stream('Where is order 42?')) {
+        if (chunk.tool_call_chunks?.some((piece) => (piece.args ?? '') !== '')) pieces++
+        whole = whole === undefined ? chunk : whole.concat(chunk)
+      }
+      assert.ok(pieces > 1, `args in more than one chunk (${pieces})`)
+      assert.deepEqual(
+        whole?.tool_calls?.map((call) => call.name),
+        ['lookup_order'],
+      )
+      assert.deepEqual(LookupOrder.parse(whole?.tool_calls?.[0]?.args), whole?.tool_calls?.[0]?.args)
+      assert.deepEqual(schemaWarnings(target.sim), [])
+    },
+
     [`${name}: a tool loop with no rule: one call with valid args, then text`]: async (target) => {
       const seen: unknown[] = []
       const { first, final } = await toolRound(modelOf(target, MODELS.chat), lookupOrderFully(seen))

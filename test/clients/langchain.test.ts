@@ -10,6 +10,7 @@ const CHAT_CASES = [
   'withStructuredOutput with a nested zod schema and no rule: an object the schema parses',
   "withStructuredOutput by function calling and no rule: the forced call's arguments parse",
   'bindTools with tool_choice "any" and no rule: the tool the user names, args valid',
+  'a streamed tool call with no rule: chunks that concat to valid args',
   'a tool loop with no rule: one call with valid args, then text',
   '400 as its typed error, naming the field',
   '402 as its typed error',

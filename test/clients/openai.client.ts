@@ -2,10 +2,10 @@
 // test/clients/openai.test.ts, through MSW and through a local server (support/harness.ts).
 import assert from 'node:assert/strict'
 import OpenAI from 'openai'
-import { zodFunction, zodResponseFormat, zodTextFormat } from 'openai/helpers/zod'
+import { zodFunction, zodResponseFormat, zodResponsesFunction, zodTextFormat } from 'openai/helpers/zod'
 import { z } from 'zod'
 import { chats, MODELS, reportVersions, runCases, schemaWarnings, spentBy, type Target } from './support/harness.js'
-import { CreateTicket, LOOKUP_ASK, LookupOrder, TICKET_ASK, Ticket } from './support/schemas.js'
+import { CreateTicket, Exacting, LOOKUP_ASK, LookupOrder, TICKET_ASK, Ticket } from './support/schemas.js'
 
 const client = (target: Target, apiKey = target.apiKey) => new OpenAI({ apiKey, baseURL: target.baseURL, maxRetries: 0 })
 const question = [{ role: 'user' as const, content: 'Where is my refund?' }]
@@ -119,6 +119,27 @@ await runCases({
     assert.deepEqual(schemaWarnings(target.sim), [])
   },
 
+  'parse with formats, bounds, patterns, a discriminated union and recursion, no rule: zod parses it': async (target) => {
+    // Different messages, different values: each must pass zod's own checks.
+    for (const content of ['Fill the form.', 'Where is my refund?', 'Describe the shape.']) {
+      const completion = await client(target).chat.completions.parse({ model: MODELS.chat, messages: [{ role: 'user', content }], response_format: zodResponseFormat(Exacting, 'exacting') })
+      const parsed = completion.choices[0]?.message.parsed
+      assert.deepEqual(Exacting.parse(parsed), parsed)
+    }
+    assert.deepEqual(schemaWarnings(target.sim), [])
+  },
+
+  'a streamed parse with zodResponseFormat and no rule: content in pieces, parsed at the end': async (target) => {
+    const stream = client(target).chat.completions.stream({ model: MODELS.chat, messages: question, response_format: zodResponseFormat(Ticket, 'ticket') })
+    let deltas = 0
+    stream.on('content.delta', () => deltas++)
+    const final = await stream.finalChatCompletion()
+    const parsed = final.choices[0]?.message.parsed
+    assert.ok(deltas > 1, `content in more than one delta (${deltas})`)
+    assert.deepEqual(Ticket.parse(parsed), parsed)
+    assert.deepEqual(schemaWarnings(target.sim), [])
+  },
+
   'tool_choice "required" with zodFunction tools and no rule: the tool the user names, arguments zod parses': async (target) => {
     const call = await onlyCall(target, MODELS.chat, 'required')
     assert.equal(call.function.name, 'lookup_order')
@@ -184,6 +205,19 @@ await runCases({
     assert.ok(response.output_parsed, `output_parsed in ${JSON.stringify(response.output)}`)
     assert.deepEqual(Ticket.parse(response.output_parsed), response.output_parsed)
     assert.deepEqual(JSON.parse(response.output_text), response.output_parsed)
+    assert.deepEqual(schemaWarnings(target.sim), [])
+  },
+
+  'responses.stream with a zodResponsesFunction, tool_choice "required" and no rule: a function_call, arguments in pieces': async (target) => {
+    const stream = client(target).responses.stream({ model: MODELS.chat, input: LOOKUP_ASK, tools: [zodResponsesFunction({ name: 'lookup_order', parameters: LookupOrder })], tool_choice: 'required' })
+    let deltas = 0
+    for await (const event of stream) if (event.type === 'response.function_call_arguments.delta') deltas++
+    const response = await stream.finalResponse()
+    const calls = response.output.filter((item) => item.type === 'function_call')
+    assert.equal(calls.length, 1, `one function_call in ${JSON.stringify(response.output)}`)
+    assert.equal(calls[0]?.name, 'lookup_order')
+    assert.deepEqual(LookupOrder.parse(JSON.parse(calls[0]?.arguments ?? '')), calls[0]?.parsed_arguments)
+    assert.ok(deltas > 1, `arguments in more than one event (${deltas})`)
     assert.deepEqual(schemaWarnings(target.sim), [])
   },
 

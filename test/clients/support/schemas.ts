@@ -23,3 +23,24 @@ export const CreateTicket = z.object({ subject: z.string(), urgent: z.boolean(),
 export const LOOKUP_ASK = 'Can you lookup order 42 for me?'
 /** What the user says when no tool's name is in it: the first tool declared (`create_ticket`) is called. */
 export const TICKET_ASK = 'Open a ticket: my parcel is late.'
+
+interface Part {
+  name: string
+  parts: Part[]
+}
+const Part: z.ZodType<Part> = z.lazy(() => z.object({ name: z.string(), parts: z.array(Part) }))
+
+/**
+ * A schema that asks more of each value: zod's string formats (each with the pattern zod checks),
+ * length and number bounds, patterns, a discriminated union, and a recursive part.
+ */
+export const Exacting = z.object({
+  contact: z.object({ email: z.email(), id: z.uuid(), site: z.url(), at: z.iso.datetime(), day: z.iso.date(), ip: z.ipv4() }),
+  code: z.string().regex(/^[A-Z]{3}-\d{4}$/),
+  name: z.string().min(3).max(8),
+  score: z.number().min(10).max(12),
+  step: z.number().int().multipleOf(5).gt(0).lt(20),
+  labels: z.array(z.string()).min(2).max(3),
+  shape: z.discriminatedUnion('kind', [z.object({ kind: z.literal('circle'), r: z.number() }), z.object({ kind: z.literal('square'), side: z.number() })]),
+  root: Part,
+})
