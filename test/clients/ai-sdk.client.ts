@@ -3,14 +3,43 @@
 // local server (support/harness.ts).
 import assert from 'node:assert/strict'
 import { createOpenRouter } from '@openrouter/ai-sdk-provider'
-import { APICallError, embed, generateText, Output, stepCountIs, streamText, tool } from 'ai'
+import { APICallError, embed, generateText, Output, stepCountIs, streamText, type ToolSet, tool } from 'ai'
 import { z } from 'zod'
-import { chats, MODELS, reportVersions, runCases, spentBy, type Target } from './support/harness.js'
+import { chats, MODELS, reportVersions, runCases, schemaWarnings, spentBy, type Target } from './support/harness.js'
+import { CreateTicket, LOOKUP_ASK, LookupOrder, TICKET_ASK, Ticket } from './support/schemas.js'
 
 /** The provider as its README sets it up, with usage accounting on (`usage: { include: true }`). */
 const modelOf = (target: Target, id: string = MODELS.chat, apiKey = target.apiKey) =>
   createOpenRouter({ apiKey, baseURL: target.baseURL, compatibility: 'strict' }).chat(id, { usage: { include: true } })
 const prompt = 'Where is my refund?'
+
+/** Two tools without `execute`: a call ends the step, and the caller reads it. */
+const tools = {
+  create_ticket: tool({ description: 'Opens a support ticket', inputSchema: CreateTicket }),
+  lookup_order: tool({ description: 'Looks an order up by its id', inputSchema: LookupOrder }),
+} satisfies ToolSet
+
+/** `generateText` asked where order 42 is, with a `lookup_order` tool that runs, for at most `steps` steps; `seen` gets each run's input. */
+async function lookupLoop(target: Target, inputSchema: z.ZodObject<{ id: z.ZodNumber }> | typeof LookupOrder, steps: number) {
+  const seen: unknown[] = []
+  const result = await generateText({
+    model: modelOf(target),
+    prompt: 'Where is order 42?',
+    tools: {
+      lookup_order: tool({
+        description: 'Looks an order up by its id',
+        inputSchema,
+        execute: async (input) => {
+          seen.push(input)
+          return { id: input.id, status: 'shipped' }
+        },
+      }),
+    },
+    stopWhen: stepCountIs(steps),
+    maxRetries: 0,
+  })
+  return { result, seen }
+}
 
 /** The cost the provider reads from the answer's usage, in its metadata. */
 const costOf = (metadata: unknown): number | undefined => (metadata as { openrouter?: { usage?: { cost?: number } } } | undefined)?.openrouter?.usage?.cost
@@ -51,23 +80,7 @@ await runCases({
     // Newest rule first: the tool call answers the first turn once, then the final answer.
     target.sim.inference.respond({ match: { tools: true }, reply: { content: 'Order 42 has shipped.' } })
     target.sim.inference.respond({ match: { tools: true }, reply: { toolCalls: [{ name: 'lookup_order', arguments: '{"id":42}' }] }, times: 1 })
-    const seen: unknown[] = []
-    const result = await generateText({
-      model: modelOf(target),
-      prompt: 'Where is order 42?',
-      tools: {
-        lookup_order: tool({
-          description: 'Looks an order up by its id',
-          inputSchema: z.object({ id: z.number() }),
-          execute: async ({ id }) => {
-            seen.push({ id })
-            return { id, status: 'shipped' }
-          },
-        }),
-      },
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-    })
+    const { result, seen } = await lookupLoop(target, z.object({ id: z.number() }), 3)
     assert.equal(result.text, 'Order 42 has shipped.')
     assert.deepEqual(seen, [{ id: 42 }])
     assert.equal(result.steps.length, 2)
@@ -90,6 +103,62 @@ await runCases({
       maxRetries: 0,
     })
     assert.deepEqual(result.output, { id: 42, status: 'shipped' })
+  },
+
+  // With no responder rule (decisions/0048) the reply follows the request: these ask what apps ask.
+  'Output.object with a nested zod schema and no rule: an object the schema parses': async (target) => {
+    const result = await generateText({ model: modelOf(target), prompt: TICKET_ASK, output: Output.object({ schema: Ticket }), maxRetries: 0 })
+    assert.deepEqual(Ticket.parse(result.output), result.output)
+    assert.equal(result.finishReason, 'stop')
+    const sent = JSON.parse(chats(target.sim)[0]?.requestBody ?? '{}') as { response_format?: { type: string } }
+    assert.equal(sent.response_format?.type, 'json_schema', 'asked for JSON by a schema')
+    assert.deepEqual(schemaWarnings(target.sim), [])
+  },
+
+  'toolChoice "required" and no rule: a call of the tool the user names, its input valid': async (target) => {
+    const result = await generateText({ model: modelOf(target), prompt: LOOKUP_ASK, tools, toolChoice: 'required', maxRetries: 0 })
+    assert.equal(result.finishReason, 'tool-calls')
+    assert.deepEqual(
+      result.toolCalls.map((call) => call.toolName),
+      ['lookup_order'],
+    )
+    assert.deepEqual(LookupOrder.parse(result.toolCalls[0]?.input), result.toolCalls[0]?.input)
+    const sent = JSON.parse(chats(target.sim)[0]?.requestBody ?? '{}') as { tool_choice?: unknown }
+    assert.equal(sent.tool_choice, 'required')
+    assert.deepEqual(schemaWarnings(target.sim), [])
+  },
+
+  'streamText with tools and no rule: a tool-call part with valid input, its input streamed in pieces': async (target) => {
+    const result = streamText({ model: modelOf(target, MODELS.other), prompt: TICKET_ASK, tools, maxRetries: 0 })
+    const deltas: string[] = []
+    const calls: { toolName: string; input: unknown }[] = []
+    for await (const part of result.fullStream) {
+      if (part.type === 'tool-input-delta') deltas.push(part.delta)
+      if (part.type === 'tool-call') calls.push(part)
+      assert.notEqual(part.type, 'error', `an error part: ${JSON.stringify(part)}`)
+    }
+    assert.deepEqual(
+      calls.map((call) => call.toolName),
+      ['create_ticket'],
+    )
+    assert.deepEqual(CreateTicket.parse(calls[0]?.input), calls[0]?.input)
+    assert.ok(deltas.length > 1, `input in more than one delta: ${JSON.stringify(deltas)}`)
+    assert.deepEqual(JSON.parse(deltas.join('')), calls[0]?.input)
+    assert.equal(await result.finishReason, 'tool-calls')
+    assert.deepEqual(schemaWarnings(target.sim), [])
+  },
+
+  'an agent loop with stopWhen(stepCountIs(5)) and no rule: one tool round, then text': async (target) => {
+    const { result, seen } = await lookupLoop(target, LookupOrder, 5)
+    assert.equal(seen.length, 1, `the tool ran once: ${JSON.stringify(seen)}`)
+    LookupOrder.parse(seen[0])
+    assert.deepEqual(
+      result.steps.map((step) => step.finishReason),
+      ['tool-calls', 'stop'],
+    )
+    assert.ok(result.text.length > 0, 'the loop ends with text')
+    assert.equal(chats(target.sim).length, 2)
+    assert.deepEqual(schemaWarnings(target.sim), [])
   },
 
   'embed': async (target) => {

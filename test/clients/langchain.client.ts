@@ -5,12 +5,13 @@ import assert from 'node:assert/strict'
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessageChunk, type BaseMessage, HumanMessage, type UsageMetadata } from '@langchain/core/messages'
 import type { LLMResult } from '@langchain/core/outputs'
-import { tool } from '@langchain/core/tools'
+import { type StructuredToolInterface, tool } from '@langchain/core/tools'
 import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai'
 import { ChatOpenRouter, OpenRouterAuthError, OpenRouterError } from '@langchain/openrouter'
 import OpenAI from 'openai'
 import { z } from 'zod'
-import { type Case, chats, MODELS, reportVersions, runCases, spentBy, type Target } from './support/harness.js'
+import { type Case, chats, MODELS, reportVersions, runCases, schemaWarnings, spentBy, type Target } from './support/harness.js'
+import { CreateTicket, LOOKUP_ASK, LookupOrder, Ticket } from './support/schemas.js'
 
 const question = 'Where is my refund?'
 
@@ -32,6 +33,33 @@ const lookupOrder = tool(async ({ id }: { id: number }) => JSON.stringify({ id, 
   description: 'Looks an order up by its id',
   schema: z.object({ id: z.number() }),
 })
+
+/** Tools with richer parameters, for the default replies (no responder rule): `seen` gets each run's arguments. */
+const lookupOrderFully = (seen: unknown[] = []) =>
+  tool(
+    async (args: z.infer<typeof LookupOrder>) => {
+      seen.push(args)
+      return JSON.stringify({ id: args.id, status: 'shipped' })
+    },
+    { name: 'lookup_order', description: 'Looks an order up by its id', schema: LookupOrder },
+  )
+const createTicket = tool(async () => 'opened', { name: 'create_ticket', description: 'Opens a support ticket', schema: CreateTicket })
+
+/**
+ * One round of a tool loop as LangChain's docs write it: the model with `tools` bound is asked
+ * where order 42 is, each call it makes is run with `tool.invoke(call)` and sent back, and the
+ * model answers again.
+ */
+async function toolRound(model: BaseChatModel, run: StructuredToolInterface) {
+  assert.ok(model.bindTools !== undefined)
+  const withTools = model.bindTools([run])
+  const messages: BaseMessage[] = [new HumanMessage('Where is order 42?')]
+  const first = await withTools.invoke(messages)
+  messages.push(first)
+  for (const call of first.tool_calls ?? []) messages.push(await run.invoke(call))
+  const final = await withTools.invoke(messages)
+  return { first, final }
+}
 
 /** What a failed call threw; fails the case when it succeeds. */
 const failureOf = (call: Promise<unknown>): Promise<unknown> =>
@@ -81,15 +109,8 @@ function chatCases(name: ChatModelName): Record<string, Case> {
       // Newest rule first: the tool call answers the first turn once, then the final answer.
       target.sim.inference.respond({ match: { tools: true }, reply: { content: 'Order 42 has shipped.' } })
       target.sim.inference.respond({ match: { tools: true }, reply: { toolCalls: [{ name: 'lookup_order', arguments: '{"id":42}' }] }, times: 1 })
-      const model = modelOf(target, MODELS.other)
-      assert.ok(model.bindTools !== undefined)
-      const withTools = model.bindTools([lookupOrder])
-      const messages: BaseMessage[] = [new HumanMessage('Where is order 42?')]
-      const first = await withTools.invoke(messages)
+      const { first, final } = await toolRound(modelOf(target, MODELS.other), lookupOrder)
       assert.deepEqual(first.tool_calls?.map((call) => [call.name, call.args]), [['lookup_order', { id: 42 }]])
-      messages.push(first)
-      for (const call of first.tool_calls ?? []) messages.push(await lookupOrder.invoke(call))
-      const final = await withTools.invoke(messages)
       assert.equal(final.content, 'Order 42 has shipped.')
       const sent = JSON.parse(chats(target.sim)[1]?.requestBody ?? '{}') as { messages: { role: string; tool_call_id?: string; content?: unknown }[] }
       assert.deepEqual(
@@ -105,6 +126,64 @@ function chatCases(name: ChatModelName): Record<string, Case> {
       assert.deepEqual(order, { id: 42, status: 'shipped' })
       const sent = JSON.parse(chats(target.sim)[0]?.requestBody ?? '{}') as { response_format?: { type: string } }
       assert.equal(sent.response_format?.type, 'json_schema', 'asked for JSON by a schema')
+    },
+
+    // With no responder rule (decisions/0048) the reply follows the request: these ask what apps ask.
+    [`${name}: withStructuredOutput with a nested zod schema and no rule: an object the schema parses`]: async (target) => {
+      const ticket = await modelOf(target, MODELS.chat).withStructuredOutput(Ticket, { name: 'ticket' }).invoke(question)
+      assert.deepEqual(Ticket.parse(ticket), ticket)
+      assert.deepEqual(schemaWarnings(target.sim), [])
+    },
+
+    [`${name}: withStructuredOutput by function calling and no rule: the forced call's arguments parse`]: async (target) => {
+      const ticket = await modelOf(target, MODELS.other).withStructuredOutput(Ticket, { name: 'ticket', method: 'functionCalling' }).invoke(question)
+      assert.deepEqual(Ticket.parse(ticket), ticket)
+      const sent = JSON.parse(chats(target.sim)[0]?.requestBody ?? '{}') as { tool_choice?: unknown }
+      assert.deepEqual(sent.tool_choice, { type: 'function', function: { name: 'ticket' } }, 'a call of the schema\'s function, forced')
+      assert.deepEqual(schemaWarnings(target.sim), [])
+    },
+
+    [`${name}: bindTools with tool_choice "any" and no rule: the tool the user names, args valid`]: async (target) => {
+      const model = modelOf(target, MODELS.chat)
+      assert.ok(model.bindTools !== undefined)
+      const answer = await model.bindTools([createTicket, lookupOrderFully()], { tool_choice: 'any' }).invoke(LOOKUP_ASK)
+      assert.deepEqual(
+        answer.tool_calls?.map((call) => call.name),
+        ['lookup_order'],
+      )
+      assert.deepEqual(LookupOrder.parse(answer.tool_calls?.[0]?.args), answer.tool_calls?.[0]?.args)
+      const sent = JSON.parse(chats(target.sim)[0]?.requestBody ?? '{}') as { tool_choice?: unknown }
+      assert.equal(sent.tool_choice, 'required')
+      assert.deepEqual(schemaWarnings(target.sim), [])
+    },
+
+    [`${name}: a streamed tool call with no rule: chunks that concat to valid args`]: async (target) => {
+      const model = modelOf(target, MODELS.chat)
+      assert.ok(model.bindTools !== undefined)
+      let whole: AIMessageChunk | undefined
+      let pieces = 0
+      for await (const chunk of await model.bindTools([lookupOrderFully()], { tool_choice: 'any' }).stream('Where is order 42?')) {
+        if (chunk.tool_call_chunks?.some((piece) => (piece.args ?? '') !== '')) pieces++
+        whole = whole === undefined ? chunk : whole.concat(chunk)
+      }
+      assert.ok(pieces > 1, `args in more than one chunk (${pieces})`)
+      assert.deepEqual(
+        whole?.tool_calls?.map((call) => call.name),
+        ['lookup_order'],
+      )
+      assert.deepEqual(LookupOrder.parse(whole?.tool_calls?.[0]?.args), whole?.tool_calls?.[0]?.args)
+      assert.deepEqual(schemaWarnings(target.sim), [])
+    },
+
+    [`${name}: a tool loop with no rule: one call with valid args, then text`]: async (target) => {
+      const seen: unknown[] = []
+      const { first, final } = await toolRound(modelOf(target, MODELS.chat), lookupOrderFully(seen))
+      assert.equal(first.tool_calls?.length, 1)
+      assert.equal(seen.length, 1, `the tool ran once: ${JSON.stringify(seen)}`)
+      LookupOrder.parse(seen[0])
+      assert.deepEqual(final.tool_calls ?? [], [])
+      assert.ok(typeof final.content === 'string' && final.content.length > 0, `text at the end, not ${JSON.stringify(final.content)}`)
+      assert.deepEqual(schemaWarnings(target.sim), [])
     },
 
     [`${name}: 400 as its typed error, naming the field`]: async (target) => {

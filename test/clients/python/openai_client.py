@@ -11,12 +11,14 @@ It prints one line per case ("@@client-case " and JSON, as test/clients/support/
 and the versions it loaded ("@@client-version ").
 """
 
+import enum
 import json
 import sys
 import time
 import traceback
 import urllib.request
 from importlib.metadata import version
+from typing import Literal, Optional
 
 import openai
 import pydantic
@@ -66,6 +68,11 @@ class Target:
         """The request bodies of the chat completions answered 200, in order."""
         entries = control("GET", "/journal?operation=createChatCompletion")[1]["data"]
         return [json.loads(e["requestBody"]) for e in entries if e["status"] == 200]
+
+    def schema_warnings(self):
+        """What the default replies could not satisfy in the requests' schemas (decisions/0048): none, when all were valid."""
+        entries = control("GET", "/journal?hasWarnings=true")[1]["data"]
+        return [warning for e in entries for warning in e["warnings"]]
 
 
 def failure(call):
@@ -136,6 +143,117 @@ def case_structured(t):
     assert completion.choices[0].message.parsed == Order(id=42, status="shipped"), completion
 
 
+# With no responder rule (decisions/0048) the reply follows the request: these ask what apps ask,
+# with Pydantic models whose JSON Schemas hold $defs and $ref, enums, Literal, Optional and lists.
+class Priority(str, enum.Enum):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+class Person(pydantic.BaseModel):
+    name: str
+    email: Optional[str]
+
+
+class Step(pydantic.BaseModel):
+    order: int
+    action: str
+
+
+class Ticket(pydantic.BaseModel):
+    title: str
+    priority: Priority
+    channel: Literal["email", "chat", "phone"]
+    tags: list[str]
+    assignee: Optional[Person]
+    steps: list[Step]
+    due: Optional[str] = None
+
+
+class LookupOrder(pydantic.BaseModel):
+    id: int
+    include: list[Literal["items", "shipping", "payment"]]
+
+
+class CreateTicket(pydantic.BaseModel):
+    subject: str
+    urgent: bool
+    customer: Person
+
+
+TOOLS = [openai.pydantic_function_tool(CreateTicket, name="create_ticket"), openai.pydantic_function_tool(LookupOrder, name="lookup_order")]
+LOOKUP_ASK = [{"role": "user", "content": "Can you lookup order 42 for me?"}]
+TICKET_ASK = [{"role": "user", "content": "Open a ticket: my parcel is late."}]
+
+
+def case_parse_no_rule(t):
+    completion = t.client().chat.completions.parse(model=MODELS["chat"], messages=QUESTION, response_format=Ticket)
+    message = completion.choices[0].message
+    assert completion.choices[0].finish_reason == "stop", completion
+    assert isinstance(message.parsed, Ticket), message
+    assert message.parsed == Ticket.model_validate_json(message.content)
+    assert t.schema_warnings() == [], t.schema_warnings()
+
+
+def case_beta_parse_no_rule(t):
+    completion = t.client().beta.chat.completions.parse(model=MODELS["other"], messages=TICKET_ASK, response_format=Ticket)
+    assert isinstance(completion.choices[0].message.parsed, Ticket), completion
+    assert t.schema_warnings() == [], t.schema_warnings()
+
+
+def case_required_tool_no_rule(t):
+    completion = t.client().chat.completions.parse(model=MODELS["chat"], messages=LOOKUP_ASK, tools=TOOLS, tool_choice="required")
+    choice = completion.choices[0]
+    assert choice.finish_reason == "tool_calls", choice
+    assert len(choice.message.tool_calls) == 1, choice.message
+    call = choice.message.tool_calls[0]
+    assert call.function.name == "lookup_order", call
+    assert isinstance(call.function.parsed_arguments, LookupOrder), call
+    assert call.function.parsed_arguments == LookupOrder.model_validate_json(call.function.arguments)
+    assert t.schema_warnings() == [], t.schema_warnings()
+
+
+def case_streamed_tool_no_rule(t):
+    pieces = []
+    with t.client().chat.completions.stream(model=MODELS["chat"], messages=TICKET_ASK, tools=TOOLS, tool_choice="required") as stream:
+        for event in stream:
+            if event.type == "tool_calls.function.arguments.delta":
+                pieces.append(event.arguments_delta)
+        final = stream.get_final_completion()
+    assert len(pieces) > 1, pieces
+    call = final.choices[0].message.tool_calls[0]
+    assert call.function.name == "create_ticket", call
+    assert call.function.arguments == "".join(pieces)
+    assert isinstance(call.function.parsed_arguments, CreateTicket), call
+    assert t.schema_warnings() == [], t.schema_warnings()
+
+
+def case_tool_loop_no_rule(t):
+    tools = [openai.pydantic_function_tool(LookupOrder, name="lookup_order")]
+    messages = [{"role": "user", "content": "Where is order 42?"}]
+    client, seen = t.client(), []
+    for _ in range(5):
+        message = client.chat.completions.parse(model=MODELS["chat"], messages=messages, tools=tools).choices[0].message
+        if not message.tool_calls:
+            break
+        messages.append(message.model_dump(exclude_none=True, exclude={"parsed"}))
+        for call in message.tool_calls:
+            seen.append(call.function.parsed_arguments)
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(lookup_order(call.function.parsed_arguments.id))})
+    assert len(seen) == 1 and isinstance(seen[0], LookupOrder), seen
+    assert message.content, message
+    assert len(t.chats()) == 2
+    assert t.schema_warnings() == [], t.schema_warnings()
+
+
+def case_responses_parse_no_rule(t):
+    response = t.client().responses.parse(model=MODELS["chat"], input="Open a ticket: my parcel is late.", text_format=Ticket)
+    assert response.status == "completed", response
+    assert isinstance(response.output_parsed, Ticket), response
+    assert t.schema_warnings() == [], t.schema_warnings()
+
+
 def case_embeddings(t):
     answer = t.client().embeddings.create(model=MODELS["embedding"], input=["refund policy", "shipping times"])
     assert len(answer.data) == 2
@@ -178,6 +296,12 @@ CASES = {
     "stream with its usage (stream_options.include_usage)": case_stream,
     "a manual tool loop with a scripted tool call": case_tool_loop,
     "structured output with parse and Pydantic": case_structured,
+    "parse with a nested Pydantic model and no rule: message.parsed an instance": case_parse_no_rule,
+    "beta.chat.completions.parse and no rule: message.parsed an instance": case_beta_parse_no_rule,
+    'tool_choice="required" with pydantic_function_tool and no rule: the named tool, arguments the model validates': case_required_tool_no_rule,
+    "a streamed tool call with no rule: arguments in pieces, parsed to the model": case_streamed_tool_no_rule,
+    "a manual tool loop with no rule: one call, then text": case_tool_loop_no_rule,
+    "responses.parse with text_format and no rule: output_parsed an instance": case_responses_parse_no_rule,
     "embeddings": case_embeddings,
     "usage.cost in the raw usage, charged to the key": case_cost,
     "400 as BadRequestError naming the field": case_400,

@@ -128,3 +128,11 @@ export function spentBy(sim: Simulator, hash: string): number {
   if (key === undefined) throw new Error(`no key ${hash}`)
   return key.usage
 }
+
+/**
+ * What the simulator could not satisfy in the requests' schemas (the journal's warnings,
+ * decisions/0048): empty when every default reply was valid for what its request asked.
+ */
+export function schemaWarnings(sim: Simulator): string[] {
+  return sim.journal.list({ hasWarnings: true }).flatMap((entry) => entry.warnings)
+}
