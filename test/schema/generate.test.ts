@@ -218,6 +218,26 @@ describe('warnings: what cannot be satisfied', () => {
     ])
   })
 
+  it('a format it does not make: a plain string, and a warning naming the format', () => {
+    expect(warningsOf({ type: 'object', properties: { token: { type: 'string', format: 'nanoid' } }, required: ['token'] })).toEqual([
+      '$.token: format "nanoid" is not one the generator makes: the value is a plain string',
+    ])
+  })
+
+  it('a jwt-formatted string is a JWT: three base64url parts, an HS256 header, a subject (zod\'s z.jwt())', () => {
+    const schema = z.toJSONSchema(z.object({ token: z.jwt() }))
+    for (let seed = 1; seed <= 5; seed++) {
+      const { value, warnings } = generateValue(compileSchema(schema, 'x'), uint32Source(seed))
+      expect(warnings).toEqual([])
+      const token = (value as { token: string }).token
+      const [header, claims, signature] = token.split('.')
+      expect(JSON.parse(Buffer.from(header as string, 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' })
+      expect(JSON.parse(Buffer.from(claims as string, 'base64url').toString())).toMatchObject({ sub: expect.any(String), iat: expect.any(Number) })
+      expect(signature).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(z.object({ token: z.jwt() }).safeParse(value).success).toBe(true)
+    }
+  })
+
   it('a pattern that its length bounds exclude', () => {
     expect(warningsOf({ type: 'string', pattern: '^[a-z]{3}$', minLength: 5 })[0]).toMatch(/could not make a string that matches/)
   })

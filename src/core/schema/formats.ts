@@ -1,6 +1,7 @@
 // The formats the generator makes and the validator checks, each as ajv-formats' full mode checks
 // it (its rules, restated), so that a generated value passes a client's ajv too. A format this does
 // not know is not checked (as ajv with strict: false) and is generated as a plain string.
+import { toBase64 } from '../base64.js'
 import type { Draw } from './draw.js'
 import { FIRST_NAMES, LAST_NAMES, WORDS } from './words.js'
 
@@ -100,9 +101,24 @@ export function formatValid(format: string, text: string): boolean | undefined {
     case 'uri-reference':
       uriRules ??= { uri: uriRule('', '(?:[a-z][a-z0-9+\\-.]*:)'), reference: uriRule('"', '(?:[a-z][a-z0-9+\\-.]*:)?') }
       return uriRules.reference.test(text)
+    case 'jwt':
+      return JWT.test(text)
     default:
       return undefined
   }
+}
+
+/** A compact JWT: three base64url parts, the last (the signature) possibly empty. */
+const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/
+
+const base64url = (text: string): string => toBase64(new TextEncoder().encode(text)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+/** A JWT as a test sees one: an HS256 header, a subject and an issue time, and a signature of drawn bytes. */
+function makeJwt(draw: Draw): string {
+  const signature = new Uint8Array(32)
+  for (let i = 0; i < signature.length; i++) signature[i] = draw.int(0, 255)
+  const claims = { sub: makeUuid(draw), iat: draw.int(1_700_000_000, 1_800_000_000) }
+  return `${base64url('{"alg":"HS256","typ":"JWT"}')}.${base64url(JSON.stringify(claims))}.${toBase64(signature).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`
 }
 
 function pad(n: number, width = 2): string {
@@ -129,6 +145,12 @@ export function makeEmail(draw: Draw): string {
   return `${draw.pick(FIRST_NAMES)}.${draw.pick(LAST_NAMES)}@example.com`.toLowerCase()
 }
 
+/** The formats {@link makeFormat} makes. */
+const MADE: ReadonlySet<string> = new Set(['date', 'time', 'date-time', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid', 'duration', 'uri', 'uri-reference', 'jwt'])
+
+/** Whether {@link makeFormat} makes values of `format` (without drawing one). */
+export const makesFormat = (format: string): boolean => MADE.has(format)
+
 /** A value of `format`, or undefined for a format this does not make. */
 export function makeFormat(format: string, draw: Draw): string | undefined {
   switch (format) {
@@ -154,6 +176,8 @@ export function makeFormat(format: string, draw: Draw): string | undefined {
       return `https://example.com/${draw.pick(WORDS)}`
     case 'uri-reference':
       return `/${draw.pick(WORDS)}/${draw.pick(WORDS)}`
+    case 'jwt':
+      return makeJwt(draw)
     default:
       return undefined
   }

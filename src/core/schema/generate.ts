@@ -4,7 +4,7 @@
 // pick a branch into that set, and what flattening cannot promise (oneOf's exclusivity, not,
 // if/then/else) is checked with the validator and drawn again. What still fails is a warning.
 import type { Draw } from './draw.js'
-import { formatValid, makeDate, makeEmail, makeFormat, makeUuid } from './formats.js'
+import { formatValid, makeDate, makeEmail, makeFormat, makesFormat, makeUuid } from './formats.js'
 import { childPath, codePoints, jsonEqual, type Node, type Pattern, reachesRef, type TypeName } from './node.js'
 import { parsePattern, stringFromPattern } from './regex.js'
 import { isMultiple, isValid } from './validate.js'
@@ -321,6 +321,8 @@ export class Generator {
         if (s !== undefined && fits(s)) return s
       }
     }
+    // A format it neither makes nor checks gets whatever string fits the rest, which a client's own check may refuse: say so.
+    for (const format of flat.formats) if (!makesFormat(format)) this.warn(path, `format ${JSON.stringify(format)} is not one the generator makes: the value is a plain string`)
     const hinted = this.hintString(name)
     if (hinted !== undefined && fits(hinted)) return hinted
     const pattern = flat.patterns[0]
@@ -343,7 +345,7 @@ export class Generator {
       )
       return last
     }
-    if (flat.formats.some((f) => makeFormat(f, this.draw) !== undefined)) this.warn(path, `could not make a ${flat.formats.join('/')} within the length bounds`)
+    if (flat.formats.some(makesFormat)) this.warn(path, `could not make a ${flat.formats.join('/')} within the length bounds`)
     return this.words(min, max)
   }
 
