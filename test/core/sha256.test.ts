@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toBase64Url } from '../../src/core/base64.js'
 import { sha256 } from '../../src/core/sha256.js'
-import { s256Challenge } from '../../src/core/store/oauth.js'
+import { s256Challenge } from '../../src/core/operations/oauth.js'
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex')
 

@@ -3,9 +3,11 @@
 // exchange (`POST /oauth/token`) with its signing keys (`GET /oauth/jwks`), which answer as an
 // organisation with no federation policy would: the simulator has none.
 import type { Principal } from '../auth.js'
+import { toBase64Url } from '../base64.js'
 import { BodyReader, strictUtf8 } from '../body.js'
 import { ApiError } from '../errors.js'
 import type { SimRequest, SimResponse } from '../protocol.js'
+import { sha256 } from '../sha256.js'
 import { type StoreContext, atomically } from '../store/context.js'
 import { insertKey, newKey } from '../store/keys.js'
 import {
@@ -16,9 +18,8 @@ import {
   insertCode,
   useCode,
   verifierProblem,
-  verifies,
 } from '../store/oauth.js'
-import type { KeyState, OAuthCodeState } from '../store/state.js'
+import type { CodeChallengeMethod, KeyState, OAuthCodeState } from '../store/state.js'
 import { defaultWorkspaceParam } from '../store/workspaces.js'
 import { formatTimestamp } from '../time.js'
 import type { LimitReset } from '../types.js'
@@ -31,6 +32,16 @@ const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
 const CODE_FIELDS: ReadonlySet<string> = new Set(['callback_url', 'code_challenge', 'code_challenge_method', 'expires_at', 'key_label', 'limit', 'usage_limit_type', 'workspace_id'])
 /** The body fields of `POST /auth/keys`. */
 const EXCHANGE_FIELDS: ReadonlySet<string> = new Set(['code', 'code_verifier', 'code_challenge_method'])
+
+/** The S256 challenge of a verifier: base64url(sha256(verifier)), as RFC 7636 section 4.2 makes it. */
+export function s256Challenge(verifier: string): string {
+  return toBase64Url(sha256(new TextEncoder().encode(verifier)))
+}
+
+/** Whether `verifier` is the one `challenge` was made from with `method`. */
+export function verifies(verifier: string, challenge: string, method: CodeChallengeMethod): boolean {
+  return (method === 'S256' ? s256Challenge(verifier) : verifier) === challenge
+}
 
 /** A refused exchange: 403, saying which of the code's facts refused it (`metadata.reason`). */
 function refused(reason: string, message: string): ApiError {

@@ -2,9 +2,7 @@
 // for a user who approves an app on the service's consent page, by `sim.oauth.codes.create`;
 // exchanged once by `POST /auth/keys` for a regular key of the organisation. Rows of the store, so
 // snapshots, restore and reset cover them; a world spec does not carry them (they live minutes).
-import { toBase64Url } from '../base64.js'
 import { describe } from '../describe.js'
-import { sha256 } from '../sha256.js'
 import { type InstantInput, toEpochMs } from '../time.js'
 import type { LimitReset } from '../types.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
@@ -44,16 +42,6 @@ export function challengeProblem(challenge: string, method: CodeChallengeMethod)
 /** What a `code_verifier` must be, or undefined when it is that. */
 export function verifierProblem(verifier: string): string | undefined {
   return VERIFIER.test(verifier) ? undefined : `must be ${VERIFIER_TEXT}`
-}
-
-/** The S256 challenge of a verifier: base64url(sha256(verifier)), as RFC 7636 section 4.2 makes it. */
-export function s256Challenge(verifier: string): string {
-  return toBase64Url(sha256(new TextEncoder().encode(verifier)))
-}
-
-/** Whether `verifier` is the one `challenge` was made from with `method`. */
-export function verifies(verifier: string, challenge: string, method: CodeChallengeMethod): boolean {
-  return (method === 'S256' ? s256Challenge(verifier) : verifier) === challenge
 }
 
 /**
