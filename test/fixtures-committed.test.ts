@@ -33,6 +33,10 @@ import { DeleteKeysResponse$inboundSchema } from '@openrouter/sdk/models/operati
 import { GetCreditsResponse$inboundSchema } from '@openrouter/sdk/models/operations/getcredits.js'
 import { GetCurrentKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/getcurrentkey.js'
 import { UpdateKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/updatekeys.js'
+import { CreateAuthKeysCodeResponse$inboundSchema } from '@openrouter/sdk/models/operations/createauthkeyscode.js'
+import { ExchangeAuthCodeForAPIKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/exchangeauthcodeforapikey.js'
+import { OAuthJwks$inboundSchema } from '@openrouter/sdk/models/oauthjwks.js'
+import { TokenExchangeResponse$inboundSchema } from '@openrouter/sdk/models/tokenexchangeresponse.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -95,6 +99,10 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   createCompletion: shapeSchema('createCompletion'),
   getCredits: GetCreditsResponse$inboundSchema,
   createEmbeddings: CreateEmbeddingsResponseBody$inboundSchema,
+  createAuthKeysCode: CreateAuthKeysCodeResponse$inboundSchema,
+  exchangeAuthCodeForAPIKey: ExchangeAuthCodeForAPIKeyResponse$inboundSchema,
+  createOauthToken: TokenExchangeResponse$inboundSchema,
+  listOauthJwks: OAuthJwks$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -5,9 +5,11 @@ import { OpenRouter } from '@openrouter/sdk'
 import {
   BadGatewayResponseError,
   BadRequestResponseError,
+  ConflictResponseError,
   ForbiddenResponseError,
   InternalServerResponseError,
   NotFoundResponseError,
+  OAuthErrorResponse,
   OpenRouterDefaultError,
   OpenRouterError,
   PaymentRequiredResponseError,
@@ -358,7 +360,7 @@ describe('successful answers parse through the SDK', () => {
 
 type Sdk = OpenRouter
 type ErrorClass = abstract new (...args: never[]) => OpenRouterError
-type DeclaredStatus = Extract<ErrorStatus, 400 | 401 | 402 | 403 | 404 | 429 | 500 | 502 | 503>
+type DeclaredStatus = Extract<ErrorStatus, 400 | 401 | 402 | 403 | 404 | 429 | 500 | 502 | 503> | 409
 
 const ERROR_CLASSES: Record<DeclaredStatus, { type: ErrorClass; name: string }> = {
   400: { type: BadRequestResponseError, name: 'BadRequestResponseError' },
@@ -366,6 +368,7 @@ const ERROR_CLASSES: Record<DeclaredStatus, { type: ErrorClass; name: string }> 
   402: { type: PaymentRequiredResponseError, name: 'PaymentRequiredResponseError' },
   403: { type: ForbiddenResponseError, name: 'ForbiddenResponseError' },
   404: { type: NotFoundResponseError, name: 'NotFoundResponseError' },
+  409: { type: ConflictResponseError, name: 'ConflictResponseError' },
   429: { type: TooManyRequestsResponseError, name: 'TooManyRequestsResponseError' },
   500: { type: InternalServerResponseError, name: 'InternalServerResponseError' },
   502: { type: BadGatewayResponseError, name: 'BadGatewayResponseError' },
@@ -375,8 +378,9 @@ const ERROR_CLASSES: Record<DeclaredStatus, { type: ErrorClass; name: string }> 
 /**
  * The operations the SDK has a method for: `GET /auth/key` and `POST /completions` are older routes
  * it does not call (decisions/0039); their tests are in test/inference/legacy-routes.test.ts.
+ * `POST /oauth/token` answers RFC 6749 errors, not the envelope: its statuses are tested on their own below.
  */
-type SdkOperation = Exclude<OperationName, 'getCurrentKeyLegacy' | 'createCompletion'>
+type SdkOperation = Exclude<OperationName, 'getCurrentKeyLegacy' | 'createCompletion' | 'createOauthToken'>
 
 /** The statuses the SDK declares a typed error for, per operation (its funcs/*.js matchers). */
 const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
@@ -404,6 +408,9 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   getCurrentKey: [401, 500],
   getCredits: [401, 403, 500],
   createEmbeddings: [400, 401, 402, 403, 404, 429, 500, 502, 503],
+  createAuthKeysCode: [400, 401, 403, 409, 500],
+  exchangeAuthCodeForAPIKey: [400, 403, 500],
+  listOauthJwks: [500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -431,6 +438,9 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   getCurrentKey: 'sdk.apiKeys.getCurrentKeyMetadata',
   getCredits: 'sdk.credits.getCredits',
   createEmbeddings: 'sdk.embeddings.generate',
+  createAuthKeysCode: 'sdk.oAuth.createAuthCode',
+  exchangeAuthCodeForAPIKey: 'sdk.oAuth.exchangeAuthCodeForAPIKey',
+  listOauthJwks: 'sdk.oAuth.listOauthJwks',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -459,6 +469,9 @@ const ROUTE: Record<SdkOperation, string> = {
   getCurrentKey: `${DEFAULT_BASE_URL}/key`,
   getCredits: `${DEFAULT_BASE_URL}/credits`,
   createEmbeddings: `${DEFAULT_BASE_URL}/embeddings`,
+  createAuthKeysCode: `${DEFAULT_BASE_URL}/auth/keys/code`,
+  exchangeAuthCodeForAPIKey: `${DEFAULT_BASE_URL}/auth/keys`,
+  listOauthJwks: `${DEFAULT_BASE_URL}/oauth/jwks`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -487,6 +500,9 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   getCurrentKey: (sdk) => sdk.apiKeys.getCurrentKeyMetadata(),
   getCredits: (sdk) => sdk.credits.getCredits(),
   createEmbeddings: (sdk) => sdk.embeddings.generate({ requestBody: { model: world.models.embedding, input: 'Hello' } }),
+  createAuthKeysCode: (sdk) => sdk.oAuth.createAuthCode({ requestBody: { callbackUrl: 'https://app.example.com/callback' } }),
+  exchangeAuthCodeForAPIKey: (sdk) => sdk.oAuth.exchangeAuthCodeForAPIKey({ requestBody: { code: sim.oauth.codes.create({ userId: world.userId }).code } }),
+  listOauthJwks: (sdk) => sdk.oAuth.listOauthJwks(),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -508,6 +524,9 @@ interface ErrorCase {
   caller?: () => string
 }
 
+/** The canonical message of a status, as errorEnvelope writes it ('Error' for one without, such as 409). */
+const statusMessage = (status: DeclaredStatus): string => (ERROR_MESSAGES as Record<number, string>)[status] ?? 'Error'
+
 /** A status the simulator produces by its own rules, through a real request. */
 function produced(
   operation: SdkOperation,
@@ -524,7 +543,7 @@ function produced(
     secret,
     call,
     overridden: false,
-    message: extra.message ?? ERROR_MESSAGES[status],
+    message: extra.message ?? statusMessage(status),
     ...(extra.metadata === undefined ? {} : { metadata: extra.metadata }),
     identifiesCaller: extra.identifiesCaller ?? true,
     ...(extra.caller === undefined ? {} : { caller: extra.caller }),
@@ -540,7 +559,7 @@ function overridden(operation: SdkOperation, status: DeclaredStatus): ErrorCase 
     secret: () => world.managementKey,
     call: VALID_CALL[operation],
     overridden: true,
-    message: ERROR_MESSAGES[status],
+    message: statusMessage(status),
     identifiesCaller: false,
   }
 }
@@ -881,6 +900,28 @@ const ERROR_CASES: ErrorCase[] = [
   ...unauthorized('getCredits', (sdk) => sdk.credits.getCredits()),
   produced('getCredits', 403, 'the key is a regular key', asRegular, (sdk) => sdk.credits.getCredits()),
   overridden('getCredits', 500),
+
+  // POST /auth/keys/code, POST /auth/keys, GET /oauth/jwks (decisions/0049)
+  produced('createAuthKeysCode', 400, 'the callback is plain http off localhost', asRegular, (sdk) => sdk.oAuth.createAuthCode({ requestBody: { callbackUrl: 'http://myapp.example.com/cb' } }), bodyField({ parameter: 'callback_url', reason: 'must be an https URL, or an http URL on localhost or 127.0.0.1', value: '"http://myapp.example.com/cb"' })),
+  ...unauthorized('createAuthKeysCode', (sdk) => sdk.oAuth.createAuthCode({ requestBody: { callbackUrl: 'https://app.example.com/callback' } })),
+  produced('createAuthKeysCode', 403, 'a regular key asks for a key in another workspace', asRegular, (sdk) => sdk.oAuth.createAuthCode({ requestBody: { callbackUrl: 'https://app.example.com/callback', workspaceId: world.workspaces.research } }), {
+    message: 'A regular API key can ask for keys only in its own workspace; use a management key for another',
+    metadata: { reason: 'other_workspace' },
+  }),
+  // The simulator draws codes unique: it has no conflict of its own.
+  overridden('createAuthKeysCode', 409),
+  overridden('createAuthKeysCode', 500),
+  produced('exchangeAuthCodeForAPIKey', 400, 'the verifier is shorter than RFC 7636 allows', anonymous, (sdk) => sdk.oAuth.exchangeAuthCodeForAPIKey({ requestBody: { code: 'c', codeVerifier: 'short' } }), {
+    ...bodyField({ parameter: 'code_verifier', reason: 'must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~" (RFC 7636)', value: '"short"' }),
+    ...notCaller,
+  }),
+  produced('exchangeAuthCodeForAPIKey', 403, 'no code matches', anonymous, (sdk) => sdk.oAuth.exchangeAuthCodeForAPIKey({ requestBody: { code: 'no-such-code' } }), {
+    message: 'Invalid code: no authorization code matches it',
+    metadata: { reason: 'unknown_code' },
+    ...notCaller,
+  }),
+  overridden('exchangeAuthCodeForAPIKey', 500),
+  overridden('listOauthJwks', 500),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {
@@ -931,6 +972,24 @@ describe('declared error statuses arrive as the SDK typed errors', () => {
     const { data$ } = error as ForbiddenResponseError
     expect(data$.error).toEqual({ code: 403, message: 'Only management keys can perform this operation' })
     expect(data$.userId).toBe(world.userId)
+  })
+})
+
+describe('the token exchange answers its declared statuses as OAuthErrorResponse (RFC 6749)', () => {
+  const exchange = (sdk: Sdk) =>
+    sdk.oAuth.createOauthToken({
+      tokenExchangeRequest: { federationPolicyId: 'policy_1', grantType: 'urn:ietf:params:oauth:grant-type:token-exchange', subjectToken: 'eyJ.e30.sig', subjectTokenType: 'urn:ietf:params:oauth:token-type:jwt' },
+    })
+  it.each([
+    [400, undefined, 'invalid_grant'],
+    [429, 429, 'temporarily_unavailable'],
+    [500, 500, 'server_error'],
+    [503, 503, 'temporarily_unavailable'],
+  ] as const)('%i, as error %s', async (status, fault, code) => {
+    if (fault !== undefined) sim.faults.add({ operation: 'createOauthToken', respond: { status: fault } })
+    const error = await failureOf(exchange(client()))
+    expect(error).toBeInstanceOf(OAuthErrorResponse)
+    expect(error).toMatchObject({ statusCode: status, error: code, errorDescription: expect.any(String) })
   })
 })
 

@@ -35,6 +35,11 @@ export function toBase64(bytes: Uint8Array): string {
   return ascii.decode(out)
 }
 
+/** Base64url (RFC 4648 section 5: `-` and `_` for `+` and `/`) of `bytes`, without padding, as PKCE writes an S256 challenge. */
+export function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
 /** The bytes of standard base64 text, or undefined when it is not standard padded base64. */
 export function fromBase64(text: string): Uint8Array | undefined {
   if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined

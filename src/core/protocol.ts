@@ -46,6 +46,11 @@ export const OPERATION_NAMES = [
   'createResponses',
   // Embeddings (operations/embeddings.ts).
   'createEmbeddings',
+  // OAuth: the PKCE flow, and the token exchange it does not simulate (operations/oauth.ts).
+  'createAuthKeysCode',
+  'exchangeAuthCodeForAPIKey',
+  'createOauthToken',
+  'listOauthJwks',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

@@ -8,6 +8,7 @@ import type { JournalStore, KeptEntry } from './journal.js'
 import { decodeSegment } from './params.js'
 import type { StoreContext } from './store/context.js'
 import { OPERATIONS } from './operations/index.js'
+import { oauthErrorResponse } from './operations/oauth.js'
 import { type Call, type Operation, JSON_HEADERS, responderOf, settleOf, warningsOf, withResponder } from './operations/operation.js'
 
 /** The warnings of a reply that had none: one shared list (the journal never writes to it). */
@@ -261,6 +262,8 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     } else {
       response = serve(ctx, router, request, method, path, matched, caller, decoded, unknownFields)
     }
+    // The token endpoint's clients read RFC 6749 errors, whatever answered: the operation, a fault, the limiter.
+    if (operation === 'createOauthToken') response = oauthErrorResponse(response)
   } catch (error) {
     response =
       error instanceof ApiError ? errorResponse(error, principal) : errorResponse(new ApiError(500, { metadata: { reason: error instanceof Error ? error.message : String(error) } }), principal)

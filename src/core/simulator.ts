@@ -14,6 +14,7 @@ import { Random } from './random.js'
 import type { StoreContext } from './store/context.js'
 import { type FileCollection, createFileCollection } from './store/files.js'
 import { type KeyCollection, createKeyCollection } from './store/keys.js'
+import { type OAuthControls, createOAuthControls } from './store/oauth.js'
 import { KeyPages } from './store/key-pages.js'
 import { type ModelCollection, catalogNames, createModelCollection } from './store/models.js'
 import { type SimulatorSnapshot, snapshotHandle, versionOf } from './snapshot.js'
@@ -151,6 +152,11 @@ export interface Simulator<World = DefaultWorld> {
   readonly usage: UsageCollection
   /** An organisation's credits: `sim.credits.add({ userId, amount })`, `sim.credits.get(userId)`. */
   readonly credits: CreditCollection
+  /**
+   * OAuth PKCE authorization codes: `sim.oauth.codes.create({ userId })` makes one as if a user had
+   * approved an app on the service's consent page; `list()` and `get(code)` read them (decisions/0049).
+   */
+  readonly oauth: OAuthControls
   /** Fault rules: errors, network errors or silence for the requests they match. */
   readonly faults: FaultControls
   /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
@@ -196,6 +202,7 @@ function createStore(seed: number, clock: StoreClock) {
     videoModels: createVideoModelCollection(ctx),
     usage: createUsageCollection(ctx),
     credits: createCreditCollection(ctx),
+    oauth: createOAuthControls(ctx),
   }
   return { ctx, collections }
 }

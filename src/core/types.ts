@@ -106,6 +106,42 @@ export interface DeletedKeyResponse {
   deleted: true
 }
 
+/** The answer of `POST /auth/keys/code`: the PKCE flow's authorization code is `data.id` (decisions/0049). */
+export interface AuthCodeResponse {
+  data: { id: string; app_id: number; created_at: string }
+}
+
+/** The answer of `POST /auth/keys`: the key a PKCE authorization code was exchanged for. */
+export interface AuthKeyResponse {
+  key: string
+  user_id: string | null
+}
+
+/** A public key access tokens are signed with (RFC 7517). */
+export interface OAuthJwk {
+  alg: 'ES256'
+  crv: 'P-256'
+  kid: string
+  kty: 'EC'
+  use: 'sig'
+  x: string
+  y: string
+}
+
+/** The answer of `GET /oauth/jwks`; the simulator signs no token, so its set is empty (decisions/0049). */
+export interface OAuthJwks {
+  keys: OAuthJwk[]
+}
+
+/** The answer of `POST /oauth/token` (RFC 8693); the simulator never gives one (decisions/0049). */
+export interface TokenExchangeResponse {
+  access_token: string
+  expires_in: number
+  issued_token_type: 'urn:ietf:params:oauth:token-type:access_token'
+  scope: string
+  token_type: 'Bearer'
+}
+
 /** A workspace as `GET /workspaces/{id}` returns it. */
 export interface Workspace {
   id: string

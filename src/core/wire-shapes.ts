@@ -27,6 +27,10 @@ import {
   type CurrentKey,
   type CurrentKeyRateLimit,
   type DeletedKeyResponse,
+  type AuthCodeResponse,
+  type AuthKeyResponse,
+  type OAuthJwk,
+  type TokenExchangeResponse,
   type FreeModelDailyRequests,
   DATA_REGIONS,
   type Endpoint,
@@ -633,6 +637,32 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   getCurrentKeyLegacy: dataOf('CurrentKey', CURRENT_KEY),
   getCredits: dataOf('Credits', CREDITS),
   createEmbeddings: EMBEDDINGS_RESPONSE as ObjectShape,
+  createAuthKeysCode: dataOf('AuthCode', object<AuthCodeResponse['data']>('AuthCode', { id: string, app_id: integer, created_at: timestamp })),
+  exchangeAuthCodeForAPIKey: object<AuthKeyResponse>('AuthKeyResponse', { key: string, user_id: nullable(string) }) as ObjectShape,
+  createOauthToken: object<TokenExchangeResponse>('TokenExchangeResponse', {
+    access_token: string,
+    expires_in: integer,
+    issued_token_type: enumOf('IssuedTokenType', ['urn:ietf:params:oauth:token-type:access_token']),
+    scope: string,
+    token_type: enumOf('TokenType', ['Bearer']),
+  }) as ObjectShape,
+  listOauthJwks: {
+    kind: 'object',
+    name: '{ keys: OAuthJwk[] }',
+    fields: {
+      keys: arrayOf(
+        object<OAuthJwk>('OAuthJwk', {
+          alg: enumOf('Alg', ['ES256']),
+          crv: enumOf('Crv', ['P-256']),
+          kid: string,
+          kty: enumOf('Kty', ['EC']),
+          use: enumOf('Use', ['sig']),
+          x: string,
+          y: string,
+        }),
+      ),
+    },
+  },
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

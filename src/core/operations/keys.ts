@@ -83,12 +83,15 @@ function limitResetOf(body: BodyReader): LimitReset | null | undefined {
   return body.optionalEnum('limit_reset', LIMIT_RESETS, true)
 }
 
-/** The draft of a key `POST /keys` makes in `workspaceId` for `principal`: a body's fields are set on it after. */
-function createDraft(ctx: StoreContext, principal: Principal, workspaceId: string, name: string): KeyDraft {
+/**
+ * The draft of a regular key made over the wire in `workspaceId` for the organisation `userId`
+ * (`POST /keys`, the PKCE exchange of `POST /auth/keys`): the body's fields are set on it after.
+ */
+export function regularKeyDraft(ctx: StoreContext, userId: string, workspaceId: string, name: string): KeyDraft {
   return {
     hash: undefined,
     secret: undefined,
-    userId: principal.userId,
+    userId,
     workspaceId,
     management: false,
     name,
@@ -103,7 +106,7 @@ function createDraft(ctx: StoreContext, principal: Principal, workspaceId: strin
     createdAt: ctx.clock.nowMs(),
     updatedAt: null,
     expiresAt: null,
-    creatorUserId: principal.userId,
+    creatorUserId: userId,
     externalUser: null,
   }
 }
@@ -163,13 +166,40 @@ export function readPlainCreateKeyBody(ctx: StoreContext, principal: Principal, 
   }
   if (workspaceId === null) return undefined
   if (creator !== undefined && creator !== null && !(typeof creator === 'string' && creator.length >= CREATOR_RULE.minLength && creator.length <= CREATOR_RULE.maxLength)) return undefined
-  const draft = createDraft(ctx, principal, workspaceId, name)
+  const draft = regularKeyDraft(ctx, principal.userId, workspaceId, name)
   if (typeof limit === 'number') draft.limit = limit
   if (typeof limitReset === 'string') draft.limitReset = limitReset as LimitReset
   if (includeByokInLimit === true) draft.includeByokInLimit = true
   draft.expiresAt = expiresAt
   if (creator !== undefined) draft.creatorUserId = creator as string | null
   return draft
+}
+
+/**
+ * The `expires_at` of a body that makes a key (`POST /keys`, `POST /auth/keys/code`): an instant
+ * later than now, or null (absent or null: never); a 400 naming it otherwise.
+ */
+export function readKeyExpiry(ctx: StoreContext, body: BodyReader): number | null {
+  const expiresText = body.optionalString('expires_at', EXPIRES_RULE)
+  if (typeof expiresText !== 'string') return null
+  const ms = parseInstant(expiresText)
+  if (ms === undefined) body.fail('expires_at', 'must be an ISO 8601 instant with a time and an offset, such as 2026-12-31T23:59:59Z', expiresText)
+  // A key born expired could never be used: a caller's mistake (a date in seconds, a past year), refused.
+  if (ms <= ctx.clock.nowMs()) body.fail('expires_at', `must be later than now (${formatTimestamp(ctx.clock.nowMs())})`, expiresText)
+  return ms
+}
+
+/**
+ * The `workspace_id` of a body, lower-cased: a UUID of one of the caller's workspaces, else a 400
+ * naming it; undefined when absent. Another organisation's workspace gets the answer an unknown
+ * one gets, as for GET /keys (decisions/0002).
+ */
+export function readCallersWorkspace(ctx: StoreContext, body: BodyReader, principal: Principal): string | undefined {
+  const workspaceText = body.optionalString('workspace_id', WORKSPACE_RULE)
+  if (workspaceText === undefined) return undefined
+  const workspaceId = workspaceText.toLowerCase()
+  if (ctx.data.workspaces.get(workspaceId)?.userId !== principal.userId) body.fail('workspace_id', 'is not a workspace of the caller', workspaceText)
+  return workspaceId
 }
 
 /** Any create body, field by field (see readCreateKeyBody); exported for the test that compares the two readers. */
@@ -179,25 +209,9 @@ export function readAnyCreateKeyBody(ctx: StoreContext, principal: Principal, va
   const limit = body.optionalNumber('limit', LIMIT_RULE)
   const limitReset = limitResetOf(body)
   const includeByokInLimit = body.optionalBoolean('include_byok_in_limit')
-  const expiresText = body.optionalString('expires_at', EXPIRES_RULE)
-  let expiresAt: number | null = null
-  if (typeof expiresText === 'string') {
-    const ms = parseInstant(expiresText)
-    if (ms === undefined) body.fail('expires_at', 'must be an ISO 8601 instant with a time and an offset, such as 2026-12-31T23:59:59Z', expiresText)
-    // A key born expired could never be used: a caller's mistake (a date in seconds, a past year), refused.
-    if (ms <= ctx.clock.nowMs()) body.fail('expires_at', `must be later than now (${formatTimestamp(ctx.clock.nowMs())})`, expiresText)
-    expiresAt = ms
-  }
-  const workspaceText = body.optionalString('workspace_id', WORKSPACE_RULE)
-  let workspaceId: string
-  if (workspaceText !== undefined) {
-    workspaceId = workspaceText.toLowerCase()
-    // Another organisation's workspace gets the answer an unknown one gets, as for GET /keys (decisions/0002).
-    if (ctx.data.workspaces.get(workspaceId)?.userId !== principal.userId) body.fail('workspace_id', 'is not a workspace of the caller', workspaceText)
-  } else {
-    // Without one, the default workspace; an organisation that deleted its default must name one (decisions/0022).
-    workspaceId = defaultWorkspaceParam(ctx, principal.userId)
-  }
+  const expiresAt = readKeyExpiry(ctx, body)
+  // Without one, the default workspace; an organisation that deleted its default must name one (decisions/0022).
+  const workspaceId = readCallersWorkspace(ctx, body, principal) ?? defaultWorkspaceParam(ctx, principal.userId)
   const creatorUserId = body.optionalString('creator_user_id', CREATOR_RULE)
   const external = body.optionalObject('external')
   let externalUser: string | undefined
@@ -207,7 +221,7 @@ export function readAnyCreateKeyBody(ctx: StoreContext, principal: Principal, va
     // The partner's lookup key is checked and not kept: nothing the simulator answers shows it.
     external.optionalString('api_key', { minLength: 1, maxLength: 256 })
   }
-  const draft = createDraft(ctx, principal, workspaceId, name)
+  const draft = regularKeyDraft(ctx, principal.userId, workspaceId, name)
   if (limit !== undefined && limit !== null) draft.limit = limit
   if (limitReset !== undefined && limitReset !== null) draft.limitReset = limitReset
   if (includeByokInLimit !== undefined) draft.includeByokInLimit = includeByokInLimit

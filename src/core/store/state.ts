@@ -91,6 +91,37 @@ export interface StoreData {
   endpointStats: Map<string, EndpointTraffic>
   /** Free-model requests, a count per organisation per UTC day (inference/free-quota.ts). */
   freeRequests: Map<string, number>
+  /** OAuth PKCE authorization codes, by code, used and expired ones kept (store/oauth.ts, decisions/0049). */
+  oauthCodes: Map<string, OAuthCodeState>
+}
+
+/** How a PKCE code challenge was made from its verifier. */
+export type CodeChallengeMethod = 'S256' | 'plain'
+
+/**
+ * An OAuth PKCE authorization code and the key it is exchanged for (a value: a use stores a new one).
+ * The key's fields are asked for when the code is made and given to the key at the exchange.
+ */
+export interface OAuthCodeState {
+  readonly code: string
+  readonly userId: string
+  readonly workspaceId: string
+  /** The app, a number drawn from the callback URL's origin (store/oauth.ts). */
+  readonly appId: number
+  readonly callbackUrl: string
+  readonly challenge: string | null
+  readonly method: CodeChallengeMethod | null
+  /** The name of the key to make: `key_label`, else the app's name (the callback's host). */
+  readonly keyName: string
+  readonly limit: number | null
+  readonly limitReset: LimitReset | null
+  readonly keyExpiresAt: number | null
+  readonly createdAt: number
+  /** When the code itself stops being accepted. */
+  readonly expiresAt: number
+  /** When it was exchanged, and the hash of the key it made; null while unused. */
+  readonly usedAt: number | null
+  readonly keyHash: string | null
 }
 
 /** A token bucket: `requests` per `intervalMs` (at most a year), refilled continuously on the simulator clock. */
@@ -358,6 +389,7 @@ export function emptyStoreData(): StoreData {
     generations: new Map(),
     endpointStats: new Map(),
     freeRequests: new Map(),
+    oauthCodes: new Map(),
   }
 }
 
@@ -381,5 +413,6 @@ export function copyStoreData(data: StoreData): StoreData {
     generations: new Map(data.generations),
     endpointStats: new Map(data.endpointStats),
     freeRequests: new Map(data.freeRequests),
+    oauthCodes: new Map(data.oauthCodes),
   }
 }
