@@ -46,6 +46,14 @@ export const OPERATION_NAMES = [
   'createResponses',
   // Embeddings (operations/embeddings.ts).
   'createEmbeddings',
+  // Presets (operations/presets.ts).
+  'listPresets',
+  'getPreset',
+  'listPresetVersions',
+  'getPresetVersion',
+  'createPresetsChatCompletions',
+  'createPresetsResponses',
+  'createPresetsMessages',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

@@ -63,6 +63,39 @@ export interface KeyState {
 export type FileProvider = 'openai' | 'anthropic'
 export type FileOrigin = 'server' | 'upload'
 
+/** One version of a preset as the store holds it (a value: a new version is a new row of the preset). */
+export interface PresetVersionState {
+  readonly id: string
+  readonly version: number
+  /** Request fields, checked as a chat request's (store/presets.ts); frozen, shared by every read. */
+  readonly config: Readonly<Record<string, unknown>>
+  readonly systemPrompt: string | null
+  readonly createdAt: number
+}
+
+/**
+ * A preset of an organisation (decisions/0050), keyed in the store by {@link presetScopeKey}: its
+ * slug is unique within its organisation and never changes. A value: a change stores a new one.
+ */
+export interface PresetState {
+  readonly id: string
+  readonly userId: string
+  readonly slug: string
+  readonly name: string
+  readonly description: string | null
+  readonly workspaceId: string | null
+  readonly createdAt: number
+  /** The latest change: of its name or description, or its latest version. */
+  readonly updatedAt: number
+  /** Oldest first; the last is the current (designated) version. Never empty. */
+  readonly versions: readonly PresetVersionState[]
+}
+
+/** The store's key of a preset: its organisation and its slug. */
+export function presetScopeKey(userId: string, slug: string): string {
+  return `${userId}\u0000${slug}`
+}
+
 export interface FileState {
   id: string
   userId: string
@@ -91,6 +124,8 @@ export interface StoreData {
   endpointStats: Map<string, EndpointTraffic>
   /** Free-model requests, a count per organisation per UTC day (inference/free-quota.ts). */
   freeRequests: Map<string, number>
+  /** Presets, keyed by {@link presetScopeKey} (store/presets.ts). */
+  presets: Map<string, PresetState>
 }
 
 /** A token bucket: `requests` per `intervalMs` (at most a year), refilled continuously on the simulator clock. */
@@ -358,6 +393,7 @@ export function emptyStoreData(): StoreData {
     generations: new Map(),
     endpointStats: new Map(),
     freeRequests: new Map(),
+    presets: new Map(),
   }
 }
 
@@ -381,5 +417,6 @@ export function copyStoreData(data: StoreData): StoreData {
     generations: new Map(data.generations),
     endpointStats: new Map(data.endpointStats),
     freeRequests: new Map(data.freeRequests),
+    presets: new Map(data.presets),
   }
 }
