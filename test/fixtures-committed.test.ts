@@ -33,6 +33,11 @@ import { DeleteKeysResponse$inboundSchema } from '@openrouter/sdk/models/operati
 import { GetCreditsResponse$inboundSchema } from '@openrouter/sdk/models/operations/getcredits.js'
 import { GetCurrentKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/getcurrentkey.js'
 import { UpdateKeysResponse$inboundSchema } from '@openrouter/sdk/models/operations/updatekeys.js'
+import { CreatePresetFromInferenceResponse$inboundSchema } from '@openrouter/sdk/models/createpresetfrominferenceresponse.js'
+import { GetPresetResponse$inboundSchema } from '@openrouter/sdk/models/getpresetresponse.js'
+import { GetPresetVersionResponse$inboundSchema } from '@openrouter/sdk/models/getpresetversionresponse.js'
+import { ListPresetsResponse$inboundSchema } from '@openrouter/sdk/models/listpresetsresponse.js'
+import { ListPresetVersionsResponse$inboundSchema } from '@openrouter/sdk/models/listpresetversionsresponse.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -95,6 +100,13 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   createCompletion: shapeSchema('createCompletion'),
   getCredits: GetCreditsResponse$inboundSchema,
   createEmbeddings: CreateEmbeddingsResponseBody$inboundSchema,
+  listPresets: ListPresetsResponse$inboundSchema,
+  getPreset: GetPresetResponse$inboundSchema,
+  listPresetVersions: ListPresetVersionsResponse$inboundSchema,
+  getPresetVersion: GetPresetVersionResponse$inboundSchema,
+  createPresetsChatCompletions: CreatePresetFromInferenceResponse$inboundSchema,
+  createPresetsResponses: CreatePresetFromInferenceResponse$inboundSchema,
+  createPresetsMessages: CreatePresetFromInferenceResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -14,11 +14,17 @@ import type { PresetPage, PresetVersion, Preset } from '../types.js'
 import { type Operation, jsonAnswer } from './operation.js'
 import { limitParam } from './workspaces.js'
 
-/** The caller's preset named by the path's slug, or 404. */
+/** The caller's preset named by the path's slug: 400 for what cannot be a slug, 404 for a slug the organisation has not. */
 function ownPreset(ctx: StoreContext, userId: string, slug: string): PresetState {
+  checkSlug(slug)
   const preset = findPreset(ctx, userId, slug)
   if (preset === undefined) throw ApiError.notFound({ resource: 'preset' })
   return preset
+}
+
+/** The path's slug, or a 400 naming `slug`. */
+function checkSlug(slug: string): void {
+  if (!PRESET_SLUG.test(slug)) throw ApiError.badParameter('slug', `must be ${PRESET_SLUG_RULE}`, slug)
 }
 
 /** A page of `items` by the query's `offset` and `limit` (1 to 100, default 50, as the SDK pages), with the count of all. */
@@ -44,7 +50,7 @@ const withSomeModel = (body: Record<string, unknown>): Record<string, unknown> =
  * given it as its next. A config the preset could not hold is a 400 naming the body's field.
  */
 function writeFromBody(ctx: StoreContext, userId: string, slug: string, draft: PresetDraft): PresetState {
-  if (!PRESET_SLUG.test(slug)) throw ApiError.badParameter('slug', `must be ${PRESET_SLUG_RULE}`, slug)
+  checkSlug(slug)
   let config: Record<string, unknown>
   try {
     config = checkPresetConfig(draft.config, 'read the body', 'config')
