@@ -177,7 +177,9 @@ export function draftOfMessages(body: Record<string, unknown>): PresetDraft {
   if (!Array.isArray(body['messages']) && body['messages'] !== null) throw fieldError('messages', 'is required: an array of messages', JSON.stringify(body['messages'] ?? null))
   const config: Record<string, unknown> = {}
   for (const field of MESSAGES_SAME) if (body[field] !== undefined) config[field] = body[field]
-  if (body['stop_sequences'] !== undefined) config['stop'] = body['stop_sequences']
+  const stop = body['stop_sequences']
+  if (stop !== undefined && (!Array.isArray(stop) || !stop.every((s) => typeof s === 'string'))) throw fieldError('stop_sequences', 'must be an array of strings', JSON.stringify(stop))
+  if (stop !== undefined) config['stop'] = stop
   try {
     checkPresetConfig(config, 'read the body', 'config')
   } catch (error) {
