@@ -153,6 +153,9 @@ describe('presets', () => {
       const id = (created as { body: { id: string } }).body.id
       const changed = control.handle({ method: 'PATCH', path: `/presets/${id}`, query: new URLSearchParams(), body: JSON.stringify({ systemPrompt: PROMPT }) })
       expect((changed as { body: { versions: unknown[] } }).body.versions).toHaveLength(2)
+      // The export the server writes in parts is exportWorld() to the byte, presets included.
+      const exported = control.handle({ method: 'GET', path: '/world/export', query: new URLSearchParams(), body: null }) as { parts: Iterable<string> }
+      expect([...exported.parts].join('')).toBe(JSON.stringify(sim.exportWorld()))
       expect(control.handle({ method: 'DELETE', path: `/presets/${id}`, query: new URLSearchParams(), body: null }).status).toBe(204)
       expect(control.handle({ method: 'DELETE', path: `/presets/${id}`, query: new URLSearchParams(), body: null }).status).toBe(404)
     })
