@@ -157,6 +157,9 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'DELETE /__sim/responders': { body: '', answer: '204: every responder rule removed' },
   'DELETE /__sim/responders/{name}': { body: '', answer: '204' },
   'POST /__sim/credits': { body: '`{ userId, amount }` (USD)', answer: '200 the organisation as a world spec holds it, `credits: { total, retiredUsage? }` included (`sim.credits.add`)' },
+  'POST /__sim/presets': { body: '`sim.presets.create` options', answer: '201 the preset as a world spec holds it, every version included' },
+  'PATCH /__sim/presets/{id}': { body: '`sim.presets.update` changes (a new `config` or `systemPrompt` is a new version)', answer: '200 the preset' },
+  'DELETE /__sim/presets/{id}': { body: '', answer: '204' },
 }
 
 // --- Rendering --------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ export {
 // Types
 export type { EmptyWorld, Simulator, SimulatorOptions } from './core/simulator.js'
 export type { DefaultWorld } from './core/worlds/default.js'
-export type { WorldFile, WorldInstant, WorldKey, WorldModel, WorldSpec, WorldUsageRecord, WorldUser, WorldVideoModel, WorldWorkspace } from './core/worlds/spec.js'
+export type { WorldFile, WorldInstant, WorldKey, WorldModel, WorldPreset, WorldPresetVersion, WorldSpec, WorldUsageRecord, WorldUser, WorldVideoModel, WorldWorkspace } from './core/worlds/spec.js'
 export type { WorldProblem } from './core/worlds/problems.js'
 export type { WorldRegExp, WorldResponder } from './core/worlds/responders.js'
 export type { LeftEarly, OperationName, SimRequest, SimResponse } from './core/protocol.js'
@@ -54,6 +54,7 @@ export type { CodeChallengeMethod } from './core/store/state.js'
 export type { LoadKeyOptions, SdkKeyRecord } from './core/store/key-records.js'
 export type { CreateFileOptions, FileCollection, StoredFile } from './core/store/files.js'
 export type { CreateModelOptions, ModelCollection } from './core/store/models.js'
+export type { CreatePresetOptions, PresetCollection, PresetRef, UpdatePresetOptions } from './core/store/presets.js'
 export type { CreateVideoModelOptions, VideoModelCollection } from './core/store/video-models.js'
 export type {
   CompiledPricing,

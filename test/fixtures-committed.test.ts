@@ -37,6 +37,11 @@ import { CreateAuthKeysCodeResponse$inboundSchema } from '@openrouter/sdk/models
 import { ExchangeAuthCodeForAPIKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/exchangeauthcodeforapikey.js'
 import { OAuthJwks$inboundSchema } from '@openrouter/sdk/models/oauthjwks.js'
 import { TokenExchangeResponse$inboundSchema } from '@openrouter/sdk/models/tokenexchangeresponse.js'
+import { CreatePresetFromInferenceResponse$inboundSchema } from '@openrouter/sdk/models/createpresetfrominferenceresponse.js'
+import { GetPresetResponse$inboundSchema } from '@openrouter/sdk/models/getpresetresponse.js'
+import { GetPresetVersionResponse$inboundSchema } from '@openrouter/sdk/models/getpresetversionresponse.js'
+import { ListPresetsResponse$inboundSchema } from '@openrouter/sdk/models/listpresetsresponse.js'
+import { ListPresetVersionsResponse$inboundSchema } from '@openrouter/sdk/models/listpresetversionsresponse.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -103,6 +108,13 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   exchangeAuthCodeForAPIKey: ExchangeAuthCodeForAPIKeyResponse$inboundSchema,
   createOauthToken: TokenExchangeResponse$inboundSchema,
   listOauthJwks: OAuthJwks$inboundSchema,
+  listPresets: ListPresetsResponse$inboundSchema,
+  getPreset: GetPresetResponse$inboundSchema,
+  listPresetVersions: ListPresetVersionsResponse$inboundSchema,
+  getPresetVersion: GetPresetVersionResponse$inboundSchema,
+  createPresetsChatCompletions: CreatePresetFromInferenceResponse$inboundSchema,
+  createPresetsResponses: CreatePresetFromInferenceResponse$inboundSchema,
+  createPresetsMessages: CreatePresetFromInferenceResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -37,6 +37,7 @@ import {
   type WorkloadPerformance,
 } from '../src/index.js'
 import { creditsMessage } from '../src/core/inference/ledger.js'
+import { PRESET_SLUG_RULE } from '../src/core/store/presets.js'
 import { DEFAULT_BASE_URL, createHandlers, toResponse } from '../src/msw/index.js'
 import { failureOf } from './support/server.js'
 
@@ -411,6 +412,15 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   createAuthKeysCode: [400, 401, 403, 409, 500],
   exchangeAuthCodeForAPIKey: [400, 403, 500],
   listOauthJwks: [500],
+  listPresets: [400, 401, 500],
+  getPreset: [400, 401, 404, 500],
+  listPresetVersions: [400, 401, 404, 500],
+  getPresetVersion: [400, 401, 404, 500],
+  // The SDK also declares 409 for the three routes that write a preset; the simulator never answers
+  // it (a write to a slug the organisation has is its next version), and errorEnvelope has no 409.
+  createPresetsChatCompletions: [400, 401, 403, 404, 500],
+  createPresetsResponses: [400, 401, 403, 404, 500],
+  createPresetsMessages: [400, 401, 403, 404, 500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -441,6 +451,13 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   createAuthKeysCode: 'sdk.oAuth.createAuthCode',
   exchangeAuthCodeForAPIKey: 'sdk.oAuth.exchangeAuthCodeForAPIKey',
   listOauthJwks: 'sdk.oAuth.listOauthJwks',
+  listPresets: 'sdk.presets.list',
+  getPreset: 'sdk.presets.get',
+  listPresetVersions: 'sdk.presets.listVersions',
+  getPresetVersion: 'sdk.presets.getVersion',
+  createPresetsChatCompletions: 'sdk.presets.createPresetsChatCompletions',
+  createPresetsResponses: 'sdk.presets.createPresetsResponses',
+  createPresetsMessages: 'sdk.presets.createPresetsMessages',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -472,6 +489,13 @@ const ROUTE: Record<SdkOperation, string> = {
   createAuthKeysCode: `${DEFAULT_BASE_URL}/auth/keys/code`,
   exchangeAuthCodeForAPIKey: `${DEFAULT_BASE_URL}/auth/keys`,
   listOauthJwks: `${DEFAULT_BASE_URL}/oauth/jwks`,
+  listPresets: `${DEFAULT_BASE_URL}/presets`,
+  getPreset: `${DEFAULT_BASE_URL}/presets/:slug`,
+  listPresetVersions: `${DEFAULT_BASE_URL}/presets/:slug/versions`,
+  getPresetVersion: `${DEFAULT_BASE_URL}/presets/:slug/versions/:version`,
+  createPresetsChatCompletions: `${DEFAULT_BASE_URL}/presets/:slug/chat/completions`,
+  createPresetsResponses: `${DEFAULT_BASE_URL}/presets/:slug/responses`,
+  createPresetsMessages: `${DEFAULT_BASE_URL}/presets/:slug/messages`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -503,6 +527,13 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   createAuthKeysCode: (sdk) => sdk.oAuth.createAuthCode({ requestBody: { callbackUrl: 'https://app.example.com/callback' } }),
   exchangeAuthCodeForAPIKey: (sdk) => sdk.oAuth.exchangeAuthCodeForAPIKey({ requestBody: { code: sim.oauth.codes.create({ userId: world.userId }).code } }),
   listOauthJwks: (sdk) => sdk.oAuth.listOauthJwks(),
+  listPresets: (sdk) => sdk.presets.list(),
+  getPreset: (sdk) => sdk.presets.get({ slug: 'support' }),
+  listPresetVersions: (sdk) => sdk.presets.listVersions({ slug: 'support' }),
+  getPresetVersion: (sdk) => sdk.presets.getVersion({ slug: 'support', version: '1' }),
+  createPresetsChatCompletions: (sdk) => sdk.presets.createPresetsChatCompletions({ slug: 'support', chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] } }),
+  createPresetsResponses: (sdk) => sdk.presets.createPresetsResponses({ slug: 'support', responsesRequest: { model: 'openai/gpt-4.1-mini', input: 'Hello' } } as Parameters<Sdk['presets']['createPresetsResponses']>[0]),
+  createPresetsMessages: (sdk) => sdk.presets.createPresetsMessages({ slug: 'support', messagesRequest: { model: 'anthropic/claude-sonnet-4.5', maxTokens: 100, messages: [{ role: 'user', content: 'Hello' }] } }),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -701,6 +732,58 @@ function EMBEDDINGS_ERROR_CASES(): ErrorCase[] {
     produced('createEmbeddings', 500, 'a fault answers 500', withFault({ status: 500 }), embed()),
     produced('createEmbeddings', 502, 'every provider fails', failingProviders, embed()),
     produced('createEmbeddings', 503, 'a fault answers 503', withFault({ status: 503 }), embed()),
+  ]
+}
+
+/** The cases of the preset operations (decisions/0050): each status produced by a rule, or overridden where the simulator has none. */
+function PRESET_ERROR_CASES(): ErrorCase[] {
+  const withSupport = (): string => {
+    sim.presets.create({ userId: world.userId, slug: 'support', config: { model: 'openai/gpt-4.1-mini' } })
+    return world.apiKey
+  }
+  const withGlobexPreset = (): string => {
+    sim.presets.create({ userId: world.otherTenant.userId, slug: 'support', config: { model: 'openai/gpt-4.1-mini' } })
+    return world.apiKey
+  }
+  const badSlug = bodyField({ parameter: 'slug', reason: `must be ${PRESET_SLUG_RULE}`, value: 'Not A Slug' })
+  const notFound = { metadata: { resource: 'preset' } }
+  return [
+    produced('listPresets', 400, 'limit is above 100', asRegular, (sdk) => sdk.presets.list({ limit: 101 }), { metadata: { parameter: 'limit', reason: 'must be an integer from 1 to 100', value: '101' } }),
+    ...unauthorized('listPresets', (sdk) => sdk.presets.list()),
+    overridden('listPresets', 500),
+    produced('getPreset', 400, 'the slug cannot be a slug', asRegular, (sdk) => sdk.presets.get({ slug: 'Not A Slug' }), { metadata: badSlug.metadata }),
+    ...unauthorized('getPreset', (sdk) => sdk.presets.get({ slug: 'support' })),
+    produced('getPreset', 404, 'the organisation has no preset of that slug', asRegular, (sdk) => sdk.presets.get({ slug: 'support' }), notFound),
+    produced('getPreset', 404, "the slug is another organisation's preset", withGlobexPreset, (sdk) => sdk.presets.get({ slug: 'support' }), notFound),
+    overridden('getPreset', 500),
+    produced('listPresetVersions', 400, 'offset is negative', withSupport, (sdk) => sdk.presets.listVersions({ slug: 'support', offset: -1 }), { metadata: { parameter: 'offset', reason: 'must be a non-negative integer', value: '-1' } }),
+    ...unauthorized('listPresetVersions', (sdk) => sdk.presets.listVersions({ slug: 'support' })),
+    produced('listPresetVersions', 404, 'the organisation has no preset of that slug', asRegular, (sdk) => sdk.presets.listVersions({ slug: 'support' }), notFound),
+    overridden('listPresetVersions', 500),
+    produced('getPresetVersion', 400, 'the version is not a number', withSupport, (sdk) => sdk.presets.getVersion({ slug: 'support', version: 'latest' }), {
+      metadata: { parameter: 'version', reason: 'must be a version number: a positive integer such as 1', value: 'latest' },
+    }),
+    ...unauthorized('getPresetVersion', (sdk) => sdk.presets.getVersion({ slug: 'support', version: '1' })),
+    produced('getPresetVersion', 404, 'the preset has no such version', withSupport, (sdk) => sdk.presets.getVersion({ slug: 'support', version: '2' }), { metadata: { resource: 'preset_version' } }),
+    overridden('getPresetVersion', 500),
+    produced('createPresetsChatCompletions', 400, 'temperature is out of range', asRegular, (sdk) => sdk.presets.createPresetsChatCompletions({ slug: 'support', chatRequest: { model: 'openai/gpt-4.1-mini', temperature: 3, messages: [{ role: 'user', content: 'Hi' }] } }), bodyField({ parameter: 'temperature', reason: 'must be at most 2', value: '3' })),
+    ...unauthorized('createPresetsChatCompletions', VALID_CALL.createPresetsChatCompletions),
+    overridden('createPresetsChatCompletions', 403),
+    overridden('createPresetsChatCompletions', 404),
+    overridden('createPresetsChatCompletions', 500),
+    produced('createPresetsResponses', 400, 'the slug cannot be a slug', asRegular, (sdk) => sdk.presets.createPresetsResponses({ slug: 'Not A Slug', responsesRequest: { model: 'openai/gpt-4.1-mini', input: 'Hi' } } as Parameters<Sdk['presets']['createPresetsResponses']>[0]), { metadata: badSlug.metadata }),
+    ...unauthorized('createPresetsResponses', VALID_CALL.createPresetsResponses),
+    overridden('createPresetsResponses', 403),
+    overridden('createPresetsResponses', 404),
+    overridden('createPresetsResponses', 500),
+    produced('createPresetsMessages', 400, 'temperature is out of range', asRegular, (sdk) => sdk.presets.createPresetsMessages({ slug: 'support', messagesRequest: { model: 'anthropic/claude-sonnet-4.5', temperature: 3, messages: [{ role: 'user', content: 'Hi' }] } }), {
+      metadata: { parameter: 'temperature', reason: 'must be at most 2' },
+      message: `${ERROR_MESSAGES[400]}: temperature must be at most 2`,
+    }),
+    ...unauthorized('createPresetsMessages', VALID_CALL.createPresetsMessages),
+    overridden('createPresetsMessages', 403),
+    overridden('createPresetsMessages', 404),
+    overridden('createPresetsMessages', 500),
   ]
 }
 
@@ -922,6 +1005,7 @@ const ERROR_CASES: ErrorCase[] = [
   }),
   overridden('exchangeAuthCodeForAPIKey', 500),
   overridden('listOauthJwks', 500),
+  ...PRESET_ERROR_CASES(),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

@@ -483,6 +483,35 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         return NO_CONTENT
       },
     },
+    // Presets (decisions/0050): created and changed as sim.presets does, answered as a world spec holds them.
+    {
+      method: 'POST',
+      path: '/presets',
+      run: ({ body }) => {
+        const preset = sim.presets.create(options(body))
+        return jsonResponse(201, entries?.preset(preset.id) ?? preset)
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/presets/{id}',
+      run: ({ params, body }) => {
+        const id = params['id'] as string
+        if (sim.presets.get(id) === undefined) throw notFound('preset', id)
+        const preset = sim.presets.update(id, options(body))
+        return jsonResponse(200, entries?.preset(preset.id) ?? preset)
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/presets/{id}',
+      run: ({ params }) => {
+        const id = params['id'] as string
+        if (sim.presets.get(id) === undefined) throw notFound('preset', id)
+        sim.presets.delete(id)
+        return NO_CONTENT
+      },
+    },
     {
       method: 'POST',
       path: '/credits',

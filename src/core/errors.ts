@@ -121,6 +121,8 @@ export const SimulatorErrorCode = {
   InvalidSnapshot: 'INVALID_SNAPSHOT',
   /** A workspace that still holds keys cannot be deleted (decisions/0022). */
   WorkspaceHasKeys: 'WORKSPACE_HAS_KEYS',
+  /** A preset reference (`sim.presets.update`, `delete`, `versions`) names no preset (decisions/0050). */
+  UnknownPreset: 'UNKNOWN_PRESET',
 } as const
 
 export type SimulatorErrorCode = (typeof SimulatorErrorCode)[keyof typeof SimulatorErrorCode]

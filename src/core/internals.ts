@@ -3,7 +3,7 @@
 import type { SimRequest, SimResponse } from './protocol.js'
 import type { JournalStore } from './journal.js'
 import type { StoredFile } from './store/files.js'
-import type { WorldFile, WorldKey, WorldModel, WorldUser, WorldVideoModel, WorldWorkspace } from './worlds/spec.js'
+import type { WorldFile, WorldKey, WorldModel, WorldUser, WorldPreset, WorldVideoModel, WorldWorkspace } from './worlds/spec.js'
 
 /** How a world is written: files' bytes encoded by `encode`, or left out when `bodies` is false. */
 export interface ExportOptions {
@@ -32,6 +32,7 @@ export interface SimulatorInternals {
     key(hash: string): WorldKey | undefined
     model(id: string): WorldModel | undefined
     videoModel(id: string): WorldVideoModel | undefined
+    preset(id: string): WorldPreset | undefined
   }
   /** A file, without its content, as a world spec holds it. */
   worldFile(file: StoredFile): WorldFile

@@ -51,6 +51,14 @@ export const OPERATION_NAMES = [
   'exchangeAuthCodeForAPIKey',
   'createOauthToken',
   'listOauthJwks',
+  // Presets (operations/presets.ts).
+  'listPresets',
+  'getPreset',
+  'listPresetVersions',
+  'getPresetVersion',
+  'createPresetsChatCompletions',
+  'createPresetsResponses',
+  'createPresetsMessages',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

@@ -28,9 +28,11 @@ import { type CreditCollection, createCreditCollection } from './store/credits.j
 import { type UserCollection, createUserCollection } from './store/users.js'
 import { type VideoModelCollection, createVideoModelCollection } from './store/video-models.js'
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
+import { type PresetCollection, createPresetCollection } from './store/presets.js'
+import { checkPresetConfig } from './inference/presets.js'
 import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, DEFAULT_WORLD, DEFAULT_WORLD_MODELS } from './worlds/default.js'
-import { exportWorld, exportWorldParts, worldFile, worldKey, worldModel, worldUser, worldWorkspace } from './worlds/export.js'
+import { exportWorld, exportWorldParts, worldFile, worldKey, worldModel, worldPreset, worldUser, worldWorkspace } from './worlds/export.js'
 import { type WorldKey, type WorldSpec, WORLD_FORMAT, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
 import { type WorldProblem } from './worlds/problems.js'
 import { worldResponders } from './worlds/responders.js'
@@ -157,6 +159,8 @@ export interface Simulator<World = DefaultWorld> {
    * approved an app on the service's consent page; `list()` and `get(code)` read them (decisions/0049).
    */
   readonly oauth: OAuthControls
+  /** Presets: named request settings a request uses with `model: "@preset/<slug>"` (decisions/0050). */
+  readonly presets: PresetCollection
   /** Fault rules: errors, network errors or silence for the requests they match. */
   readonly faults: FaultControls
   /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
@@ -203,6 +207,7 @@ function createStore(seed: number, clock: StoreClock) {
     usage: createUsageCollection(ctx),
     credits: createCreditCollection(ctx),
     oauth: createOAuthControls(ctx),
+    presets: createPresetCollection(ctx, checkPresetConfig),
   }
   return { ctx, collections }
 }
@@ -347,6 +352,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
       videoModel: (id) => {
         const model = ctx.data.videoModels.get(id)
         return model && worldModel(model)
+      },
+      preset: (id) => {
+        for (const preset of ctx.data.presets.values()) if (preset.id === id) return worldPreset(preset)
+        return undefined
       },
     },
     worldFile: (file) => worldFile(file, undefined),

@@ -684,3 +684,47 @@ export interface Provider {
   headquarters?: string | null
   datacenters?: string[] | null
 }
+
+/** A preset's status: the simulator makes every preset `active` (decisions/0050). */
+export type PresetStatus = 'active' | 'disabled' | 'archived'
+
+/** A preset as `GET /presets` lists it: its slug, name and which version is current. */
+export interface Preset {
+  id: string
+  name: string
+  slug: string
+  description: string | null
+  status: PresetStatus
+  status_updated_at: string | null
+  created_at: string
+  updated_at: string
+  creator_user_id: string | null
+  workspace_id: string | null
+  /** The id of the current version: the latest (decisions/0050). */
+  designated_version_id: string | null
+}
+
+/** One version of a preset: the config and system prompt a request with `@preset/<slug>` takes. */
+export interface PresetVersion {
+  id: string
+  preset_id: string
+  /** 1, 2, 3...: every change of config or system prompt makes the next. */
+  version: number
+  /** Request fields, as a chat completion names them (`model`, `temperature`, `provider`...). */
+  config: Record<string, unknown>
+  system_prompt: string | null
+  creator_id: string
+  created_at: string
+  updated_at: string
+}
+
+/** A preset with its current version inline: `GET /presets/{slug}`, and the answer of the preset routes that write one. */
+export interface PresetWithVersion extends Preset {
+  designated_version: PresetVersion | null
+}
+
+/** A page of presets (`GET /presets`) or of one preset's versions (`GET /presets/{slug}/versions`), with the count over all pages. */
+export interface PresetPage<T> {
+  data: T[]
+  total_count: number
+}

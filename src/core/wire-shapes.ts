@@ -43,6 +43,9 @@ import {
   type VideoModel,
   type WorkloadPerformance,
   type Workspace,
+  type Preset,
+  type PresetVersion,
+  type PresetWithVersion,
   ENDPOINT_STATUSES,
   INPUT_MODALITIES,
   INSTRUCT_TYPES,
@@ -596,6 +599,40 @@ export const GENERATION = object<Generation>('Generation', {
   session_id: optional(nullable(string)),
 })
 
+/** `PresetVersion`: one version of a preset (`GET /presets/{slug}/versions/{version}`). */
+export const PRESET_VERSION = object<PresetVersion>('PresetVersion', {
+  id: string,
+  preset_id: string,
+  version: integer,
+  config: recordOf(unknown),
+  system_prompt: nullable(string),
+  creator_id: string,
+  created_at: timestamp,
+  updated_at: timestamp,
+})
+
+const PRESET_FIELDS = {
+  id: string,
+  name: string,
+  slug: string,
+  description: nullable(string),
+  status: enumOf('PresetStatus', ['active', 'disabled', 'archived']),
+  status_updated_at: nullable(timestamp),
+  created_at: timestamp,
+  updated_at: timestamp,
+  creator_user_id: nullable(string),
+  workspace_id: nullable(string),
+  designated_version_id: nullable(string),
+} as const
+
+/** `Preset`: an entry of `GET /presets`. */
+export const PRESET = object<Preset>('Preset', PRESET_FIELDS)
+
+/** `PresetWithVersion`: `GET /presets/{slug}`, and the answer of the preset routes that write one. */
+export const PRESET_WITH_VERSION = object<PresetWithVersion>('PresetWithVersion', { ...PRESET_FIELDS, designated_version: nullable(PRESET_VERSION) })
+
+const pageOf = (name: string, of: PlainShape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}[], total_count: integer }`, fields: { data: arrayOf(of), total_count: integer } })
+
 type ErrorBody = ErrorEnvelope['error']
 
 /** `ErrorEnvelope`: the body of every failing operation. `code` must also equal the status: see {@link errorEnvelopeProblems}. */
@@ -663,6 +700,13 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
       ),
     },
   },
+  listPresets: pageOf('Preset', PRESET),
+  getPreset: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
+  listPresetVersions: pageOf('PresetVersion', PRESET_VERSION),
+  getPresetVersion: dataOf('PresetVersion', PRESET_VERSION),
+  createPresetsChatCompletions: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
+  createPresetsResponses: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
+  createPresetsMessages: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

@@ -18,7 +18,9 @@ const SIMULATED =
   'POST /keys, PATCH /keys/{hash}, DELETE /keys/{hash}, GET /key, GET /auth/key, GET /credits, ' +
   'GET /workspaces, POST /workspaces, PATCH /workspaces/{id}, DELETE /workspaces/{id}, ' +
   'GET /models, GET /models/count, GET /model/{author}/{slug}, GET /providers, GET /embeddings/models, POST /chat/completions, GET /generation, ' +
-  'POST /completions, POST /responses, POST /embeddings'
+  'POST /completions, POST /responses, POST /embeddings, POST /auth/keys/code, POST /auth/keys, POST /oauth/token, GET /oauth/jwks, ' +
+  'GET /presets, GET /presets/{slug}, GET /presets/{slug}/versions, GET /presets/{slug}/versions/{version}, ' +
+  'POST /presets/{slug}/chat/completions, POST /presets/{slug}/responses, POST /presets/{slug}/messages'
 
 /** sim.handle with a request no SimRequest type would allow: what plain JavaScript callers send. */
 const handleAnything = (sim: Sim, request: unknown): SimResponse => sim.handle(request as SimRequest)

@@ -22,6 +22,7 @@ import { type ResponderReply, type ResponderRule, type ResponderState, type Resp
 import { type StatisticsViews, hadOutage, recordAttempt } from './statistics.js'
 import type { EmbeddingsCache } from './vectors.js'
 import { type ChatInput, readChatRequest } from './request.js'
+import { withPreset } from './presets.js'
 import { DEFAULT_WEB_SEARCH, type ResolvedModel, type WebSearch, pricingOf, resolveModels, routeEndpoints, searchBilling, webPluginOf } from './route.js'
 import { type StreamCut, type StreamPlan, type StreamSource, endStream, streamPlan } from './stream.js'
 import type { StreamFrame } from '../protocol.js'
@@ -217,7 +218,11 @@ export function refuseManagementKey(principal: Principal): void {
 /** Runs one chat completion for an authenticated caller. Throws the ApiError to answer with. */
 export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string, unknownFields?: UnknownFields): ChatOutcome {
   refuseManagementKey(principal)
-  return runInference(ctx, runtime, principal, readChatRequest(body, unknownFields), path, CHAT_SHAPE, webPluginOf(body))
+  // A request naming a preset is the request the preset makes of it (decisions/0050).
+  const use = withPreset(ctx, principal.userId, body, 'chat')
+  const input = readChatRequest(use.body, unknownFields)
+  if (use.presetId !== null) input.presetId = use.presetId
+  return runInference(ctx, runtime, principal, input, path, CHAT_SHAPE, webPluginOf(use.body))
 }
 
 /**
@@ -403,6 +408,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     workspaceId: key.workspaceId,
     attempts: c.attempts,
     sessionId: input.sessionId,
+    presetId: input.presetId ?? null,
   }
   const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts })
 

@@ -56,6 +56,8 @@ export interface ChatInput {
   sessionId: string | null
   /** What the reply must follow besides the messages: tools, format, reasoning, stop, logprobs, seed (decisions/0048). */
   demands: ReplyDemands
+  /** The preset the request named, for its generation's `preset_id` (decisions/0050); absent: none. */
+  presetId?: string
 }
 
 /** Every top-level field of the SDK's ChatRequest. */

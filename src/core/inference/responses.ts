@@ -6,6 +6,7 @@ import type { Principal } from '../auth.js'
 import type { StoreContext } from '../store/context.js'
 import type { StreamFrame } from '../protocol.js'
 import { type AnswerShape, type Completed, type InferenceOutcome, type InferenceRuntime, refuseManagementKey, runInference } from './chat.js'
+import { withPreset } from './presets.js'
 import { webPluginOf } from './route.js'
 import { type ResponsesEcho, type ResponsesFunctionTool, readResponsesRequest } from './responses-request.js'
 import { type StreamCut, type StreamPlan, pieces } from './stream.js'
@@ -84,8 +85,10 @@ export interface ResponsesResult {
 /** Runs one Responses request for an authenticated caller. Throws the ApiError to answer with. */
 export function createResponse(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string, unknownFields?: UnknownFields): InferenceOutcome<ResponsesResult> {
   refuseManagementKey(principal)
-  const { chat, echo } = readResponsesRequest(body, unknownFields)
-  return runInference(ctx, runtime, principal, chat, path, responsesShape(echo), webPluginOf(body))
+  const use = withPreset(ctx, principal.userId, body, 'responses')
+  const { chat, echo } = readResponsesRequest(use.body, unknownFields)
+  if (use.presetId !== null) chat.presetId = use.presetId
+  return runInference(ctx, runtime, principal, chat, path, responsesShape(echo), webPluginOf(use.body))
 }
 
 /** The Responses result of a request, or its events: the request's figures echoed in both. */

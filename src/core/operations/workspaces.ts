@@ -109,7 +109,7 @@ function workspacesOf(ctx: StoreContext, userId: string): Workspace[] {
 }
 
 /** `limit`: an integer from 1 to {@link WORKSPACE_PAGE_MAX}; 0 would make the SDK's paging ask for the same page forever. */
-function limitParam(query: URLSearchParams): number {
+export function limitParam(query: URLSearchParams): number {
   const value = single(query, 'limit')
   if (value === undefined) return WORKSPACE_PAGE_DEFAULT
   const n = Number(value)

@@ -92,6 +92,8 @@ export interface GenerationFacts {
   workspaceId: string | null
   attempts: ProviderResponse[]
   sessionId: string | null
+  /** The id of the preset the request named (decisions/0050); absent or null: none. */
+  presetId?: string | null
 }
 
 /** The wire record of a generation (`GET /generation?id=`'s data), for the money path and the fixtures alike. */
@@ -133,7 +135,7 @@ export function generationWire(f: GenerationFacts): Generation {
     external_user: f.externalUser,
     http_referer: null,
     user_agent: null,
-    preset_id: null,
+    preset_id: f.presetId ?? null,
     router: null,
     service_tier: null,
     web_search_engine: null,

@@ -63,6 +63,39 @@ export interface KeyState {
 export type FileProvider = 'openai' | 'anthropic'
 export type FileOrigin = 'server' | 'upload'
 
+/** One version of a preset as the store holds it (a value: a new version is a new row of the preset). */
+export interface PresetVersionState {
+  readonly id: string
+  readonly version: number
+  /** Request fields, checked as a chat request's (store/presets.ts); frozen, shared by every read. */
+  readonly config: Readonly<Record<string, unknown>>
+  readonly systemPrompt: string | null
+  readonly createdAt: number
+}
+
+/**
+ * A preset of an organisation (decisions/0050), keyed in the store by {@link presetScopeKey}: its
+ * slug is unique within its organisation and never changes. A value: a change stores a new one.
+ */
+export interface PresetState {
+  readonly id: string
+  readonly userId: string
+  readonly slug: string
+  readonly name: string
+  readonly description: string | null
+  readonly workspaceId: string | null
+  readonly createdAt: number
+  /** The latest change: of its name or description, or its latest version. */
+  readonly updatedAt: number
+  /** Oldest first; the last is the current (designated) version. Never empty. */
+  readonly versions: readonly PresetVersionState[]
+}
+
+/** The store's key of a preset: its organisation and its slug. */
+export function presetScopeKey(userId: string, slug: string): string {
+  return `${userId}\u0000${slug}`
+}
+
 export interface FileState {
   id: string
   userId: string
@@ -93,6 +126,8 @@ export interface StoreData {
   freeRequests: Map<string, number>
   /** OAuth PKCE authorization codes, by code, used and expired ones kept (store/oauth.ts, decisions/0049). */
   oauthCodes: Map<string, OAuthCodeState>
+  /** Presets, keyed by {@link presetScopeKey} (store/presets.ts). */
+  presets: Map<string, PresetState>
 }
 
 /** How a PKCE code challenge was made from its verifier. */
@@ -390,6 +425,7 @@ export function emptyStoreData(): StoreData {
     endpointStats: new Map(),
     freeRequests: new Map(),
     oauthCodes: new Map(),
+    presets: new Map(),
   }
 }
 
@@ -414,5 +450,6 @@ export function copyStoreData(data: StoreData): StoreData {
     endpointStats: new Map(data.endpointStats),
     freeRequests: new Map(data.freeRequests),
     oauthCodes: new Map(data.oauthCodes),
+    presets: new Map(data.presets),
   }
 }

@@ -8,9 +8,9 @@ import { maskSecret } from '../store/keys.js'
 import { givenCanonicalSlug } from '../store/models.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
-import type { FileState, KeyState, StoreData, UserState } from '../store/state.js'
+import type { FileState, KeyState, PresetState, StoreData, UserState } from '../store/state.js'
 import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd } from '../usage.js'
-import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
+import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -151,6 +151,20 @@ export function worldModel<M extends { created: number }>(model: M): Omit<M, 'cr
   return slug === undefined ? spec : { ...spec, canonicalSlug: slug }
 }
 
+/** A preset as a world spec holds it: every version, with its id, config, system prompt and instant. */
+export function worldPreset(preset: PresetState): WorldPreset {
+  return {
+    id: preset.id,
+    userId: preset.userId,
+    slug: preset.slug,
+    name: preset.name,
+    description: preset.description,
+    createdAt: iso(preset.createdAt),
+    updatedAt: iso(preset.updatedAt),
+    versions: preset.versions.map((version) => ({ id: version.id, config: structuredClone(version.config) as Record<string, unknown>, systemPrompt: version.systemPrompt, createdAt: iso(version.createdAt) })),
+  }
+}
+
 export function exportWorld<Handles extends object>(data: StoreData, nowMs: number, handles: Handles, options: ExportOptions = {}): WorldSpec<Handles> {
   const encode = options.bodies === false ? undefined : (options.encode ?? toBase64)
   const rows = exportRows(data)
@@ -163,6 +177,8 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
     files: rows.files.map((file) => worldFile(file, encode)),
     models: rows.models.map(worldModel),
     videoModels: rows.videoModels.map(worldModel),
+    // Only when there are some: a world without presets exports as it did before they existed.
+    ...(rows.presets.length > 0 && { presets: rows.presets.map(worldPreset) }),
     handles: structuredClone(handles),
   }
 }
@@ -182,6 +198,7 @@ function exportRows(data: StoreData) {
     files: [...data.files.values()],
     models: [...data.models.values()],
     videoModels: [...data.videoModels.values()],
+    presets: [...data.presets.values()],
   }
 }
 
@@ -224,6 +241,7 @@ export function exportWorldParts(data: StoreData, nowMs: number, handles: object
     yield* list('files', rows.files, file)
     yield* list('models', rows.models, one(worldModel))
     yield* list('videoModels', rows.videoModels, one(worldModel))
+    if (rows.presets.length > 0) yield* list('presets', rows.presets, one(worldPreset))
     yield `,"handles":${handlesText}}`
   }
   return parts()

@@ -18,6 +18,8 @@ import type { WorldProblem } from './problems.js'
 import type { WorldResponder } from './responders.js'
 import type { SharedModels } from './shared-models.js'
 import { put } from '../store/versions.js'
+import { type CreatePresetOptions, type LoadedPresetVersion, buildLoadedPreset, writePreset } from '../store/presets.js'
+import { checkPresetConfig } from '../inference/presets.js'
 
 /**
  * The format tag every world spec carries; a spec with another one is refused.
@@ -82,6 +84,22 @@ export type WorldKey = Omit<CreateKeyOptions, 'createdAt' | 'updatedAt' | 'expir
 /** A file; its content as UTF-8 `text` or as `base64`, exactly one of them. */
 export type WorldFile = Omit<CreateFileOptions, 'bytes' | 'createdAt'> & { createdAt?: WorldInstant; text?: string; base64?: string }
 
+/** One version of a world's preset: its config and system prompt, as `sim.presets.create` takes them. */
+export interface WorldPresetVersion {
+  /** A UUID; generated when absent. */
+  id?: string
+  config?: Record<string, unknown>
+  systemPrompt?: string | null
+  /** Default: the preset's `createdAt`. */
+  createdAt?: WorldInstant
+}
+
+/**
+ * A preset (decisions/0050): `sim.presets.create`'s options, and either `versions` (its whole
+ * history, oldest first: version 1, 2, 3...) or one version's `config` and `systemPrompt`.
+ */
+export type WorldPreset = Omit<CreatePresetOptions, 'createdAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant; versions?: WorldPresetVersion[] }
+
 export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant }
 export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { created?: WorldInstant }
 
@@ -104,6 +122,8 @@ export interface WorldSpec<Handles extends object = Record<string, unknown>> {
   files?: WorldFile[]
   models?: WorldModel[]
   videoModels?: WorldVideoModel[]
+  /** Presets of the world's organisations (decisions/0050). */
+  presets?: WorldPreset[]
   /**
    * Responder rules, in the JSON form `POST /__sim/responders` takes (a regular expression as
    * `{ "regex": "...", "flags": "i" }`), added in order when the world loads and again on
@@ -121,7 +141,7 @@ export interface WorldCollections {
   videoModels: VideoModelCollection
 }
 
-const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels'] as const
+const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets'] as const
 const SPEC_FIELDS = fieldsOf<WorldSpec>({
   format: true,
   now: true,
@@ -131,6 +151,7 @@ const SPEC_FIELDS = fieldsOf<WorldSpec>({
   files: true,
   models: true,
   videoModels: true,
+  presets: true,
   responders: true,
   handles: true,
 })
@@ -400,6 +421,17 @@ export function loadWorld<Handles extends object>(
     const path = itemPath('videoModels', index)
     const options = videoModelOptions(model, path, shift)
     at(path, () => sim.videoModels.create(options))
+  })
+  each<WorldPreset>('presets', (preset, index) => {
+    const path = itemPath('presets', index)
+    at(path, () => {
+      const { versions, createdAt, updatedAt, ...options } = preset
+      const loaded = Array.isArray(versions)
+        ? versions.map((version, i) => (typeof version === 'object' && version !== null ? { ...version, createdAt: when(version.createdAt, `${path}.versions[${i}]`, 'createdAt') } : version))
+        : versions
+      const built = buildLoadedPreset(ctx, { ...options, createdAt: when(createdAt, path, 'createdAt'), updatedAt: when(updatedAt, path, 'updatedAt') } as CreatePresetOptions, loaded as LoadedPresetVersion[] | undefined, checkPresetConfig, OPERATION)
+      writePreset(ctx, built)
+    })
   })
   let handles = {} as Handles
   step('world.handles', () => {
