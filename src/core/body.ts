@@ -97,6 +97,13 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }
 
+/** Throws the 413 of a body over {@link MAX_BODY_BYTES} (`bytes`: its size when the caller knows it); any other body passes. */
+export function refuseOverCap(body: string | Uint8Array, bytes?: number): void {
+  if ((bytes ?? byteLength(body)) > MAX_BODY_BYTES) {
+    throw new ApiError(413, { metadata: { parameter: 'body', reason: `is larger than the ${MAX_BODY_BYTES} bytes read at most`, limit: MAX_BODY_BYTES } })
+  }
+}
+
 /**
  * The body as a JSON object. `contentType` undefined means the caller gave no headers at all (a
  * `sim.handle` call), read as JSON; a content type that is given must be JSON or empty
@@ -110,10 +117,7 @@ export function readJsonObject(body: string | Uint8Array | null | undefined, con
     throw badBody('is required: a JSON object')
   }
   // `bytes`: the size of the bytes a string body was decoded from, when the caller decoded them.
-  const size = bytes ?? byteLength(body)
-  if (size > MAX_BODY_BYTES) {
-    throw new ApiError(413, { metadata: { parameter: 'body', reason: `is larger than the ${MAX_BODY_BYTES} bytes read at most`, limit: MAX_BODY_BYTES } })
-  }
+  refuseOverCap(body, bytes)
   if (!isJsonContentType(contentType)) {
     throw badBody(`must be sent as content-type application/json, got ${JSON.stringify(contentType)}`)
   }

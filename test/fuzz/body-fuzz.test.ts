@@ -147,8 +147,12 @@ function requestOf(sim: Sim, d: Draw, other: { managementKey: string; keyHash: s
   return request
 }
 
-/** What is wrong with an answer, if anything: the wire contract for a write's answer. */
-function problemsOf(response: SimResponse): string[] {
+/**
+ * What is wrong with an answer, if anything: the wire contract for a write's answer. `POST
+ * /oauth/token` answers errors in RFC 6749's shape, `{ error, error_description }`, which its
+ * clients read (decisions/0049): for its `path`, that shape is the contract.
+ */
+function problemsOf(response: SimResponse, path = ''): string[] {
   const problems: string[] = []
   if (response.type !== 'json') return [`answered type ${response.type}`]
   if (response.headers['content-type'] !== 'application/json') problems.push(`content-type ${response.headers['content-type']}`)
@@ -158,6 +162,10 @@ function problemsOf(response: SimResponse): string[] {
     return problems
   }
   if (![400, 401, 403, 404, 409, 413].includes(response.status)) problems.push(`status ${response.status} is not one a write answers`)
+  if (path.endsWith('/oauth/token')) {
+    if (typeof body['error'] !== 'string' || typeof body['error_description'] !== 'string' || Object.keys(body).length !== 2) problems.push(`not an RFC 6749 error: ${JSON.stringify(body)}`)
+    return problems
+  }
   const error = (body as { error?: Record<string, unknown> }).error
   if (typeof error !== 'object' || error === null) return [...problems, 'an error without an error envelope']
   if (error['code'] !== response.status) problems.push(`error.code ${String(error['code'])} is not the status ${response.status}`)
@@ -215,7 +223,7 @@ describe('write operations under hostile bodies', () => {
           } catch (error) {
             throw new Error(`sim.handle threw for ${JSON.stringify({ ...request, body: String(request.body) })}: ${String(error)}`)
           }
-          const problems = problemsOf(response)
+          const problems = problemsOf(response, request.path)
           expect(problems, `${request.method} ${request.path} -> ${response.status} ${JSON.stringify(response.body)}`).toEqual([])
           if (response.status >= 400) {
             refused++
@@ -240,7 +248,7 @@ describe('write operations under hostile bodies', () => {
       const path = operation.template.replace('{hash}', sim.world.apiKeyHash).replace('{id}', sim.world.workspaces.default)
       const response = sim.handle({ method: operation.method, path, authorization: `Bearer ${sim.world.managementKey}`, body: huge, headers: { 'content-type': 'application/json' } })
       expect(response.status, `${operation.method} ${operation.template}`).toBe(413)
-      expect(problemsOf(response)).toEqual([])
+      expect(problemsOf(response, path)).toEqual([])
     }
     expect(JSON.stringify(sim.exportWorld())).toBe(before)
   })
@@ -272,7 +280,7 @@ describe('write operations under hostile bodies, through MSW and the server', ()
       return [`${request.method} ${request.path}: ${res.status} with a body that is not JSON: ${text.slice(0, 100)}`]
     }
     const response = { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? '' }, type: 'json', body: parsed } as SimResponse
-    return problemsOf(response).map((p) => `${request.method} ${request.path}: ${p}`)
+    return problemsOf(response, request.path).map((p) => `${request.method} ${request.path}: ${p}`)
   }
 
   it('keeps the contract over MSW and over a real socket', async () => {

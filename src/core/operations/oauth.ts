@@ -4,7 +4,7 @@
 // organisation with no federation policy would: the simulator has none.
 import type { Principal } from '../auth.js'
 import { toBase64Url } from '../base64.js'
-import { BodyReader, strictUtf8 } from '../body.js'
+import { BodyReader, refuseOverCap, strictUtf8 } from '../body.js'
 import { ApiError } from '../errors.js'
 import type { SimRequest, SimResponse } from '../protocol.js'
 import { sha256 } from '../sha256.js'
@@ -151,6 +151,8 @@ function contentTypeOf(request: SimRequest): string | undefined {
 
 /** The fields of a form body (`application/x-www-form-urlencoded`, as RFC 8693 sends them). */
 function formOf(request: SimRequest): URLSearchParams {
+  // The one cap on every body the service reads (413), first, as for a JSON body.
+  if (request.body !== null && request.body !== undefined) refuseOverCap(request.body)
   const type = contentTypeOf(request)
   if (type !== undefined && type.split(';')[0]?.trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
     throw tokenError('invalid_request', `The body must be sent as application/x-www-form-urlencoded, got ${JSON.stringify(type)}`)
