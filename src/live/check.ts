@@ -863,7 +863,7 @@ function cell(text: string, width: number): string {
  * const report = await checkService({ baseUrl: server.url, managementKey: sim.world.managementKey })
  * const text = formatReport(report)
  * console.log(text.split('\n').at(-1))
- * //=> 30 rules: 21 same, 0 drift, 9 skipped
+ * //=> 34 rules: 25 same, 0 drift, 9 skipped
  * console.log(text.split('\n').some((line) => /^403 regular key .* skipped$/.test(line)))
  * //=> true
  * console.log(text.includes(sim.world.managementKey))
