@@ -160,6 +160,9 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'POST /__sim/presets': { body: '`sim.presets.create` options', answer: '201 the preset as a world spec holds it, every version included' },
   'PATCH /__sim/presets/{id}': { body: '`sim.presets.update` changes (a new `config` or `systemPrompt` is a new version)', answer: '200 the preset' },
   'DELETE /__sim/presets/{id}': { body: '', answer: '204' },
+  'GET /__sim/oauth/codes': { body: '', answer: '200 `{ "data": [codes] }`, oldest first, used and expired ones too (`sim.oauth.codes.list()`)' },
+  'POST /__sim/oauth/codes': { body: '`sim.oauth.codes.create` options (`userId`, `callbackUrl`, `codeChallenge`, …)', answer: '201 the code: `code` (for `POST /auth/keys`), `expiresAt`, …' },
+  'GET /__sim/oauth/codes/{code}': { body: '', answer: '200 the code, with `usedAt` and `keyHash` once exchanged' },
 }
 
 // --- Rendering --------------------------------------------------------------------------------

@@ -364,6 +364,7 @@ function build(d: WorldDraft): WorldSpec<ArbitraryWorldHandles> {
  * distinct within an organisation (never `default`), file ids within a workspace and provider, and
  * keys and files are in their own organisation's workspaces. Instants are ISO strings no later
  * than `now` (expiries aside), which is always given.
+ * No presets, as `generateWorld` has none: a property about them adds `preset` values.
  *
  * Biased toward usage records on the key's creation, on `now`, either side of UTC midnight, of
  * Monday 00:00 and of the first of the month; costs of 0 and 10^-10 USD; limits of 0, null and

@@ -512,6 +512,20 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         return NO_CONTENT
       },
     },
+    // OAuth codes (decisions/0049): made as if a user had approved an app, so a test in any language
+    // can exchange one with POST /auth/keys; read back with their use.
+    { method: 'GET', path: '/oauth/codes', run: () => jsonResponse(200, { data: sim.oauth.codes.list() }) },
+    { method: 'POST', path: '/oauth/codes', run: ({ body }) => jsonResponse(201, sim.oauth.codes.create(options(body))) },
+    {
+      method: 'GET',
+      path: '/oauth/codes/{code}',
+      run: ({ params }) => {
+        const code = params['code'] as string
+        const found = sim.oauth.codes.get(code)
+        if (found === undefined) throw new ControlError(404, `Unknown OAuth code ${JSON.stringify(code)}`, { reason: 'unknown_oauth_code', id: code })
+        return jsonResponse(200, found)
+      },
+    },
     {
       method: 'POST',
       path: '/credits',

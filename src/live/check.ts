@@ -27,6 +27,7 @@ import { type JsonOperationName, RESPONSE_SHAPES, errorEnvelopeProblems, fileCon
  * import { startServer } from 'model-access-sim/server'
  *
  * const sim = createSimulator()
+ * sim.presets.create({ userId: sim.world.userId, slug: 'support', config: { model: sim.world.models.paid } })
  * const server = await startServer(sim, { port: 0 })
  * // A `fetch` of your own sees every request: here it renames a field of the key list, as a
  * // service that had changed its wire format would.
@@ -79,6 +80,7 @@ export interface CheckServiceOptions {
  * import { startServer } from 'model-access-sim/server'
  *
  * const sim = createSimulator()
+ * sim.presets.create({ userId: sim.world.userId, slug: 'support', config: { model: sim.world.models.paid } })
  * const server = await startServer(sim, { port: 0 })
  * const report = await checkService({ baseUrl: server.url, managementKey: sim.world.managementKey, models: [sim.world.models.free] })
  * const verdicts = new Set(report.results.map((r) => r.verdict))
@@ -97,6 +99,7 @@ export type CheckVerdict = 'same' | 'drift' | 'skipped'
  * import { startServer } from 'model-access-sim/server'
  *
  * const sim = createSimulator()
+ * sim.presets.create({ userId: sim.world.userId, slug: 'support', config: { model: sim.world.models.paid } })
  * const server = await startServer(sim, { port: 0 })
  * const report = await checkService({ baseUrl: server.url, managementKey: sim.world.managementKey })
  * console.log(report.results.find((r) => r.rule === '404 unknown key hash'))
@@ -126,6 +129,7 @@ export interface CheckResult {
  * import { startServer } from 'model-access-sim/server'
  *
  * const sim = createSimulator()
+ * sim.presets.create({ userId: sim.world.userId, slug: 'support', config: { model: sim.world.models.paid } })
  * const server = await startServer(sim, { port: 0 })
  * const report = await checkService({ baseUrl: server.url, managementKey: sim.world.managementKey })
  * console.log(report.keys.management === maskSecret(sim.world.managementKey), report.keys.regular)
@@ -191,6 +195,10 @@ const UNKNOWN_HASH = '0'.repeat(64)
 const UNKNOWN_WORKSPACE = '00000000-0000-4000-8000-000000000000'
 const UNKNOWN_MODEL = 'model-access-sim/no-such-model-0'
 const UNKNOWN_FILE = 'file_model_access_sim_check_0'
+/** A slug in the service's form that no account is likely to have. */
+const UNKNOWN_PRESET = 'model-access-sim-check-0'
+/** The preset the simulator's side has, so that `GET /presets/{slug}` has one to read there (decisions/0050). */
+const CHECK_PRESET_SLUG = 'model-access-sim-check'
 const MODEL_ID = /^[^/\s]+\/[^/\s]+$/
 const MAX_DETAIL_GROUPS = 20
 
@@ -268,6 +276,16 @@ async function firstKeyField(side: Side, field: 'hash' | 'workspace_id'): Promis
   return { skip: `GET /keys listed no key with a ${field} to read` }
 }
 
+/** The slug of the first preset `GET /presets` lists, or why there is none. */
+async function firstPresetSlug(side: Side): Promise<string | { skip: string }> {
+  const r = await side.get('/presets', '', 'management')
+  const data = isRecord(r.json) ? r.json['data'] : undefined
+  const first: unknown = Array.isArray(data) ? data[0] : undefined
+  const slug = isRecord(first) ? first['slug'] : undefined
+  if (typeof slug === 'string' && slug !== '') return slug
+  return { skip: 'GET /presets listed no preset to read' }
+}
+
 /** A request whose status is the rule (an error), for the status rules and the envelope rule. */
 interface ErrorProbe {
   name: string
@@ -303,6 +321,7 @@ const ERROR_PROBES: readonly ErrorProbe[] = [
     unavailable: (side) => (side.hasRegularKey ? undefined : 'no regular key given (--regular-key)'),
   },
   { name: '404 unknown model on GET /model/{author}/{slug}', path: `/model/${UNKNOWN_MODEL}`, query: '', auth: 'anonymous' },
+  { name: '404 unknown preset', path: `/presets/${UNKNOWN_PRESET}`, query: '', auth: 'management' },
 ]
 
 function statusRule(probe: ErrorProbe): Rule {
@@ -524,6 +543,17 @@ function rules(models: readonly string[], files: readonly string[], extraFields:
     shapeRule('shape GET /credits', 'getCredits', async () => ({ path: '/credits', query: '', auth: 'management' }), extraFields),
     shapeRule('shape GET /models', 'listModels', async () => ({ path: '/models', query: '', auth: 'anonymous' }), extraFields),
     shapeRule('shape GET /providers', 'listProviders', async () => ({ path: '/providers', query: '', auth: 'anonymous' }), extraFields),
+    shapeRule('shape GET /presets', 'listPresets', async () => ({ path: '/presets', query: '', auth: 'management' }), extraFields),
+    shapeRule(
+      'shape GET /presets/{slug}',
+      'getPreset',
+      async (side) => {
+        const slug = await firstPresetSlug(side)
+        return typeof slug === 'string' ? { path: `/presets/${encodeURIComponent(slug)}`, query: '', auth: 'management' } : slug
+      },
+      extraFields,
+    ),
+    shapeRule('shape GET /oauth/jwks', 'listOauthJwks', async () => ({ path: '/oauth/jwks', query: '', auth: 'anonymous' }), extraFields),
     ...writeRules(allowWrites, extraFields),
     ...ERROR_PROBES.map(statusRule),
     envelopeRule(),
@@ -576,6 +606,8 @@ function secretScrubber(secrets: readonly string[]): (text: string) => string {
 /** The simulator's side: a fresh default world, asked through `sim.handle`. */
 function simulatorSide(hasRegularKey: boolean): Side {
   const sim = createSimulator()
+  // The default world has no presets; one gives `GET /presets/{slug}` something to read.
+  sim.presets.create({ userId: sim.world.userId, slug: CHECK_PRESET_SLUG, config: { model: sim.world.models.paid, temperature: 0.2 }, systemPrompt: 'Answer in one sentence.' })
   const secrets: Record<Auth, string | null> = { management: sim.world.managementKey, regular: sim.world.apiKey, anonymous: null }
   const handle = (method: string, path: string, query: string, auth: Auth, body: unknown): Observed => {
     const secret = secrets[auth]
@@ -732,8 +764,9 @@ function scrubbed<T>(value: T, clean: (text: string) => string): T {
  * Runs the simulator's wire rules against a live service and reports where it differs: each
  * response's shape (every field and type of the wire types, nullability and enumerations included),
  * the 401/403/404/400 statuses and their error envelope, key order, and what an anonymous caller
- * sees of a model's endpoints. Each rule is observed on a fresh default-world simulator and on the
- * service, the same way; a rule that cannot run (no regular key, no model given) is skipped.
+ * sees of a model's endpoints. Each rule is observed on a fresh default-world simulator (with one
+ * preset added, `model-access-sim-check`) and on the service, the same way; a rule that cannot run
+ * (no regular key, no model given, no preset on the account to read) is skipped.
  *
  * Read-only unless `allowWrites`: it sends GET requests only, to `baseUrl` only (redirects are not
  * followed); with `allowWrites` it also creates, updates and deletes one throwaway key. The keys go
@@ -748,6 +781,7 @@ function scrubbed<T>(value: T, clean: (text: string) => string): T {
  *
  * // The simulator's own server stands in for the live service here: nothing drifts.
  * const sim = createSimulator()
+ * sim.presets.create({ userId: sim.world.userId, slug: 'support', config: { model: sim.world.models.paid } })
  * const server = await startServer(sim, { port: 0 })
  * const report = await checkService({
  *   baseUrl: server.url,
@@ -824,11 +858,12 @@ function cell(text: string, width: number): string {
  * import { startServer } from 'model-access-sim/server'
  *
  * const sim = createSimulator()
+ * sim.presets.create({ userId: sim.world.userId, slug: 'support', config: { model: sim.world.models.paid } })
  * const server = await startServer(sim, { port: 0 })
  * const report = await checkService({ baseUrl: server.url, managementKey: sim.world.managementKey })
  * const text = formatReport(report)
  * console.log(text.split('\n').at(-1))
- * //=> 30 rules: 21 same, 0 drift, 9 skipped
+ * //=> 34 rules: 25 same, 0 drift, 9 skipped
  * console.log(text.split('\n').some((line) => /^403 regular key .* skipped$/.test(line)))
  * //=> true
  * console.log(text.includes(sim.world.managementKey))

@@ -10,6 +10,8 @@ import { type SimulatorServer, startServer } from '../../src/server/index.js'
 
 const sim = createSimulator()
 const { world } = sim
+// A preset of the account, so that GET /presets/{slug} has one to read on this side too.
+sim.presets.create({ userId: world.userId, slug: 'support-replies', config: { model: world.models.paid, max_tokens: 300 }, systemPrompt: 'You answer support tickets.' })
 let server: SimulatorServer
 
 beforeAll(async () => {
@@ -64,6 +66,9 @@ describe('checkService against the simulator itself', () => {
       'shape GET /credits',
       'shape GET /models',
       'shape GET /providers',
+      'shape GET /presets',
+      'shape GET /presets/{slug}',
+      'shape GET /oauth/jwks',
       'shape POST /keys (throwaway key)',
       'shape PATCH /keys/{hash} (throwaway key)',
       'shape DELETE /keys/{hash} (throwaway key)',
@@ -80,6 +85,7 @@ describe('checkService against the simulator itself', () => {
       '401 no Authorization on GET /credits',
       '403 regular key on GET /credits',
       '404 unknown model on GET /model/{author}/{slug}',
+      '404 unknown preset',
       'error envelope, code = status',
       'order of GET /keys: newest first',
       ...MODELS.map((id) => `anonymous hides performance: ${id}`),
@@ -108,6 +114,20 @@ describe('checkService against the simulator itself', () => {
       ['anonymous hides performance: {author}/{slug}', 'skipped: no model given (--models)'],
     ])
     expect(formatReport(report)).toMatch(/^403 regular key on GET \/keys +- +skipped: no regular key given \(--regular-key\) +skipped$/m)
+  })
+
+  it('skips GET /presets/{slug} for an account without presets, and still checks the empty list', async () => {
+    const bare = createSimulator()
+    const other = await startServer(bare, { port: 0, host: '127.0.0.1' })
+    try {
+      const report = await checkService(full(other.url, { managementKey: bare.world.managementKey, regularKey: bare.world.apiKey }))
+      expect(report.drift).toBe(0)
+      expect(result(report, 'shape GET /presets/{slug}')).toMatchObject({ live: 'skipped: GET /presets listed no preset to read', verdict: 'skipped' })
+      expect(result(report, 'shape GET /presets')).toMatchObject({ live: '200 json, fits { data: Preset[], total_count: integer }', verdict: 'same' })
+      expect(result(report, 'shape GET /oauth/jwks')).toMatchObject({ live: '200 json, fits { keys: OAuthJwk[] }', verdict: 'same' })
+    } finally {
+      await other.close()
+    }
   })
 
   it('sends GETs only, only to the base URL, each key only in the Authorization header', async () => {
@@ -342,6 +362,29 @@ const ALTERATIONS: [string, Alteration, string[]][] = [
         ? editJson(answer, (body) => void (body.data.endpoints[0].quantization = 'q4_k_m'))
         : answer,
     [`shape GET /models/${world.models.free}/endpoints`],
+  ],
+  [
+    'sends a preset without its designated_version',
+    (seen, answer) => (/^\/presets\/[^/]+$/.test(seen.path) && answer.status === 200 ? editJson(answer, (body) => void delete body.data.designated_version) : answer),
+    ['shape GET /presets/{slug}'],
+  ],
+  [
+    'lists presets with a status outside PresetStatus',
+    (seen, answer) => (seen.path === '/presets' && answer.status === 200 ? editJson(answer, (body) => void (body.data[0].status = 'paused')) : answer),
+    ['shape GET /presets'],
+  ],
+  [
+    'publishes an RSA signing key in GET /oauth/jwks',
+    (seen, answer) =>
+      seen.path === '/oauth/jwks' && answer.status === 200
+        ? editJson(answer, (body) => void body.keys.push({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: 'k1', n: 'AQAB', e: 'AQAB' }))
+        : answer,
+    ['shape GET /oauth/jwks'],
+  ],
+  [
+    'answers 403 for an unknown preset',
+    (seen, answer) => (seen.path.startsWith('/presets/') && answer.status === 404 ? editJson({ ...answer, status: 403 }, (body) => void (body.error.code = 403)) : answer),
+    ['404 unknown preset'],
   ],
 ]
 
