@@ -160,6 +160,8 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'POST /__sim/presets': { body: '`sim.presets.create` options', answer: '201 the preset as a world spec holds it, every version included' },
   'PATCH /__sim/presets/{id}': { body: '`sim.presets.update` changes (a new `config` or `systemPrompt` is a new version)', answer: '200 the preset' },
   'DELETE /__sim/presets/{id}': { body: '', answer: '204' },
+  'POST /__sim/budgets': { body: '`sim.budgets.set` options (`workspace`, `interval`, `limitUsd`, `includeByokInBudgets`)', answer: '200 the budget as `GET /workspaces/{workspace_ref}/budgets/{interval}` shows it' },
+  'DELETE /__sim/budgets/{workspace}/{interval}': { body: '', answer: '204; 404 when the workspace has no budget for the interval' },
 }
 
 // --- Rendering --------------------------------------------------------------------------------

@@ -91,6 +91,20 @@ export interface PresetState {
   readonly versions: readonly PresetVersionState[]
 }
 
+/** A workspace budget's interval (decisions/0052): `weekly` from Monday 00:00 UTC; `lifetime` never resets. */
+export type BudgetInterval = 'daily' | 'weekly' | 'monthly' | 'lifetime'
+
+/** A workspace budget (decisions/0052), keyed in the store by workspace and interval. A value: a change stores a new one. */
+export interface BudgetState {
+  readonly id: string
+  readonly userId: string
+  readonly workspaceId: string
+  readonly interval: BudgetInterval
+  readonly limitUsd: number
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
 /** The store's key of a preset: its organisation and its slug. */
 export function presetScopeKey(userId: string, slug: string): string {
   return `${userId}\u0000${slug}`
@@ -128,6 +142,8 @@ export interface StoreData {
   oauthCodes: Map<string, OAuthCodeState>
   /** Presets, keyed by {@link presetScopeKey} (store/presets.ts). */
   presets: Map<string, PresetState>
+  /** Workspace budgets, keyed by workspace and interval (store/budgets.ts, decisions/0052). */
+  budgets: Map<string, BudgetState>
 }
 
 /** How a PKCE code challenge was made from its verifier. */
@@ -426,6 +442,7 @@ export function emptyStoreData(): StoreData {
     freeRequests: new Map(),
     oauthCodes: new Map(),
     presets: new Map(),
+    budgets: new Map(),
   }
 }
 
@@ -451,5 +468,6 @@ export function copyStoreData(data: StoreData): StoreData {
     freeRequests: new Map(data.freeRequests),
     oauthCodes: new Map(data.oauthCodes),
     presets: new Map(data.presets),
+    budgets: new Map(data.budgets),
   }
 }
