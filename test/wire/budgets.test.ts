@@ -126,6 +126,19 @@ describe('workspace budgets', () => {
       expect(chat(sim, sim.world.apiKey).status).toBe(200)
     })
 
+    it('counts BYOK spend only when the workspace includes it in its budgets', () => {
+      const { workspace } = agents(sim)
+      sim.keys.create({ userId: sim.world.userId, workspaceId: workspace.id, usage: { daily: 1 }, byokUsage: { daily: 2 } })
+      const fresh = sim.keys.create({ userId: sim.world.userId, workspaceId: workspace.id }).key
+      sim.budgets.set({ workspace: workspace.id, interval: 'daily', limitUsd: 2.5 })
+      expect(sim.budgets.spent(workspace.id, 'daily')).toBe(1)
+      expect(chat(sim, fresh).status).toBe(200)
+      const flagged = manage(sim, 'PUT', `/workspaces/${workspace.id}/budgets/daily`, { limit_usd: 2.5, include_byok_in_budgets: true })
+      expect(flagged.body).toMatchObject({ include_byok_in_budgets: true, data: { limit_usd: 2.5 } })
+      expect(sim.budgets.spent(workspace.id, 'daily')).toBeGreaterThan(3)
+      expect(chat(sim, fresh).status).toBe(403)
+    })
+
     it('refuses exactly at the limit under a random sequence of requests (fast-check)', () => {
       const seed = Number(process.env['FC_SEED'] ?? Date.now() % 2 ** 31)
       console.log(`budgets fast-check seed ${seed} (FC_SEED=${seed} replays it)`)
