@@ -122,6 +122,11 @@ describe('workspace budgets', () => {
       expect(refused.body.error?.message).toBe('Workspace budget exceeded (daily limit). Manage it using https://openrouter.ai/settings/workspaces')
       expect(refused.body.error?.metadata).toMatchObject({ reason: 'workspace_budget_exceeded', interval: 'daily', workspace_id: workspace.id })
       expect(sim.budgets.spent(workspace.id, 'daily')).toBe(first.cost * 2)
+      // Every route of the money path is held by it.
+      const post = (path: string, body: unknown) => sim.handle({ method: 'POST', path, authorization: `Bearer ${keys[1]}`, body: JSON.stringify(body) }).status
+      expect(post('/responses', { model: 'openai/gpt-4.1-mini', input: 'Hello' })).toBe(403)
+      expect(post('/completions', { model: 'openai/gpt-4.1-mini', prompt: 'Hello' })).toBe(403)
+      expect(post('/embeddings', { model: 'openai/text-embedding-3-small', input: 'Hello' })).toBe(403)
       // Another workspace's keys are not held by this budget.
       expect(chat(sim, sim.world.apiKey).status).toBe(200)
     })
