@@ -14,7 +14,22 @@ import { type WorkspaceRef, requireWorkspace, updateWorkspace } from './workspac
 /** The intervals a workspace budget may have, narrowest first: `lifetime` never resets. */
 export const BUDGET_INTERVALS: readonly BudgetInterval[] = ['daily', 'weekly', 'monthly', 'lifetime']
 
-/** A workspace budget as `GET /workspaces/{workspace_ref}/budgets/{interval}` answers it (`data`). */
+/**
+ * A workspace budget as `GET /workspaces/{workspace_ref}/budgets/{interval}` answers it (`data`).
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * const res = sim.handle({
+ *   method: 'PUT',
+ *   path: '/workspaces/staging/budgets/lifetime',
+ *   authorization: `Bearer ${sim.world.managementKey}`,
+ *   body: JSON.stringify({ limit_usd: 250 }),
+ * })
+ * const { data } = res.body as { data: { reset_interval: string | null; limit_usd: number } }
+ * console.log(res.status, data.reset_interval, data.limit_usd)
+ * //=> 200 null 250
+ */
 export interface WorkspaceBudget {
   id: string
   workspace_id: string

@@ -91,7 +91,17 @@ export interface PresetState {
   readonly versions: readonly PresetVersionState[]
 }
 
-/** A workspace budget's interval (decisions/0052): `weekly` from Monday 00:00 UTC; `lifetime` never resets. */
+/**
+ * A workspace budget's interval (decisions/0052): `daily` from 00:00 UTC, `weekly` from Monday
+ * 00:00 UTC, `monthly` from the first of the month; `lifetime` never resets.
+ *
+ * @example
+ * import { createSimulator, type BudgetInterval } from 'model-access-sim'
+ * const sim = createSimulator()
+ * const interval: BudgetInterval = 'weekly'
+ * console.log(sim.budgets.set({ workspace: sim.world.workspaces.research, interval, limitUsd: 20 }).reset_interval)
+ * //=> weekly
+ */
 export type BudgetInterval = 'daily' | 'weekly' | 'monthly' | 'lifetime'
 
 /** A workspace budget (decisions/0052), keyed in the store by workspace and interval. A value: a change stores a new one. */

@@ -101,7 +101,17 @@ export interface WorldPresetVersion {
  */
 export type WorldPreset = Omit<CreatePresetOptions, 'createdAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant; versions?: WorldPresetVersion[] }
 
-/** A workspace budget (decisions/0052): `sim.budgets.set`'s options, and when it was made and last changed. */
+/**
+ * A workspace budget (decisions/0052): `sim.budgets.set`'s options, and when it was made and last changed.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * sim.budgets.set({ workspace: sim.world.workspaces.staging, interval: 'monthly', limitUsd: 40 })
+ * const world = sim.exportWorld()
+ * console.log(world.budgets?.map((b) => [b.interval, b.limitUsd]))
+ * //=> [["monthly",40]]
+ */
 export type WorldBudget = Omit<SetBudgetOptions, 'createdAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant }
 
 export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant }
