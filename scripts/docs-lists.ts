@@ -163,6 +163,8 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'GET /__sim/oauth/codes': { body: '', answer: '200 `{ "data": [codes] }`, oldest first, used and expired ones too (`sim.oauth.codes.list()`)' },
   'POST /__sim/oauth/codes': { body: '`sim.oauth.codes.create` options (`userId`, `callbackUrl`, `codeChallenge`, …)', answer: '201 the code: `code` (for `POST /auth/keys`), `expiresAt`, …' },
   'GET /__sim/oauth/codes/{code}': { body: '', answer: '200 the code, with `usedAt` and `keyHash` once exchanged' },
+  'POST /__sim/budgets': { body: '`sim.budgets.set` options (`workspace`, `interval`, `limitUsd`, `includeByokInBudgets`)', answer: '200 the budget as `GET /workspaces/{workspace_ref}/budgets/{interval}` shows it' },
+  'DELETE /__sim/budgets/{workspace}/{interval}': { body: '', answer: '204; 404 when the workspace has no budget for the interval' },
 }
 
 // --- Rendering --------------------------------------------------------------------------------

@@ -12,6 +12,10 @@ import {
   UnauthorizedResponseError$inboundSchema,
 } from '@openrouter/sdk/models/errors'
 import { GetWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/getworkspaceresponse.js'
+import { DeleteWorkspaceBudgetResponse$inboundSchema } from '@openrouter/sdk/models/deleteworkspacebudgetresponse.js'
+import { GetWorkspaceBudgetResponse$inboundSchema } from '@openrouter/sdk/models/getworkspacebudgetresponse.js'
+import { ListWorkspaceBudgetsResponse$inboundSchema } from '@openrouter/sdk/models/listworkspacebudgetsresponse.js'
+import { UpsertWorkspaceBudgetResponse$inboundSchema } from '@openrouter/sdk/models/upsertworkspacebudgetresponse.js'
 import { GetKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/getkey.js'
 import { ListResponse$inboundSchema } from '@openrouter/sdk/models/operations/list.js'
 import { ListEndpointsResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpoints.js'
@@ -115,6 +119,10 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   createPresetsChatCompletions: CreatePresetFromInferenceResponse$inboundSchema,
   createPresetsResponses: CreatePresetFromInferenceResponse$inboundSchema,
   createPresetsMessages: CreatePresetFromInferenceResponse$inboundSchema,
+  listWorkspaceBudgets: ListWorkspaceBudgetsResponse$inboundSchema,
+  getWorkspaceBudget: GetWorkspaceBudgetResponse$inboundSchema,
+  upsertWorkspaceBudget: UpsertWorkspaceBudgetResponse$inboundSchema,
+  deleteWorkspaceBudget: DeleteWorkspaceBudgetResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -421,6 +421,10 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   createPresetsChatCompletions: [400, 401, 403, 404, 500],
   createPresetsResponses: [400, 401, 403, 404, 500],
   createPresetsMessages: [400, 401, 403, 404, 500],
+  listWorkspaceBudgets: [401, 404, 500],
+  getWorkspaceBudget: [400, 401, 404, 500],
+  upsertWorkspaceBudget: [400, 401, 404, 500],
+  deleteWorkspaceBudget: [400, 401, 404, 500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -458,6 +462,10 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   createPresetsChatCompletions: 'sdk.presets.createPresetsChatCompletions',
   createPresetsResponses: 'sdk.presets.createPresetsResponses',
   createPresetsMessages: 'sdk.presets.createPresetsMessages',
+  listWorkspaceBudgets: 'sdk.workspaces.listBudgets',
+  getWorkspaceBudget: 'sdk.workspaces.getBudget',
+  upsertWorkspaceBudget: 'sdk.workspaces.setBudget',
+  deleteWorkspaceBudget: 'sdk.workspaces.deleteBudget',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -496,6 +504,10 @@ const ROUTE: Record<SdkOperation, string> = {
   createPresetsChatCompletions: `${DEFAULT_BASE_URL}/presets/:slug/chat/completions`,
   createPresetsResponses: `${DEFAULT_BASE_URL}/presets/:slug/responses`,
   createPresetsMessages: `${DEFAULT_BASE_URL}/presets/:slug/messages`,
+  listWorkspaceBudgets: `${DEFAULT_BASE_URL}/workspaces/:workspace_ref/budgets`,
+  getWorkspaceBudget: `${DEFAULT_BASE_URL}/workspaces/:workspace_ref/budgets/:interval`,
+  upsertWorkspaceBudget: `${DEFAULT_BASE_URL}/workspaces/:workspace_ref/budgets/:interval`,
+  deleteWorkspaceBudget: `${DEFAULT_BASE_URL}/workspaces/:workspace_ref/budgets/:interval`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -534,6 +546,10 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   createPresetsChatCompletions: (sdk) => sdk.presets.createPresetsChatCompletions({ slug: 'support', chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] } }),
   createPresetsResponses: (sdk) => sdk.presets.createPresetsResponses({ slug: 'support', responsesRequest: { model: 'openai/gpt-4.1-mini', input: 'Hello' } } as Parameters<Sdk['presets']['createPresetsResponses']>[0]),
   createPresetsMessages: (sdk) => sdk.presets.createPresetsMessages({ slug: 'support', messagesRequest: { model: 'anthropic/claude-sonnet-4.5', maxTokens: 100, messages: [{ role: 'user', content: 'Hello' }] } }),
+  listWorkspaceBudgets: (sdk) => sdk.workspaces.listBudgets({ workspaceRef: 'production' }),
+  getWorkspaceBudget: (sdk) => sdk.workspaces.getBudget({ workspaceRef: 'production', interval: 'daily' }),
+  upsertWorkspaceBudget: (sdk) => sdk.workspaces.setBudget({ workspaceRef: 'production', interval: 'daily', upsertWorkspaceBudgetRequest: { limitUsd: 5 } }),
+  deleteWorkspaceBudget: (sdk) => sdk.workspaces.deleteBudget({ workspaceRef: 'production', interval: 'daily' }),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -787,6 +803,45 @@ function PRESET_ERROR_CASES(): ErrorCase[] {
   ]
 }
 
+/** The workspace budget routes' cases (decisions/0052). */
+function BUDGET_ERROR_CASES(): ErrorCase[] {
+  const withDailyBudget = (): string => {
+    sim.budgets.set({ workspace: world.workspaces.production, interval: 'daily', limitUsd: 5 })
+    return world.managementKey
+  }
+  const noWorkspace = { metadata: { resource: 'workspace' } }
+  const noBudget = { metadata: { resource: 'budget' } }
+  const badInterval = { metadata: { parameter: 'interval', reason: 'must be one of daily, weekly, monthly, lifetime', value: 'hourly' } }
+  const hourly = 'hourly' as 'daily'
+  const spentWorkspace = (): string => {
+    const workspace = sim.workspaces.create({ userId: world.userId, name: 'Capped', slug: 'capped' })
+    const key = sim.keys.create({ userId: world.userId, workspaceId: workspace.id, usage: { daily: 1 } })
+    sim.budgets.set({ workspace: workspace.id, interval: 'daily', limitUsd: 1 })
+    return key.key
+  }
+  return [
+    ...unauthorized('listWorkspaceBudgets', VALID_CALL.listWorkspaceBudgets),
+    produced('listWorkspaceBudgets', 404, "the workspace is another organisation's", asManagement, (sdk) => sdk.workspaces.listBudgets({ workspaceRef: world.otherTenant.workspaceId }), noWorkspace),
+    overridden('listWorkspaceBudgets', 500),
+    produced('getWorkspaceBudget', 400, 'the interval is not one', asManagement, (sdk) => sdk.workspaces.getBudget({ workspaceRef: 'production', interval: hourly }), badInterval),
+    ...unauthorized('getWorkspaceBudget', VALID_CALL.getWorkspaceBudget),
+    produced('getWorkspaceBudget', 404, 'the workspace has no budget for the interval', asManagement, VALID_CALL.getWorkspaceBudget, noBudget),
+    overridden('getWorkspaceBudget', 500),
+    produced('upsertWorkspaceBudget', 400, 'limit_usd is not above 0', asManagement, (sdk) => sdk.workspaces.setBudget({ workspaceRef: 'production', interval: 'daily', upsertWorkspaceBudgetRequest: { limitUsd: 0 } }), bodyField({ parameter: 'limit_usd', reason: 'must be greater than 0', value: '0' })),
+    produced('upsertWorkspaceBudget', 400, 'limit_usd breaks the order of the intervals', withDailyBudget, (sdk) => sdk.workspaces.setBudget({ workspaceRef: 'production', interval: 'weekly', upsertWorkspaceBudgetRequest: { limitUsd: 5 } }), bodyField({ parameter: 'limit_usd', reason: "must be more than the daily budget's 5: limits must strictly decrease as the interval narrows (lifetime > monthly > weekly > daily)", value: '5' })),
+    ...unauthorized('upsertWorkspaceBudget', VALID_CALL.upsertWorkspaceBudget),
+    produced('upsertWorkspaceBudget', 404, 'no workspace has the slug', asManagement, (sdk) => sdk.workspaces.setBudget({ workspaceRef: 'marketing', interval: 'daily', upsertWorkspaceBudgetRequest: { limitUsd: 5 } }), noWorkspace),
+    overridden('upsertWorkspaceBudget', 500),
+    produced('deleteWorkspaceBudget', 400, 'the interval is not one', asManagement, (sdk) => sdk.workspaces.deleteBudget({ workspaceRef: 'production', interval: hourly }), badInterval),
+    ...unauthorized('deleteWorkspaceBudget', VALID_CALL.deleteWorkspaceBudget),
+    produced('deleteWorkspaceBudget', 404, 'the workspace has no budget for the interval', asManagement, VALID_CALL.deleteWorkspaceBudget, noBudget),
+    overridden('deleteWorkspaceBudget', 500),
+    produced('createChatCompletion', 403, "the key's workspace budget is spent", spentWorkspace, (sdk) => sdk.chat.send({ chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] } }), {
+      message: 'Workspace budget exceeded (daily limit). Manage it using https://openrouter.ai/settings/workspaces',
+    }),
+  ]
+}
+
 const ERROR_CASES: ErrorCase[] = [
   // GET /keys
   produced('listKeys', 400, 'workspaceId is not a UUID', asManagement, (sdk) => sdk.apiKeys.list({ workspaceId: 'production' }), {
@@ -1006,6 +1061,7 @@ const ERROR_CASES: ErrorCase[] = [
   overridden('exchangeAuthCodeForAPIKey', 500),
   overridden('listOauthJwks', 500),
   ...PRESET_ERROR_CASES(),
+  ...BUDGET_ERROR_CASES(),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

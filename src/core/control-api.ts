@@ -3,6 +3,7 @@
 // with the request body as its options, through the same validation; a SimulatorError becomes a 400
 // envelope whose metadata names the argument as the programmatic API does. Control requests are
 // not the service's: they are not journaled, take no rate-limit token and trigger no fault.
+import type { BudgetInterval } from './store/state.js'
 import { base64Slices, toBase64 } from './base64.js'
 import { type Fault, type FaultRule } from './faults.js'
 import { OPERATION_NAMES } from './protocol.js'
@@ -524,6 +525,22 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         const found = sim.oauth.codes.get(code)
         if (found === undefined) throw new ControlError(404, `Unknown OAuth code ${JSON.stringify(code)}`, { reason: 'unknown_oauth_code', id: code })
         return jsonResponse(200, found)
+      },
+    },
+    // Workspace budgets (decisions/0052): set as sim.budgets.set does, answered as the wire answers them.
+    {
+      method: 'POST',
+      path: '/budgets',
+      run: ({ body }) => jsonResponse(200, sim.budgets.set(options(body))),
+    },
+    {
+      method: 'DELETE',
+      path: '/budgets/{workspace}/{interval}',
+      run: ({ params }) => {
+        const workspace = params['workspace'] as string
+        const interval = params['interval'] as BudgetInterval
+        if (!sim.budgets.delete(workspace, interval)) throw notFound('budget', `${workspace}/${interval}`)
+        return NO_CONTENT
       },
     },
     {

@@ -59,6 +59,11 @@ export const OPERATION_NAMES = [
   'createPresetsChatCompletions',
   'createPresetsResponses',
   'createPresetsMessages',
+  // Workspace budgets (operations/budgets.ts).
+  'listWorkspaceBudgets',
+  'getWorkspaceBudget',
+  'upsertWorkspaceBudget',
+  'deleteWorkspaceBudget',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

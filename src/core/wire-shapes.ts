@@ -13,6 +13,7 @@ import type { ChatLogprobs, TokenLogprob, TopLogprob } from './inference/logprob
 import type { ResponsesResult, ResponsesUsage } from './inference/responses.js'
 import type { TextCompletion } from './inference/completions.js'
 import type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './inference/embeddings.js'
+import type { WorkspaceBudget } from './store/budgets.js'
 import { parseInstant } from './time.js'
 import {
   type ApiKey,
@@ -631,6 +632,19 @@ export const PRESET = object<Preset>('Preset', PRESET_FIELDS)
 /** `PresetWithVersion`: `GET /presets/{slug}`, and the answer of the preset routes that write one. */
 export const PRESET_WITH_VERSION = object<PresetWithVersion>('PresetWithVersion', { ...PRESET_FIELDS, designated_version: nullable(PRESET_VERSION) })
 
+/** `WorkspaceBudget`: a workspace's spending limit for one interval (decisions/0052). */
+export const WORKSPACE_BUDGET = object<WorkspaceBudget>('WorkspaceBudget', {
+  id: string,
+  workspace_id: string,
+  limit_usd: number,
+  reset_interval: nullable(enumOf('ResetInterval', ['daily', 'weekly', 'monthly'])),
+  created_at: timestamp,
+  updated_at: timestamp,
+})
+
+/** `{ data, include_byok_in_budgets }`: the answers of the workspace budget routes. */
+const budgetAnswer = (name: string, data: Shape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}, include_byok_in_budgets: boolean }`, fields: { data, include_byok_in_budgets: optional(boolean) } })
+
 const pageOf = (name: string, of: PlainShape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}[], total_count: integer }`, fields: { data: arrayOf(of), total_count: integer } })
 
 type ErrorBody = ErrorEnvelope['error']
@@ -707,6 +721,10 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   createPresetsChatCompletions: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
   createPresetsResponses: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
   createPresetsMessages: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
+  listWorkspaceBudgets: budgetAnswer('WorkspaceBudget[]', arrayOf(WORKSPACE_BUDGET)),
+  getWorkspaceBudget: budgetAnswer('WorkspaceBudget', WORKSPACE_BUDGET),
+  upsertWorkspaceBudget: budgetAnswer('WorkspaceBudget', WORKSPACE_BUDGET),
+  deleteWorkspaceBudget: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

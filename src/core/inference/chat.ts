@@ -13,6 +13,7 @@ import type { CompiledPricing } from '../pricing/compile.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { canonicalSlugOf } from '../store/models.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
+import { refuseAtWorkspaceBudget } from './budgets.js'
 import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
 import { defaultReply, replyHash } from './reply.js'
@@ -237,6 +238,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
   const key = ctx.data.keys.get(principal.keyHash) as KeyState
   const now = ctx.clock.nowMs()
   refuseAtKeyLimit(ctx, key, now)
+  refuseAtWorkspaceBudget(ctx, key, now)
   const lastUser = lastUserText(input)
   // Routing draws from the seeded stream; a request that fails leaves it as it was.
   return atomically(ctx, () => {

@@ -13,6 +13,7 @@ import { costToUnits, flatPricing } from './price.js'
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
 import { type GenerationFacts, recordGeneration } from '../store/generations.js'
 import { canonicalSlugOf } from '../store/models.js'
+import { refuseAtWorkspaceBudget } from './budgets.js'
 import { chargeKey, refuseAtKeyLimit, refuseEmbeddingsWithoutCredits } from './ledger.js'
 import { type ResponderRule, type ResponderState, ResponderFailure } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
@@ -116,6 +117,7 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
   const key = ctx.data.keys.get(principal.keyHash) as KeyState
   const now = ctx.clock.nowMs()
   refuseAtKeyLimit(ctx, key, now)
+  refuseAtWorkspaceBudget(ctx, key, now)
   const estimatedPrompt = input.inputs.reduce((sum, i) => sum + i.tokens, 0)
   const longest = input.inputs.reduce((most, i) => Math.max(most, i.tokens), 0)
   const texts = input.inputs.flatMap((i) => (i.text === null ? [] : [i.text]))

@@ -38,7 +38,7 @@ export interface Call<Caller> {
 }
 
 /** The HTTP methods the table routes. */
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 
 interface OperationBase {
   name: OperationName

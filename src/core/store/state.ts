@@ -91,6 +91,30 @@ export interface PresetState {
   readonly versions: readonly PresetVersionState[]
 }
 
+/**
+ * A workspace budget's interval (decisions/0052): `daily` from 00:00 UTC, `weekly` from Monday
+ * 00:00 UTC, `monthly` from the first of the month; `lifetime` never resets.
+ *
+ * @example
+ * import { createSimulator, type BudgetInterval } from 'model-access-sim'
+ * const sim = createSimulator()
+ * const interval: BudgetInterval = 'weekly'
+ * console.log(sim.budgets.set({ workspace: sim.world.workspaces.research, interval, limitUsd: 20 }).reset_interval)
+ * //=> weekly
+ */
+export type BudgetInterval = 'daily' | 'weekly' | 'monthly' | 'lifetime'
+
+/** A workspace budget (decisions/0052), keyed in the store by workspace and interval. A value: a change stores a new one. */
+export interface BudgetState {
+  readonly id: string
+  readonly userId: string
+  readonly workspaceId: string
+  readonly interval: BudgetInterval
+  readonly limitUsd: number
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
 /** The store's key of a preset: its organisation and its slug. */
 export function presetScopeKey(userId: string, slug: string): string {
   return `${userId}\u0000${slug}`
@@ -128,6 +152,8 @@ export interface StoreData {
   oauthCodes: Map<string, OAuthCodeState>
   /** Presets, keyed by {@link presetScopeKey} (store/presets.ts). */
   presets: Map<string, PresetState>
+  /** Workspace budgets, keyed by workspace and interval (store/budgets.ts, decisions/0052). */
+  budgets: Map<string, BudgetState>
 }
 
 /** How a PKCE code challenge was made from its verifier. */
@@ -426,6 +452,7 @@ export function emptyStoreData(): StoreData {
     freeRequests: new Map(),
     oauthCodes: new Map(),
     presets: new Map(),
+    budgets: new Map(),
   }
 }
 
@@ -451,5 +478,6 @@ export function copyStoreData(data: StoreData): StoreData {
     freeRequests: new Map(data.freeRequests),
     oauthCodes: new Map(data.oauthCodes),
     presets: new Map(data.presets),
+    budgets: new Map(data.budgets),
   }
 }

@@ -8,9 +8,9 @@ import { maskSecret } from '../store/keys.js'
 import { givenCanonicalSlug } from '../store/models.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
-import type { FileState, KeyState, PresetState, StoreData, UserState } from '../store/state.js'
+import type { BudgetState, FileState, KeyState, PresetState, StoreData, UserState } from '../store/state.js'
 import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd } from '../usage.js'
-import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
+import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldBudget, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -151,6 +151,11 @@ export function worldModel<M extends { created: number }>(model: M): Omit<M, 'cr
   return slug === undefined ? spec : { ...spec, canonicalSlug: slug }
 }
 
+/** A workspace budget as a world spec holds it (decisions/0052). */
+export function worldBudget(budget: BudgetState): WorldBudget {
+  return { id: budget.id, workspace: budget.workspaceId, interval: budget.interval, limitUsd: budget.limitUsd, createdAt: iso(budget.createdAt), updatedAt: iso(budget.updatedAt) }
+}
+
 /** A preset as a world spec holds it: every version, with its id, config, system prompt and instant. */
 export function worldPreset(preset: PresetState): WorldPreset {
   return {
@@ -179,6 +184,7 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
     videoModels: rows.videoModels.map(worldModel),
     // Only when there are some: a world without presets exports as it did before they existed.
     ...(rows.presets.length > 0 && { presets: rows.presets.map(worldPreset) }),
+    ...(rows.budgets.length > 0 && { budgets: rows.budgets.map(worldBudget) }),
     handles: structuredClone(handles),
   }
 }
@@ -199,6 +205,7 @@ function exportRows(data: StoreData) {
     models: [...data.models.values()],
     videoModels: [...data.videoModels.values()],
     presets: [...data.presets.values()],
+    budgets: [...data.budgets.values()],
   }
 }
 
@@ -242,6 +249,7 @@ export function exportWorldParts(data: StoreData, nowMs: number, handles: object
     yield* list('models', rows.models, one(worldModel))
     yield* list('videoModels', rows.videoModels, one(worldModel))
     if (rows.presets.length > 0) yield* list('presets', rows.presets, one(worldPreset))
+    if (rows.budgets.length > 0) yield* list('budgets', rows.budgets, one(worldBudget))
     yield `,"handles":${handlesText}}`
   }
   return parts()

@@ -20,6 +20,7 @@ import type { SharedModels } from './shared-models.js'
 import { put } from '../store/versions.js'
 import { type CreatePresetOptions, type LoadedPresetVersion, buildLoadedPreset, writePreset } from '../store/presets.js'
 import { checkPresetConfig } from '../inference/presets.js'
+import { type SetBudgetOptions, setBudgetFromOptions } from '../store/budgets.js'
 
 /**
  * The format tag every world spec carries; a spec with another one is refused.
@@ -100,6 +101,19 @@ export interface WorldPresetVersion {
  */
 export type WorldPreset = Omit<CreatePresetOptions, 'createdAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant; versions?: WorldPresetVersion[] }
 
+/**
+ * A workspace budget (decisions/0052): `sim.budgets.set`'s options, and when it was made and last changed.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * sim.budgets.set({ workspace: sim.world.workspaces.staging, interval: 'monthly', limitUsd: 40 })
+ * const world = sim.exportWorld()
+ * console.log(world.budgets?.map((b) => [b.interval, b.limitUsd]))
+ * //=> [["monthly",40]]
+ */
+export type WorldBudget = Omit<SetBudgetOptions, 'createdAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant }
+
 export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant }
 export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { created?: WorldInstant }
 
@@ -124,6 +138,8 @@ export interface WorldSpec<Handles extends object = Record<string, unknown>> {
   videoModels?: WorldVideoModel[]
   /** Presets of the world's organisations (decisions/0050). */
   presets?: WorldPreset[]
+  /** Workspace budgets (decisions/0052): `sim.budgets.set`'s options, with their instants. */
+  budgets?: WorldBudget[]
   /**
    * Responder rules, in the JSON form `POST /__sim/responders` takes (a regular expression as
    * `{ "regex": "...", "flags": "i" }`), added in order when the world loads and again on
@@ -141,7 +157,7 @@ export interface WorldCollections {
   videoModels: VideoModelCollection
 }
 
-const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets'] as const
+const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'budgets'] as const
 const SPEC_FIELDS = fieldsOf<WorldSpec>({
   format: true,
   now: true,
@@ -152,6 +168,7 @@ const SPEC_FIELDS = fieldsOf<WorldSpec>({
   models: true,
   videoModels: true,
   presets: true,
+  budgets: true,
   responders: true,
   handles: true,
 })
@@ -431,6 +448,14 @@ export function loadWorld<Handles extends object>(
         : versions
       const built = buildLoadedPreset(ctx, { ...options, createdAt: when(createdAt, path, 'createdAt'), updatedAt: when(updatedAt, path, 'updatedAt') } as CreatePresetOptions, loaded as LoadedPresetVersion[] | undefined, checkPresetConfig, OPERATION)
       writePreset(ctx, built)
+    })
+  })
+  each<WorldBudget>('budgets', (budget, index) => {
+    const path = itemPath('budgets', index)
+    at(path, () => {
+      const { createdAt, updatedAt, ...options } = budget
+      const made = when(createdAt, path, 'createdAt')
+      setBudgetFromOptions(ctx, { ...options, ...(made !== undefined && { createdAt: made }) } as SetBudgetOptions, OPERATION, when(updatedAt, path, 'updatedAt'))
     })
   })
   let handles = {} as Handles
