@@ -42,6 +42,10 @@ import { GetPresetResponse$inboundSchema } from '@openrouter/sdk/models/getprese
 import { GetPresetVersionResponse$inboundSchema } from '@openrouter/sdk/models/getpresetversionresponse.js'
 import { ListPresetsResponse$inboundSchema } from '@openrouter/sdk/models/listpresetsresponse.js'
 import { ListPresetVersionsResponse$inboundSchema } from '@openrouter/sdk/models/listpresetversionsresponse.js'
+import { ListOrganizationMembersResponseBody$inboundSchema } from '@openrouter/sdk/models/operations/listorganizationmembers.js'
+import { ListWorkspaceMembersResponse$inboundSchema } from '@openrouter/sdk/models/listworkspacemembersresponse.js'
+import { BulkAddWorkspaceMembersResponse$inboundSchema } from '@openrouter/sdk/models/bulkaddworkspacemembersresponse.js'
+import { BulkRemoveWorkspaceMembersResponse$inboundSchema } from '@openrouter/sdk/models/bulkremoveworkspacemembersresponse.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -115,6 +119,10 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   createPresetsChatCompletions: CreatePresetFromInferenceResponse$inboundSchema,
   createPresetsResponses: CreatePresetFromInferenceResponse$inboundSchema,
   createPresetsMessages: CreatePresetFromInferenceResponse$inboundSchema,
+  listOrganizationMembers: ListOrganizationMembersResponseBody$inboundSchema,
+  listWorkspaceMembers: ListWorkspaceMembersResponse$inboundSchema,
+  bulkAddWorkspaceMembers: BulkAddWorkspaceMembersResponse$inboundSchema,
+  bulkRemoveWorkspaceMembers: BulkRemoveWorkspaceMembersResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

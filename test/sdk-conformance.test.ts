@@ -421,6 +421,10 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   createPresetsChatCompletions: [400, 401, 403, 404, 500],
   createPresetsResponses: [400, 401, 403, 404, 500],
   createPresetsMessages: [400, 401, 403, 404, 500],
+  listOrganizationMembers: [401, 404, 500],
+  listWorkspaceMembers: [401, 403, 404, 500],
+  bulkAddWorkspaceMembers: [400, 401, 403, 404, 500],
+  bulkRemoveWorkspaceMembers: [400, 401, 403, 404, 500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -458,6 +462,10 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   createPresetsChatCompletions: 'sdk.presets.createPresetsChatCompletions',
   createPresetsResponses: 'sdk.presets.createPresetsResponses',
   createPresetsMessages: 'sdk.presets.createPresetsMessages',
+  listOrganizationMembers: 'sdk.organization.listMembers',
+  listWorkspaceMembers: 'sdk.workspaces.listMembers',
+  bulkAddWorkspaceMembers: 'sdk.workspaces.bulkAddMembers',
+  bulkRemoveWorkspaceMembers: 'sdk.workspaces.bulkRemoveMembers',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -496,6 +504,10 @@ const ROUTE: Record<SdkOperation, string> = {
   createPresetsChatCompletions: `${DEFAULT_BASE_URL}/presets/:slug/chat/completions`,
   createPresetsResponses: `${DEFAULT_BASE_URL}/presets/:slug/responses`,
   createPresetsMessages: `${DEFAULT_BASE_URL}/presets/:slug/messages`,
+  listOrganizationMembers: `${DEFAULT_BASE_URL}/organization/members`,
+  listWorkspaceMembers: `${DEFAULT_BASE_URL}/workspaces/:id/members`,
+  bulkAddWorkspaceMembers: `${DEFAULT_BASE_URL}/workspaces/:id/members/add`,
+  bulkRemoveWorkspaceMembers: `${DEFAULT_BASE_URL}/workspaces/:id/members/remove`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -534,6 +546,10 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   createPresetsChatCompletions: (sdk) => sdk.presets.createPresetsChatCompletions({ slug: 'support', chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] } }),
   createPresetsResponses: (sdk) => sdk.presets.createPresetsResponses({ slug: 'support', responsesRequest: { model: 'openai/gpt-4.1-mini', input: 'Hello' } } as Parameters<Sdk['presets']['createPresetsResponses']>[0]),
   createPresetsMessages: (sdk) => sdk.presets.createPresetsMessages({ slug: 'support', messagesRequest: { model: 'anthropic/claude-sonnet-4.5', maxTokens: 100, messages: [{ role: 'user', content: 'Hello' }] } }),
+  listOrganizationMembers: (sdk) => sdk.organization.listMembers(),
+  listWorkspaceMembers: (sdk) => sdk.workspaces.listMembers({ id: world.workspaces.production }),
+  bulkAddWorkspaceMembers: (sdk) => sdk.workspaces.bulkAddMembers({ id: world.workspaces.production, bulkAddWorkspaceMembersRequest: { userIds: [world.userId] } }),
+  bulkRemoveWorkspaceMembers: (sdk) => sdk.workspaces.bulkRemoveMembers({ id: world.workspaces.production, bulkRemoveWorkspaceMembersRequest: { userIds: [world.userId] } }),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -787,6 +803,36 @@ function PRESET_ERROR_CASES(): ErrorCase[] {
   ]
 }
 
+/** The cases of the member operations (decisions/0051). */
+function MEMBER_ERROR_CASES(): ErrorCase[] {
+  const noWorkspace = { metadata: { resource: 'workspace' } }
+  const notMember = bodyField({ parameter: 'user_ids[0]', reason: 'is not a member of the organisation', value: '"user_nobody"' })
+  const withMemberKey = (): string => {
+    sim.members.add({ userId: world.userId, id: 'user_ada', workspaces: [{ workspaceId: world.workspaces.production }] })
+    sim.keys.create({ userId: world.userId, workspaceId: world.workspaces.production, creatorUserId: 'user_ada' })
+    return world.managementKey
+  }
+  return [
+    ...unauthorized('listOrganizationMembers', VALID_CALL.listOrganizationMembers),
+    overridden('listOrganizationMembers', 404),
+    overridden('listOrganizationMembers', 500),
+    ...unauthorized('listWorkspaceMembers', VALID_CALL.listWorkspaceMembers),
+    produced('listWorkspaceMembers', 403, 'the key is a regular key', asRegular, VALID_CALL.listWorkspaceMembers),
+    produced('listWorkspaceMembers', 404, "the UUID is another organisation's workspace", asManagement, (sdk) => sdk.workspaces.listMembers({ id: world.otherTenant.workspaceId }), noWorkspace),
+    overridden('listWorkspaceMembers', 500),
+    produced('bulkAddWorkspaceMembers', 400, 'a user id is no member', asManagement, (sdk) => sdk.workspaces.bulkAddMembers({ id: world.workspaces.production, bulkAddWorkspaceMembersRequest: { userIds: ['user_nobody'] } }), notMember),
+    ...unauthorized('bulkAddWorkspaceMembers', VALID_CALL.bulkAddWorkspaceMembers),
+    produced('bulkAddWorkspaceMembers', 403, 'the key is a regular key', asRegular, VALID_CALL.bulkAddWorkspaceMembers),
+    produced('bulkAddWorkspaceMembers', 404, 'no workspace has the slug', asManagement, (sdk) => sdk.workspaces.bulkAddMembers({ id: 'marketing', bulkAddWorkspaceMembersRequest: { userIds: [world.userId] } }), noWorkspace),
+    overridden('bulkAddWorkspaceMembers', 500),
+    produced('bulkRemoveWorkspaceMembers', 400, 'the member has active keys in the workspace', withMemberKey, (sdk) => sdk.workspaces.bulkRemoveMembers({ id: world.workspaces.production, bulkRemoveWorkspaceMembersRequest: { userIds: ['user_ada'] } }), bodyField({ parameter: 'user_ids', reason: 'names "user_ada", who has active API keys in this workspace (disable or delete them first)', value: '"user_ada"' })),
+    ...unauthorized('bulkRemoveWorkspaceMembers', VALID_CALL.bulkRemoveWorkspaceMembers),
+    produced('bulkRemoveWorkspaceMembers', 403, 'the key is a regular key', asRegular, VALID_CALL.bulkRemoveWorkspaceMembers),
+    produced('bulkRemoveWorkspaceMembers', 404, "the UUID is another organisation's workspace", asManagement, (sdk) => sdk.workspaces.bulkRemoveMembers({ id: world.otherTenant.workspaceId, bulkRemoveWorkspaceMembersRequest: { userIds: [world.userId] } }), noWorkspace),
+    overridden('bulkRemoveWorkspaceMembers', 500),
+  ]
+}
+
 const ERROR_CASES: ErrorCase[] = [
   // GET /keys
   produced('listKeys', 400, 'workspaceId is not a UUID', asManagement, (sdk) => sdk.apiKeys.list({ workspaceId: 'production' }), {
@@ -1006,6 +1052,7 @@ const ERROR_CASES: ErrorCase[] = [
   overridden('exchangeAuthCodeForAPIKey', 500),
   overridden('listOauthJwks', 500),
   ...PRESET_ERROR_CASES(),
+  ...MEMBER_ERROR_CASES(),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

@@ -512,6 +512,23 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         return NO_CONTENT
       },
     },
+    // Members (decisions/0051): added and removed as sim.members does, answered as GET /organization/members lists one.
+    {
+      method: 'POST',
+      path: '/members',
+      run: ({ body }) => jsonResponse(201, sim.members.add(options(body))),
+    },
+    {
+      method: 'DELETE',
+      path: '/members/{userId}/{memberId}',
+      run: ({ params }) => {
+        const userId = params['userId'] as string
+        const memberId = params['memberId'] as string
+        if (sim.members.get(userId, memberId) === undefined) throw notFound('member', memberId)
+        sim.members.remove(userId, memberId)
+        return NO_CONTENT
+      },
+    },
     {
       method: 'POST',
       path: '/credits',

@@ -59,6 +59,11 @@ export const OPERATION_NAMES = [
   'createPresetsChatCompletions',
   'createPresetsResponses',
   'createPresetsMessages',
+  // Members of the organisation and of its workspaces (operations/members.ts).
+  'listOrganizationMembers',
+  'listWorkspaceMembers',
+  'bulkAddWorkspaceMembers',
+  'bulkRemoveWorkspaceMembers',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

@@ -30,6 +30,7 @@ import { type VideoModelCollection, createVideoModelCollection } from './store/v
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
 import { type PresetCollection, createPresetCollection } from './store/presets.js'
 import { checkPresetConfig } from './inference/presets.js'
+import { type MemberCollection, createMemberCollection } from './store/members.js'
 import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, DEFAULT_WORLD, DEFAULT_WORLD_MODELS } from './worlds/default.js'
 import { exportWorld, exportWorldParts, worldFile, worldKey, worldModel, worldPreset, worldUser, worldWorkspace } from './worlds/export.js'
@@ -161,6 +162,8 @@ export interface Simulator<World = DefaultWorld> {
   readonly oauth: OAuthControls
   /** Presets: named request settings a request uses with `model: "@preset/<slug>"` (decisions/0050). */
   readonly presets: PresetCollection
+  /** Organisation members and their workspaces: `sim.members.add({ userId, id })`, `sim.members.addToWorkspace(...)` (decisions/0051). */
+  readonly members: MemberCollection
   /** Fault rules: errors, network errors or silence for the requests they match. */
   readonly faults: FaultControls
   /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
@@ -208,6 +211,7 @@ function createStore(seed: number, clock: StoreClock) {
     credits: createCreditCollection(ctx),
     oauth: createOAuthControls(ctx),
     presets: createPresetCollection(ctx, checkPresetConfig),
+    members: createMemberCollection(ctx),
   }
   return { ctx, collections }
 }

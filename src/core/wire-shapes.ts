@@ -13,6 +13,7 @@ import type { ChatLogprobs, TokenLogprob, TopLogprob } from './inference/logprob
 import type { ResponsesResult, ResponsesUsage } from './inference/responses.js'
 import type { TextCompletion } from './inference/completions.js'
 import type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './inference/embeddings.js'
+import type { OrganizationMember, WorkspaceMember } from './store/members.js'
 import { parseInstant } from './time.js'
 import {
   type ApiKey,
@@ -631,6 +632,24 @@ export const PRESET = object<Preset>('Preset', PRESET_FIELDS)
 /** `PresetWithVersion`: `GET /presets/{slug}`, and the answer of the preset routes that write one. */
 export const PRESET_WITH_VERSION = object<PresetWithVersion>('PresetWithVersion', { ...PRESET_FIELDS, designated_version: nullable(PRESET_VERSION) })
 
+/** `OrganizationMember`: an entry of `GET /organization/members` (decisions/0051). */
+export const ORGANIZATION_MEMBER = object<OrganizationMember>('OrganizationMember', {
+  id: string,
+  email: string,
+  first_name: nullable(string),
+  last_name: nullable(string),
+  role: enumOf('OrganizationRole', ['org:admin', 'org:member']),
+})
+
+/** `WorkspaceMember`: an entry of `GET /workspaces/{id}/members`. */
+export const WORKSPACE_MEMBER = object<WorkspaceMember>('WorkspaceMember', {
+  id: string,
+  user_id: string,
+  workspace_id: string,
+  role: enumOf('WorkspaceRole', ['admin', 'member']),
+  created_at: timestamp,
+})
+
 const pageOf = (name: string, of: PlainShape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}[], total_count: integer }`, fields: { data: arrayOf(of), total_count: integer } })
 
 type ErrorBody = ErrorEnvelope['error']
@@ -707,6 +726,11 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   createPresetsChatCompletions: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
   createPresetsResponses: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
   createPresetsMessages: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
+  // Members (operations/members.ts, decisions/0051).
+  listOrganizationMembers: pageOf('OrganizationMember', ORGANIZATION_MEMBER),
+  listWorkspaceMembers: pageOf('WorkspaceMember', WORKSPACE_MEMBER),
+  bulkAddWorkspaceMembers: { kind: 'object', name: '{ added_count: integer, data: WorkspaceMember[] }', fields: { added_count: integer, data: arrayOf(WORKSPACE_MEMBER) } },
+  bulkRemoveWorkspaceMembers: { kind: 'object', name: '{ removed_count: integer }', fields: { removed_count: integer } },
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

@@ -96,6 +96,38 @@ export function presetScopeKey(userId: string, slug: string): string {
   return `${userId}\u0000${slug}`
 }
 
+/**
+ * A member of an organisation (decisions/0051): a user id with a role. The organisation's own id
+ * is its owner, a member (`org:admin`) without a row. Keyed by {@link memberScopeKey}. A value.
+ */
+export interface MemberState {
+  readonly userId: string
+  readonly id: string
+  readonly email: string
+  readonly firstName: string | null
+  readonly lastName: string | null
+  readonly role: 'admin' | 'member'
+  readonly createdAt: number
+}
+
+/** A member's place in a workspace (decisions/0051), keyed by {@link workspaceMemberScopeKey}. A value. */
+export interface WorkspaceMemberState {
+  readonly id: string
+  readonly workspaceId: string
+  readonly memberId: string
+  readonly createdAt: number
+}
+
+/** The store's key of a member: its organisation and its user id. */
+export function memberScopeKey(userId: string, memberId: string): string {
+  return `${userId}\u0000${memberId}`
+}
+
+/** The store's key of a workspace membership: the workspace and the member's user id. */
+export function workspaceMemberScopeKey(workspaceId: string, memberId: string): string {
+  return `${workspaceId}\u0000${memberId}`
+}
+
 export interface FileState {
   id: string
   userId: string
@@ -128,6 +160,10 @@ export interface StoreData {
   oauthCodes: Map<string, OAuthCodeState>
   /** Presets, keyed by {@link presetScopeKey} (store/presets.ts). */
   presets: Map<string, PresetState>
+  /** Organisation members, keyed by {@link memberScopeKey} (store/members.ts). */
+  members: Map<string, MemberState>
+  /** Workspace memberships, keyed by {@link workspaceMemberScopeKey} (store/members.ts). */
+  workspaceMembers: Map<string, WorkspaceMemberState>
 }
 
 /** How a PKCE code challenge was made from its verifier. */
@@ -426,6 +462,8 @@ export function emptyStoreData(): StoreData {
     freeRequests: new Map(),
     oauthCodes: new Map(),
     presets: new Map(),
+    members: new Map(),
+    workspaceMembers: new Map(),
   }
 }
 
@@ -451,5 +489,7 @@ export function copyStoreData(data: StoreData): StoreData {
     freeRequests: new Map(data.freeRequests),
     oauthCodes: new Map(data.oauthCodes),
     presets: new Map(data.presets),
+    members: new Map(data.members),
+    workspaceMembers: new Map(data.workspaceMembers),
   }
 }

@@ -384,7 +384,7 @@ export function createWorkspaceCollection(ctx: StoreContext): WorkspaceCollectio
 const DELETE_FIELDS = fieldsOf<DeleteWorkspaceOptions>({ confirmDefaultWorkspaceDeletion: true })
 
 /** The workspace a programmatic call names, or UNKNOWN_WORKSPACE naming `workspace`. */
-function requireWorkspace(ctx: StoreContext, workspace: unknown, operation: string): WorkspaceState {
+export function requireWorkspace(ctx: StoreContext, workspace: unknown, operation: string): WorkspaceState {
   let found: WorkspaceState | undefined
   if (typeof workspace === 'string') found = UUID.test(workspace) ? ctx.data.workspaces.get(workspace.toLowerCase()) : undefined
   else if (typeof workspace === 'object' && workspace !== null && !Array.isArray(workspace)) {
@@ -465,6 +465,8 @@ export function workspaceKeyCount(ctx: StoreContext, workspaceId: string): numbe
 export function deleteWorkspace(ctx: StoreContext, state: WorkspaceState): void {
   const id = state.record.id
   for (const [scope, file] of ctx.data.files) if (file.workspaceId === id) remove(ctx, 'files', scope)
+  // Its members stay members of the organisation; only their place in it goes (decisions/0051).
+  for (const [scope, membership] of ctx.data.workspaceMembers) if (membership.workspaceId === id) remove(ctx, 'workspaceMembers', scope)
   remove(ctx, 'workspaces', id)
   const user = ctx.data.users.get(state.userId)
   if (user !== undefined && user.defaultWorkspaceId === id) put(ctx, 'users', user.id, { ...user, defaultWorkspaceId: null })

@@ -20,6 +20,7 @@ import type { SharedModels } from './shared-models.js'
 import { put } from '../store/versions.js'
 import { type CreatePresetOptions, type LoadedPresetVersion, buildLoadedPreset, writePreset } from '../store/presets.js'
 import { checkPresetConfig } from '../inference/presets.js'
+import { type CreateMemberOptions, buildMember, writeMember } from '../store/members.js'
 
 /**
  * The format tag every world spec carries; a spec with another one is refused.
@@ -100,6 +101,9 @@ export interface WorldPresetVersion {
  */
 export type WorldPreset = Omit<CreatePresetOptions, 'createdAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant; versions?: WorldPresetVersion[] }
 
+/** A member of an organisation (decisions/0051): `sim.members.add`'s options, its instants as a world spec writes them. */
+export type WorldMember = Omit<CreateMemberOptions, 'createdAt' | 'workspaces'> & { createdAt?: WorldInstant; workspaces?: { workspaceId: string; id?: string; createdAt?: WorldInstant }[] }
+
 export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant }
 export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { created?: WorldInstant }
 
@@ -125,6 +129,11 @@ export interface WorldSpec<Handles extends object = Record<string, unknown>> {
   /** Presets of the world's organisations (decisions/0050). */
   presets?: WorldPreset[]
   /**
+   * Members of the world's organisations and their workspaces (decisions/0051). An owner is a member
+   * without an entry; an entry `{ userId, id: userId, workspaces }` gives it places in workspaces.
+   */
+  members?: WorldMember[]
+  /**
    * Responder rules, in the JSON form `POST /__sim/responders` takes (a regular expression as
    * `{ "regex": "...", "flags": "i" }`), added in order when the world loads and again on
    * `sim.reset()`: a later rule is newer, so it is tried first (decisions/0027).
@@ -141,7 +150,7 @@ export interface WorldCollections {
   videoModels: VideoModelCollection
 }
 
-const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets'] as const
+const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'members'] as const
 const SPEC_FIELDS = fieldsOf<WorldSpec>({
   format: true,
   now: true,
@@ -152,6 +161,7 @@ const SPEC_FIELDS = fieldsOf<WorldSpec>({
   models: true,
   videoModels: true,
   presets: true,
+  members: true,
   responders: true,
   handles: true,
 })
@@ -431,6 +441,16 @@ export function loadWorld<Handles extends object>(
         : versions
       const built = buildLoadedPreset(ctx, { ...options, createdAt: when(createdAt, path, 'createdAt'), updatedAt: when(updatedAt, path, 'updatedAt') } as CreatePresetOptions, loaded as LoadedPresetVersion[] | undefined, checkPresetConfig, OPERATION)
       writePreset(ctx, built)
+    })
+  })
+  each<WorldMember>('members', (member, index) => {
+    const path = itemPath('members', index)
+    at(path, () => {
+      const { createdAt, workspaces, ...options } = member
+      const places = Array.isArray(workspaces)
+        ? workspaces.map((place, i) => (typeof place === 'object' && place !== null ? { ...place, createdAt: when(place.createdAt, `${path}.workspaces[${i}]`, 'createdAt') } : place))
+        : workspaces
+      writeMember(ctx, buildMember(ctx, { ...options, createdAt: when(createdAt, path, 'createdAt'), workspaces: places } as CreateMemberOptions, OPERATION, true))
     })
   })
   let handles = {} as Handles
