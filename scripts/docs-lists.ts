@@ -160,6 +160,9 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'POST /__sim/presets': { body: '`sim.presets.create` options', answer: '201 the preset as a world spec holds it, every version included' },
   'PATCH /__sim/presets/{id}': { body: '`sim.presets.update` changes (a new `config` or `systemPrompt` is a new version)', answer: '200 the preset' },
   'DELETE /__sim/presets/{id}': { body: '', answer: '204' },
+  'POST /__sim/guardrails': { body: '`sim.guardrails.create` options (`{ userId, rules }`)', answer: '201 the guardrail as `GET /guardrails/{id}` shows it' },
+  'PATCH /__sim/guardrails/{id}': { body: 'rules to change, as `sim.guardrails.update` takes them', answer: '200 the guardrail' },
+  'DELETE /__sim/guardrails/{id}': { body: '', answer: '204, its assignments gone with it' },
   'POST /__sim/members': { body: '`sim.members.add` options (`workspaces` for its places in workspaces)', answer: '201 the member as `GET /organization/members` lists it' },
   'DELETE /__sim/members/{userId}/{memberId}': { body: '', answer: '204 (`sim.members.remove`)' },
 }

@@ -127,6 +127,8 @@ export const SimulatorErrorCode = {
   UnknownMember: 'UNKNOWN_MEMBER',
   /** A member that keys still name as their creator cannot be removed (decisions/0051). */
   MemberHasKeys: 'MEMBER_HAS_KEYS',
+  /** A guardrail id (`sim.guardrails.update`, `delete`, assignments) names no guardrail (decisions/0051). */
+  UnknownGuardrail: 'UNKNOWN_GUARDRAIL',
 } as const
 
 export type SimulatorErrorCode = (typeof SimulatorErrorCode)[keyof typeof SimulatorErrorCode]

@@ -64,6 +64,20 @@ export const OPERATION_NAMES = [
   'listWorkspaceMembers',
   'bulkAddWorkspaceMembers',
   'bulkRemoveWorkspaceMembers',
+  // Guardrails and their assignments (operations/guardrails.ts).
+  'listGuardrails',
+  'createGuardrail',
+  'getGuardrail',
+  'updateGuardrail',
+  'deleteGuardrail',
+  'listKeyAssignments',
+  'listMemberAssignments',
+  'listGuardrailKeyAssignments',
+  'listGuardrailMemberAssignments',
+  'bulkAssignKeysToGuardrail',
+  'bulkUnassignKeysFromGuardrail',
+  'bulkAssignMembersToGuardrail',
+  'bulkUnassignMembersFromGuardrail',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

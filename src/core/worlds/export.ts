@@ -8,9 +8,9 @@ import { maskSecret } from '../store/keys.js'
 import { givenCanonicalSlug } from '../store/models.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
-import type { FileState, KeyState, MemberState, PresetState, StoreData, UserState, WorkspaceMemberState } from '../store/state.js'
+import type { FileState, GuardrailState, KeyState, MemberState, PresetState, StoreData, UserState, WorkspaceMemberState } from '../store/state.js'
 import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd } from '../usage.js'
-import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldMember, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
+import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldGuardrail, type WorldMember, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -183,6 +183,22 @@ export function worldMember(member: MemberState, places: readonly WorkspaceMembe
   }
 }
 
+/** A guardrail as a world spec holds it, with its assignments (those of deleted keys and removed members left out). */
+export function worldGuardrail(data: StoreData, guardrail: GuardrailState): WorldGuardrail {
+  const keys = [...data.guardrailKeys.values()].filter((a) => a.guardrailId === guardrail.id && data.keys.has(a.keyHash))
+  const members = [...data.guardrailMembers.values()].filter((a) => a.guardrailId === guardrail.id && (a.memberId === a.userId || data.members.has(`${a.userId}\u0000${a.memberId}`)))
+  return {
+    userId: guardrail.userId,
+    id: guardrail.id,
+    workspaceId: guardrail.workspaceId,
+    rules: structuredClone(guardrail.rules) as WorldGuardrail['rules'],
+    createdAt: iso(guardrail.createdAt),
+    updatedAt: guardrail.updatedAt === null ? null : iso(guardrail.updatedAt),
+    ...(keys.length > 0 && { keys: keys.map((a) => ({ keyHash: a.keyHash, id: a.id, createdAt: iso(a.createdAt) })) }),
+    ...(members.length > 0 && { members: members.map((a) => ({ memberId: a.memberId, id: a.id, createdAt: iso(a.createdAt) })) }),
+  }
+}
+
 /** The owners that have places in workspaces, as members (they have no row of their own). */
 function ownersWithPlaces(data: StoreData): MemberState[] {
   const owners = new Map<string, MemberState>()
@@ -216,6 +232,7 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
     ...(rows.presets.length > 0 && { presets: rows.presets.map(worldPreset) }),
     // Likewise members: the owners are members without an entry. An owner's workspace places are kept by an entry of its own below.
     ...(rows.members.length > 0 && { members: rows.members.map((member) => worldMember(member, placesOf(data, member))) }),
+    ...(rows.guardrails.length > 0 && { guardrails: rows.guardrails.map((guardrail) => worldGuardrail(data, guardrail)) }),
     handles: structuredClone(handles),
   }
 }
@@ -237,6 +254,7 @@ function exportRows(data: StoreData) {
     videoModels: [...data.videoModels.values()],
     presets: [...data.presets.values()],
     members: [...ownersWithPlaces(data), ...data.members.values()],
+    guardrails: [...data.guardrails.values()],
   }
 }
 
@@ -281,6 +299,7 @@ export function exportWorldParts(data: StoreData, nowMs: number, handles: object
     yield* list('videoModels', rows.videoModels, one(worldModel))
     if (rows.presets.length > 0) yield* list('presets', rows.presets, one(worldPreset))
     if (rows.members.length > 0) yield* list('members', rows.members, one((member: MemberState) => worldMember(member, placesOf(data, member))))
+    if (rows.guardrails.length > 0) yield* list('guardrails', rows.guardrails, one((guardrail: GuardrailState) => worldGuardrail(data, guardrail)))
     yield `,"handles":${handlesText}}`
   }
   return parts()
