@@ -78,8 +78,10 @@ export const GUARDRAIL_OPERATIONS: readonly Operation[] = [
   row('listMemberAssignments', 'GET', '/guardrails/assignments/members', ({ ctx, query, principal }) => page(query, memberAssignmentsOf(ctx, principal.userId).map(memberAssignmentWire))),
   row('getGuardrail', 'GET', '/guardrails/{id}', ({ ctx, params, principal }) => ({ data: guardrailWire(ownGuardrail(ctx, principal.userId, params['id'] as string)) })),
   row('updateGuardrail', 'PATCH', '/guardrails/{id}', ({ ctx, params, principal, json }) => {
+    // The body first: one over the cap is a 413 whatever the path names, as on every write.
+    const body = json()
     const guardrail = ownGuardrail(ctx, principal.userId, params['id'] as string)
-    const rules = readGuardrailRules(ctx, new BodyReader(json()).known(GUARDRAIL_UPDATE_FIELDS), guardrail.rules)
+    const rules = readGuardrailRules(ctx, new BodyReader(body).known(GUARDRAIL_UPDATE_FIELDS), guardrail.rules)
     return { data: guardrailWire(writeGuardrail(ctx, { ...guardrail, rules, updatedAt: ctx.clock.nowMs() })) }
   }),
   row('deleteGuardrail', 'DELETE', '/guardrails/{id}', ({ ctx, params, principal }) => {
@@ -95,21 +97,25 @@ export const GUARDRAIL_OPERATIONS: readonly Operation[] = [
     return page(query, memberAssignmentsOf(ctx, principal.userId, guardrail.id).map(memberAssignmentWire))
   }),
   row('bulkAssignKeysToGuardrail', 'POST', '/guardrails/{id}/assignments/keys', ({ ctx, params, principal, json }) => {
+    const body = json()
     const guardrail = ownGuardrail(ctx, principal.userId, params['id'] as string)
-    const hashes = readKeyHashes(ctx, principal.userId, json())
+    const hashes = readKeyHashes(ctx, principal.userId, body)
     return { assigned_count: atomically(ctx, () => assignKeys(ctx, guardrail, hashes)) }
   }),
   row('bulkUnassignKeysFromGuardrail', 'POST', '/guardrails/{id}/assignments/keys/remove', ({ ctx, params, principal, json }) => {
+    const body = json()
     const guardrail = ownGuardrail(ctx, principal.userId, params['id'] as string)
-    return { unassigned_count: unassignKeys(ctx, guardrail, readKeyHashes(ctx, principal.userId, json())) }
+    return { unassigned_count: unassignKeys(ctx, guardrail, readKeyHashes(ctx, principal.userId, body)) }
   }),
   row('bulkAssignMembersToGuardrail', 'POST', '/guardrails/{id}/assignments/members', ({ ctx, params, principal, json }) => {
+    const body = json()
     const guardrail = ownGuardrail(ctx, principal.userId, params['id'] as string)
-    const ids = readMemberIds(ctx, principal.userId, json())
+    const ids = readMemberIds(ctx, principal.userId, body)
     return { assigned_count: atomically(ctx, () => assignMembers(ctx, guardrail, ids)) }
   }),
   row('bulkUnassignMembersFromGuardrail', 'POST', '/guardrails/{id}/assignments/members/remove', ({ ctx, params, principal, json }) => {
+    const body = json()
     const guardrail = ownGuardrail(ctx, principal.userId, params['id'] as string)
-    return { unassigned_count: unassignMembers(ctx, guardrail, readMemberIds(ctx, principal.userId, json())) }
+    return { unassigned_count: unassignMembers(ctx, guardrail, readMemberIds(ctx, principal.userId, body)) }
   }),
 ]
