@@ -56,6 +56,9 @@ export type { LoadKeyOptions, SdkKeyRecord } from './core/store/key-records.js'
 export type { CreateFileOptions, FileCollection, StoredFile } from './core/store/files.js'
 export type { CreateModelOptions, ModelCollection } from './core/store/models.js'
 export type { CreatePresetOptions, PresetCollection, PresetRef, UpdatePresetOptions } from './core/store/presets.js'
+export type { CreateGuardrailOptions, Guardrail, GuardrailCollection, GuardrailKeyAssignment, GuardrailMemberAssignment } from './core/store/guardrails.js'
+export type { GuardrailBuiltinFilter, GuardrailContentFilter, GuardrailRules } from './core/store/state.js'
+export type { CreateMemberOptions, MemberCollection, MemberWorkspaceOptions, OrganizationMember, WorkspaceMember } from './core/store/members.js'
 export type { CreateVideoModelOptions, VideoModelCollection } from './core/store/video-models.js'
 export type {
   CompiledPricing,

@@ -46,6 +46,21 @@ import { GetPresetResponse$inboundSchema } from '@openrouter/sdk/models/getprese
 import { GetPresetVersionResponse$inboundSchema } from '@openrouter/sdk/models/getpresetversionresponse.js'
 import { ListPresetsResponse$inboundSchema } from '@openrouter/sdk/models/listpresetsresponse.js'
 import { ListPresetVersionsResponse$inboundSchema } from '@openrouter/sdk/models/listpresetversionsresponse.js'
+import { ListOrganizationMembersResponseBody$inboundSchema } from '@openrouter/sdk/models/operations/listorganizationmembers.js'
+import { ListWorkspaceMembersResponse$inboundSchema } from '@openrouter/sdk/models/listworkspacemembersresponse.js'
+import { BulkAddWorkspaceMembersResponse$inboundSchema } from '@openrouter/sdk/models/bulkaddworkspacemembersresponse.js'
+import { BulkRemoveWorkspaceMembersResponse$inboundSchema } from '@openrouter/sdk/models/bulkremoveworkspacemembersresponse.js'
+import { ListGuardrailsResponse$inboundSchema } from '@openrouter/sdk/models/listguardrailsresponse.js'
+import { CreateGuardrailResponse$inboundSchema } from '@openrouter/sdk/models/createguardrailresponse.js'
+import { GetGuardrailResponse$inboundSchema } from '@openrouter/sdk/models/getguardrailresponse.js'
+import { UpdateGuardrailResponse$inboundSchema } from '@openrouter/sdk/models/updateguardrailresponse.js'
+import { DeleteGuardrailResponse$inboundSchema } from '@openrouter/sdk/models/deleteguardrailresponse.js'
+import { ListKeyAssignmentsResponse$inboundSchema } from '@openrouter/sdk/models/listkeyassignmentsresponse.js'
+import { ListMemberAssignmentsResponse$inboundSchema } from '@openrouter/sdk/models/listmemberassignmentsresponse.js'
+import { BulkAssignKeysResponse$inboundSchema } from '@openrouter/sdk/models/bulkassignkeysresponse.js'
+import { BulkUnassignKeysResponse$inboundSchema } from '@openrouter/sdk/models/bulkunassignkeysresponse.js'
+import { BulkAssignMembersResponse$inboundSchema } from '@openrouter/sdk/models/bulkassignmembersresponse.js'
+import { BulkUnassignMembersResponse$inboundSchema } from '@openrouter/sdk/models/bulkunassignmembersresponse.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_WORLD_PATH, type Fixture, HAND_WRITTEN, defaultWorldText, generateFixtures, listFiles } from '../fixtures/generate.js'
 import { generateWorld } from '../src/fixtures/index.js'
@@ -123,6 +138,23 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   getWorkspaceBudget: GetWorkspaceBudgetResponse$inboundSchema,
   upsertWorkspaceBudget: UpsertWorkspaceBudgetResponse$inboundSchema,
   deleteWorkspaceBudget: DeleteWorkspaceBudgetResponse$inboundSchema,
+  listOrganizationMembers: ListOrganizationMembersResponseBody$inboundSchema,
+  listWorkspaceMembers: ListWorkspaceMembersResponse$inboundSchema,
+  bulkAddWorkspaceMembers: BulkAddWorkspaceMembersResponse$inboundSchema,
+  bulkRemoveWorkspaceMembers: BulkRemoveWorkspaceMembersResponse$inboundSchema,
+  listGuardrails: ListGuardrailsResponse$inboundSchema,
+  createGuardrail: CreateGuardrailResponse$inboundSchema,
+  getGuardrail: GetGuardrailResponse$inboundSchema,
+  updateGuardrail: UpdateGuardrailResponse$inboundSchema,
+  deleteGuardrail: DeleteGuardrailResponse$inboundSchema,
+  listKeyAssignments: ListKeyAssignmentsResponse$inboundSchema,
+  listMemberAssignments: ListMemberAssignmentsResponse$inboundSchema,
+  listGuardrailKeyAssignments: ListKeyAssignmentsResponse$inboundSchema,
+  listGuardrailMemberAssignments: ListMemberAssignmentsResponse$inboundSchema,
+  bulkAssignKeysToGuardrail: BulkAssignKeysResponse$inboundSchema,
+  bulkUnassignKeysFromGuardrail: BulkUnassignKeysResponse$inboundSchema,
+  bulkAssignMembersToGuardrail: BulkAssignMembersResponse$inboundSchema,
+  bulkUnassignMembersFromGuardrail: BulkUnassignMembersResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -425,6 +425,23 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   getWorkspaceBudget: [400, 401, 404, 500],
   upsertWorkspaceBudget: [400, 401, 404, 500],
   deleteWorkspaceBudget: [400, 401, 404, 500],
+  listOrganizationMembers: [401, 404, 500],
+  listWorkspaceMembers: [401, 403, 404, 500],
+  bulkAddWorkspaceMembers: [400, 401, 403, 404, 500],
+  bulkRemoveWorkspaceMembers: [400, 401, 403, 404, 500],
+  listGuardrails: [400, 401, 500],
+  createGuardrail: [400, 401, 403, 500],
+  getGuardrail: [401, 404, 500],
+  updateGuardrail: [400, 401, 403, 404, 409, 500],
+  deleteGuardrail: [401, 404, 500],
+  listKeyAssignments: [401, 500],
+  listMemberAssignments: [401, 500],
+  listGuardrailKeyAssignments: [401, 404, 500],
+  listGuardrailMemberAssignments: [401, 404, 500],
+  bulkAssignKeysToGuardrail: [400, 401, 403, 404, 500],
+  bulkUnassignKeysFromGuardrail: [400, 401, 404, 500],
+  bulkAssignMembersToGuardrail: [400, 401, 404, 500],
+  bulkUnassignMembersFromGuardrail: [400, 401, 404, 500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -466,6 +483,23 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   getWorkspaceBudget: 'sdk.workspaces.getBudget',
   upsertWorkspaceBudget: 'sdk.workspaces.setBudget',
   deleteWorkspaceBudget: 'sdk.workspaces.deleteBudget',
+  listOrganizationMembers: 'sdk.organization.listMembers',
+  listWorkspaceMembers: 'sdk.workspaces.listMembers',
+  bulkAddWorkspaceMembers: 'sdk.workspaces.bulkAddMembers',
+  bulkRemoveWorkspaceMembers: 'sdk.workspaces.bulkRemoveMembers',
+  listGuardrails: 'sdk.guardrails.list',
+  createGuardrail: 'sdk.guardrails.create',
+  getGuardrail: 'sdk.guardrails.get',
+  updateGuardrail: 'sdk.guardrails.update',
+  deleteGuardrail: 'sdk.guardrails.delete',
+  listKeyAssignments: 'sdk.guardrails.listKeyAssignments',
+  listMemberAssignments: 'sdk.guardrails.listMemberAssignments',
+  listGuardrailKeyAssignments: 'sdk.guardrails.listGuardrailKeyAssignments',
+  listGuardrailMemberAssignments: 'sdk.guardrails.listGuardrailMemberAssignments',
+  bulkAssignKeysToGuardrail: 'sdk.guardrails.bulkAssignKeys',
+  bulkUnassignKeysFromGuardrail: 'sdk.guardrails.bulkUnassignKeys',
+  bulkAssignMembersToGuardrail: 'sdk.guardrails.bulkAssignMembers',
+  bulkUnassignMembersFromGuardrail: 'sdk.guardrails.bulkUnassignMembers',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -508,6 +542,23 @@ const ROUTE: Record<SdkOperation, string> = {
   getWorkspaceBudget: `${DEFAULT_BASE_URL}/workspaces/:workspace_ref/budgets/:interval`,
   upsertWorkspaceBudget: `${DEFAULT_BASE_URL}/workspaces/:workspace_ref/budgets/:interval`,
   deleteWorkspaceBudget: `${DEFAULT_BASE_URL}/workspaces/:workspace_ref/budgets/:interval`,
+  listOrganizationMembers: `${DEFAULT_BASE_URL}/organization/members`,
+  listWorkspaceMembers: `${DEFAULT_BASE_URL}/workspaces/:id/members`,
+  bulkAddWorkspaceMembers: `${DEFAULT_BASE_URL}/workspaces/:id/members/add`,
+  bulkRemoveWorkspaceMembers: `${DEFAULT_BASE_URL}/workspaces/:id/members/remove`,
+  listGuardrails: `${DEFAULT_BASE_URL}/guardrails`,
+  createGuardrail: `${DEFAULT_BASE_URL}/guardrails`,
+  getGuardrail: `${DEFAULT_BASE_URL}/guardrails/:id`,
+  updateGuardrail: `${DEFAULT_BASE_URL}/guardrails/:id`,
+  deleteGuardrail: `${DEFAULT_BASE_URL}/guardrails/:id`,
+  listKeyAssignments: `${DEFAULT_BASE_URL}/guardrails/assignments/keys`,
+  listMemberAssignments: `${DEFAULT_BASE_URL}/guardrails/assignments/members`,
+  listGuardrailKeyAssignments: `${DEFAULT_BASE_URL}/guardrails/:id/assignments/keys`,
+  listGuardrailMemberAssignments: `${DEFAULT_BASE_URL}/guardrails/:id/assignments/members`,
+  bulkAssignKeysToGuardrail: `${DEFAULT_BASE_URL}/guardrails/:id/assignments/keys`,
+  bulkUnassignKeysFromGuardrail: `${DEFAULT_BASE_URL}/guardrails/:id/assignments/keys/remove`,
+  bulkAssignMembersToGuardrail: `${DEFAULT_BASE_URL}/guardrails/:id/assignments/members`,
+  bulkUnassignMembersFromGuardrail: `${DEFAULT_BASE_URL}/guardrails/:id/assignments/members/remove`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -550,6 +601,23 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   getWorkspaceBudget: (sdk) => sdk.workspaces.getBudget({ workspaceRef: 'production', interval: 'daily' }),
   upsertWorkspaceBudget: (sdk) => sdk.workspaces.setBudget({ workspaceRef: 'production', interval: 'daily', upsertWorkspaceBudgetRequest: { limitUsd: 5 } }),
   deleteWorkspaceBudget: (sdk) => sdk.workspaces.deleteBudget({ workspaceRef: 'production', interval: 'daily' }),
+  listOrganizationMembers: (sdk) => sdk.organization.listMembers(),
+  listWorkspaceMembers: (sdk) => sdk.workspaces.listMembers({ id: world.workspaces.production }),
+  bulkAddWorkspaceMembers: (sdk) => sdk.workspaces.bulkAddMembers({ id: world.workspaces.production, bulkAddWorkspaceMembersRequest: { userIds: [world.userId] } }),
+  bulkRemoveWorkspaceMembers: (sdk) => sdk.workspaces.bulkRemoveMembers({ id: world.workspaces.production, bulkRemoveWorkspaceMembersRequest: { userIds: [world.userId] } }),
+  listGuardrails: (sdk) => sdk.guardrails.list(),
+  createGuardrail: (sdk) => sdk.guardrails.create({ createGuardrailRequest: { name: 'Cheap' } }),
+  getGuardrail: (sdk) => sdk.guardrails.get({ id: guardrailId() }),
+  updateGuardrail: (sdk) => sdk.guardrails.update({ id: guardrailId(), updateGuardrailRequest: { name: 'Renamed' } }),
+  deleteGuardrail: (sdk) => sdk.guardrails.delete({ id: guardrailId() }),
+  listKeyAssignments: (sdk) => sdk.guardrails.listKeyAssignments(),
+  listMemberAssignments: (sdk) => sdk.guardrails.listMemberAssignments(),
+  listGuardrailKeyAssignments: (sdk) => sdk.guardrails.listGuardrailKeyAssignments({ id: guardrailId() }),
+  listGuardrailMemberAssignments: (sdk) => sdk.guardrails.listGuardrailMemberAssignments({ id: guardrailId() }),
+  bulkAssignKeysToGuardrail: (sdk) => sdk.guardrails.bulkAssignKeys({ id: guardrailId(), bulkAssignKeysRequest: { keyHashes: [ACME_KEYS.find((k) => !managementLabels.has(k.label))!.hash] } }),
+  bulkUnassignKeysFromGuardrail: (sdk) => sdk.guardrails.bulkUnassignKeys({ id: guardrailId(), bulkUnassignKeysRequest: { keyHashes: [ACME_KEYS.find((k) => !managementLabels.has(k.label))!.hash] } }),
+  bulkAssignMembersToGuardrail: (sdk) => sdk.guardrails.bulkAssignMembers({ id: guardrailId(), bulkAssignMembersRequest: { memberUserIds: [world.userId] } }),
+  bulkUnassignMembersFromGuardrail: (sdk) => sdk.guardrails.bulkUnassignMembers({ id: guardrailId(), bulkUnassignMembersRequest: { memberUserIds: [world.userId] } }),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -842,6 +910,102 @@ function BUDGET_ERROR_CASES(): ErrorCase[] {
   ]
 }
 
+/** A guardrail of the world's organisation, made on first use after each reset: the valid calls' target. */
+const guardrailId = (): string => (sim.guardrails.list().find((g) => g.name === 'Conformance') ?? sim.guardrails.create({ userId: world.userId, rules: { name: 'Conformance' } })).id
+
+/** The cases of the guardrail operations (decisions/0051). */
+function GUARDRAIL_ERROR_CASES(): ErrorCase[] {
+  const noGuardrail = { metadata: { resource: 'guardrail' } }
+  const globex = (): string => sim.guardrails.create({ userId: world.otherTenant.userId, rules: { name: 'Globex' } }).id
+  let globexId = ''
+  const withGlobex = (): string => {
+    globexId = globex()
+    return world.managementKey
+  }
+  const withOwn = (): string => {
+    guardrailId()
+    return world.managementKey
+  }
+  return [
+    produced('listGuardrails', 400, 'workspace_id is not a UUID', asManagement, (sdk) => sdk.guardrails.list({ workspaceId: 'production' }), { metadata: { parameter: 'workspace_id', reason: 'must be a UUID', value: 'production' } }),
+    ...unauthorized('listGuardrails', VALID_CALL.listGuardrails),
+    overridden('listGuardrails', 500),
+    produced('createGuardrail', 400, 'a model is unknown', asManagement, (sdk) => sdk.guardrails.create({ createGuardrailRequest: { name: 'x', allowedModels: ['openai/gpt-9'] } }), bodyField({ parameter: 'allowed_models[0]', reason: 'names no model of this simulator', value: '"openai/gpt-9"' })),
+    ...unauthorized('createGuardrail', VALID_CALL.createGuardrail),
+    produced('createGuardrail', 403, 'the key is a regular key', asRegular, VALID_CALL.createGuardrail),
+    overridden('createGuardrail', 500),
+    ...unauthorized('getGuardrail', VALID_CALL.getGuardrail),
+    produced('getGuardrail', 404, "the id is another organisation's guardrail", withGlobex, (sdk) => sdk.guardrails.get({ id: globexId }), noGuardrail),
+    overridden('getGuardrail', 500),
+    produced('updateGuardrail', 400, 'limit_usd is negative', withOwn, (sdk) => sdk.guardrails.update({ id: guardrailId(), updateGuardrailRequest: { limitUsd: -1 } }), bodyField({ parameter: 'limit_usd', reason: 'must be at least 0', value: '-1' })),
+    ...unauthorized('updateGuardrail', VALID_CALL.updateGuardrail),
+    produced('updateGuardrail', 403, 'the key is a regular key', asRegular, VALID_CALL.updateGuardrail),
+    produced('updateGuardrail', 404, 'no guardrail has the id', asManagement, (sdk) => sdk.guardrails.update({ id: '00000000-0000-4000-8000-000000000000', updateGuardrailRequest: { name: 'x' } }), noGuardrail),
+    overridden('updateGuardrail', 409),
+    overridden('updateGuardrail', 500),
+    ...unauthorized('deleteGuardrail', VALID_CALL.deleteGuardrail),
+    produced('deleteGuardrail', 404, 'no guardrail has the id', asManagement, (sdk) => sdk.guardrails.delete({ id: '00000000-0000-4000-8000-000000000000' }), noGuardrail),
+    overridden('deleteGuardrail', 500),
+    ...unauthorized('listKeyAssignments', VALID_CALL.listKeyAssignments),
+    overridden('listKeyAssignments', 500),
+    ...unauthorized('listMemberAssignments', VALID_CALL.listMemberAssignments),
+    overridden('listMemberAssignments', 500),
+    ...unauthorized('listGuardrailKeyAssignments', VALID_CALL.listGuardrailKeyAssignments),
+    produced('listGuardrailKeyAssignments', 404, "the id is another organisation's guardrail", withGlobex, (sdk) => sdk.guardrails.listGuardrailKeyAssignments({ id: globexId }), noGuardrail),
+    overridden('listGuardrailKeyAssignments', 500),
+    ...unauthorized('listGuardrailMemberAssignments', VALID_CALL.listGuardrailMemberAssignments),
+    produced('listGuardrailMemberAssignments', 404, "the id is another organisation's guardrail", withGlobex, (sdk) => sdk.guardrails.listGuardrailMemberAssignments({ id: globexId }), noGuardrail),
+    overridden('listGuardrailMemberAssignments', 500),
+    produced('bulkAssignKeysToGuardrail', 400, "a hash is another organisation's key", withOwn, (sdk) => sdk.guardrails.bulkAssignKeys({ id: guardrailId(), bulkAssignKeysRequest: { keyHashes: [GLOBEX_KEY!.hash] } }), bodyField({ parameter: 'key_hashes[0]', reason: 'is not a key of the organisation', value: `${JSON.stringify(GLOBEX_KEY!.hash).slice(0, 57)}...` })),
+    ...unauthorized('bulkAssignKeysToGuardrail', VALID_CALL.bulkAssignKeysToGuardrail),
+    produced('bulkAssignKeysToGuardrail', 403, 'the key is a regular key', asRegular, VALID_CALL.bulkAssignKeysToGuardrail),
+    produced('bulkAssignKeysToGuardrail', 404, 'no guardrail has the id', asManagement, (sdk) => sdk.guardrails.bulkAssignKeys({ id: '00000000-0000-4000-8000-000000000000', bulkAssignKeysRequest: { keyHashes: [ACME_KEYS.find((k) => !managementLabels.has(k.label))!.hash] } }), noGuardrail),
+    overridden('bulkAssignKeysToGuardrail', 500),
+    produced('bulkUnassignKeysFromGuardrail', 400, 'key_hashes is empty', withOwn, (sdk) => sdk.guardrails.bulkUnassignKeys({ id: guardrailId(), bulkUnassignKeysRequest: { keyHashes: [] } }), bodyField({ parameter: 'key_hashes', reason: 'must have at least 1 element' })),
+    ...unauthorized('bulkUnassignKeysFromGuardrail', VALID_CALL.bulkUnassignKeysFromGuardrail),
+    produced('bulkUnassignKeysFromGuardrail', 404, 'no guardrail has the id', asManagement, (sdk) => sdk.guardrails.bulkUnassignKeys({ id: '00000000-0000-4000-8000-000000000000', bulkUnassignKeysRequest: { keyHashes: [ACME_KEYS.find((k) => !managementLabels.has(k.label))!.hash] } }), noGuardrail),
+    overridden('bulkUnassignKeysFromGuardrail', 500),
+    produced('bulkAssignMembersToGuardrail', 400, 'a user id is no member', withOwn, (sdk) => sdk.guardrails.bulkAssignMembers({ id: guardrailId(), bulkAssignMembersRequest: { memberUserIds: ['user_nobody'] } }), bodyField({ parameter: 'member_user_ids[0]', reason: 'is not a member of the organisation', value: '"user_nobody"' })),
+    ...unauthorized('bulkAssignMembersToGuardrail', VALID_CALL.bulkAssignMembersToGuardrail),
+    produced('bulkAssignMembersToGuardrail', 404, "the id is another organisation's guardrail", withGlobex, (sdk) => sdk.guardrails.bulkAssignMembers({ id: globexId, bulkAssignMembersRequest: { memberUserIds: [world.userId] } }), noGuardrail),
+    overridden('bulkAssignMembersToGuardrail', 500),
+    produced('bulkUnassignMembersFromGuardrail', 400, 'a user id is no member', withOwn, (sdk) => sdk.guardrails.bulkUnassignMembers({ id: guardrailId(), bulkUnassignMembersRequest: { memberUserIds: ['user_nobody'] } }), bodyField({ parameter: 'member_user_ids[0]', reason: 'is not a member of the organisation', value: '"user_nobody"' })),
+    ...unauthorized('bulkUnassignMembersFromGuardrail', VALID_CALL.bulkUnassignMembersFromGuardrail),
+    produced('bulkUnassignMembersFromGuardrail', 404, 'no guardrail has the id', asManagement, (sdk) => sdk.guardrails.bulkUnassignMembers({ id: '00000000-0000-4000-8000-000000000000', bulkUnassignMembersRequest: { memberUserIds: [world.userId] } }), noGuardrail),
+    overridden('bulkUnassignMembersFromGuardrail', 500),
+  ]
+}
+
+/** The cases of the member operations (decisions/0051). */
+function MEMBER_ERROR_CASES(): ErrorCase[] {
+  const noWorkspace = { metadata: { resource: 'workspace' } }
+  const notMember = bodyField({ parameter: 'user_ids[0]', reason: 'is not a member of the organisation', value: '"user_nobody"' })
+  const withMemberKey = (): string => {
+    sim.members.add({ userId: world.userId, id: 'user_ada', workspaces: [{ workspaceId: world.workspaces.production }] })
+    sim.keys.create({ userId: world.userId, workspaceId: world.workspaces.production, creatorUserId: 'user_ada' })
+    return world.managementKey
+  }
+  return [
+    ...unauthorized('listOrganizationMembers', VALID_CALL.listOrganizationMembers),
+    overridden('listOrganizationMembers', 404),
+    overridden('listOrganizationMembers', 500),
+    ...unauthorized('listWorkspaceMembers', VALID_CALL.listWorkspaceMembers),
+    produced('listWorkspaceMembers', 403, 'the key is a regular key', asRegular, VALID_CALL.listWorkspaceMembers),
+    produced('listWorkspaceMembers', 404, "the UUID is another organisation's workspace", asManagement, (sdk) => sdk.workspaces.listMembers({ id: world.otherTenant.workspaceId }), noWorkspace),
+    overridden('listWorkspaceMembers', 500),
+    produced('bulkAddWorkspaceMembers', 400, 'a user id is no member', asManagement, (sdk) => sdk.workspaces.bulkAddMembers({ id: world.workspaces.production, bulkAddWorkspaceMembersRequest: { userIds: ['user_nobody'] } }), notMember),
+    ...unauthorized('bulkAddWorkspaceMembers', VALID_CALL.bulkAddWorkspaceMembers),
+    produced('bulkAddWorkspaceMembers', 403, 'the key is a regular key', asRegular, VALID_CALL.bulkAddWorkspaceMembers),
+    produced('bulkAddWorkspaceMembers', 404, 'no workspace has the slug', asManagement, (sdk) => sdk.workspaces.bulkAddMembers({ id: 'marketing', bulkAddWorkspaceMembersRequest: { userIds: [world.userId] } }), noWorkspace),
+    overridden('bulkAddWorkspaceMembers', 500),
+    produced('bulkRemoveWorkspaceMembers', 400, 'the member has active keys in the workspace', withMemberKey, (sdk) => sdk.workspaces.bulkRemoveMembers({ id: world.workspaces.production, bulkRemoveWorkspaceMembersRequest: { userIds: ['user_ada'] } }), bodyField({ parameter: 'user_ids', reason: 'names "user_ada", who has active API keys in this workspace (disable or delete them first)', value: '"user_ada"' })),
+    ...unauthorized('bulkRemoveWorkspaceMembers', VALID_CALL.bulkRemoveWorkspaceMembers),
+    produced('bulkRemoveWorkspaceMembers', 403, 'the key is a regular key', asRegular, VALID_CALL.bulkRemoveWorkspaceMembers),
+    produced('bulkRemoveWorkspaceMembers', 404, "the UUID is another organisation's workspace", asManagement, (sdk) => sdk.workspaces.bulkRemoveMembers({ id: world.otherTenant.workspaceId, bulkRemoveWorkspaceMembersRequest: { userIds: [world.userId] } }), noWorkspace),
+    overridden('bulkRemoveWorkspaceMembers', 500),
+  ]
+}
+
 const ERROR_CASES: ErrorCase[] = [
   // GET /keys
   produced('listKeys', 400, 'workspaceId is not a UUID', asManagement, (sdk) => sdk.apiKeys.list({ workspaceId: 'production' }), {
@@ -1062,6 +1226,8 @@ const ERROR_CASES: ErrorCase[] = [
   overridden('listOauthJwks', 500),
   ...PRESET_ERROR_CASES(),
   ...BUDGET_ERROR_CASES(),
+  ...MEMBER_ERROR_CASES(),
+  ...GUARDRAIL_ERROR_CASES(),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

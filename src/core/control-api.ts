@@ -543,6 +543,48 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         return NO_CONTENT
       },
     },
+    // Guardrails (decisions/0051): created, changed and deleted as sim.guardrails does, answered as GET /guardrails/{id} shows one.
+    {
+      method: 'POST',
+      path: '/guardrails',
+      run: ({ body }) => jsonResponse(201, sim.guardrails.create(options(body))),
+    },
+    {
+      method: 'PATCH',
+      path: '/guardrails/{id}',
+      run: ({ params, body }) => {
+        const id = params['id'] as string
+        if (sim.guardrails.get(id) === undefined) throw notFound('guardrail', id)
+        return jsonResponse(200, sim.guardrails.update(id, options(body)))
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/guardrails/{id}',
+      run: ({ params }) => {
+        const id = params['id'] as string
+        if (sim.guardrails.get(id) === undefined) throw notFound('guardrail', id)
+        sim.guardrails.delete(id)
+        return NO_CONTENT
+      },
+    },
+    // Members (decisions/0051): added and removed as sim.members does, answered as GET /organization/members lists one.
+    {
+      method: 'POST',
+      path: '/members',
+      run: ({ body }) => jsonResponse(201, sim.members.add(options(body))),
+    },
+    {
+      method: 'DELETE',
+      path: '/members/{userId}/{memberId}',
+      run: ({ params }) => {
+        const userId = params['userId'] as string
+        const memberId = params['memberId'] as string
+        if (sim.members.get(userId, memberId) === undefined) throw notFound('member', memberId)
+        sim.members.remove(userId, memberId)
+        return NO_CONTENT
+      },
+    },
     {
       method: 'POST',
       path: '/credits',

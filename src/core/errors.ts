@@ -123,6 +123,12 @@ export const SimulatorErrorCode = {
   WorkspaceHasKeys: 'WORKSPACE_HAS_KEYS',
   /** A preset reference (`sim.presets.update`, `delete`, `versions`) names no preset (decisions/0050). */
   UnknownPreset: 'UNKNOWN_PRESET',
+  /** A member reference (`sim.members.remove`, a guardrail's members) names no member of the organisation (decisions/0051). */
+  UnknownMember: 'UNKNOWN_MEMBER',
+  /** A member that keys still name as their creator cannot be removed (decisions/0051). */
+  MemberHasKeys: 'MEMBER_HAS_KEYS',
+  /** A guardrail id (`sim.guardrails.update`, `delete`, assignments) names no guardrail (decisions/0051). */
+  UnknownGuardrail: 'UNKNOWN_GUARDRAIL',
 } as const
 
 export type SimulatorErrorCode = (typeof SimulatorErrorCode)[keyof typeof SimulatorErrorCode]

@@ -64,6 +64,25 @@ export const OPERATION_NAMES = [
   'getWorkspaceBudget',
   'upsertWorkspaceBudget',
   'deleteWorkspaceBudget',
+  // Members of the organisation and of its workspaces (operations/members.ts).
+  'listOrganizationMembers',
+  'listWorkspaceMembers',
+  'bulkAddWorkspaceMembers',
+  'bulkRemoveWorkspaceMembers',
+  // Guardrails and their assignments (operations/guardrails.ts).
+  'listGuardrails',
+  'createGuardrail',
+  'getGuardrail',
+  'updateGuardrail',
+  'deleteGuardrail',
+  'listKeyAssignments',
+  'listMemberAssignments',
+  'listGuardrailKeyAssignments',
+  'listGuardrailMemberAssignments',
+  'bulkAssignKeysToGuardrail',
+  'bulkUnassignKeysFromGuardrail',
+  'bulkAssignMembersToGuardrail',
+  'bulkUnassignMembersFromGuardrail',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

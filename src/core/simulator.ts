@@ -31,6 +31,9 @@ import { type WorkspaceCollection, createWorkspaceCollection } from './store/wor
 import { type PresetCollection, createPresetCollection } from './store/presets.js'
 import { type BudgetCollection, createBudgetCollection } from './store/budgets.js'
 import { checkPresetConfig } from './inference/presets.js'
+import { type MemberCollection, createMemberCollection } from './store/members.js'
+import { type GuardrailCollection, createGuardrailCollection } from './store/guardrails.js'
+import { guardrailReaders } from './guardrail-rules.js'
 import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, DEFAULT_WORLD, DEFAULT_WORLD_MODELS } from './worlds/default.js'
 import { exportWorld, exportWorldParts, worldFile, worldKey, worldModel, worldPreset, worldUser, worldWorkspace } from './worlds/export.js'
@@ -164,6 +167,10 @@ export interface Simulator<World = DefaultWorld> {
   readonly presets: PresetCollection
   /** Workspace budgets: daily, weekly, monthly and lifetime spending limits of a workspace (decisions/0052). */
   readonly budgets: BudgetCollection
+  /** Organisation members and their workspaces: `sim.members.add({ userId, id })`, `sim.members.addToWorkspace(...)` (decisions/0051). */
+  readonly members: MemberCollection
+  /** Guardrails and their assignments to keys and members: `sim.guardrails.create({ userId, rules })` (decisions/0051). */
+  readonly guardrails: GuardrailCollection
   /** Fault rules: errors, network errors or silence for the requests they match. */
   readonly faults: FaultControls
   /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
@@ -212,6 +219,8 @@ function createStore(seed: number, clock: StoreClock) {
     oauth: createOAuthControls(ctx),
     presets: createPresetCollection(ctx, checkPresetConfig),
     budgets: createBudgetCollection(ctx),
+    members: createMemberCollection(ctx),
+    guardrails: createGuardrailCollection(ctx, guardrailReaders(ctx)),
   }
   return { ctx, collections }
 }

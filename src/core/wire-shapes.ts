@@ -14,6 +14,9 @@ import type { ResponsesResult, ResponsesUsage } from './inference/responses.js'
 import type { TextCompletion } from './inference/completions.js'
 import type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './inference/embeddings.js'
 import type { WorkspaceBudget } from './store/budgets.js'
+import type { OrganizationMember, WorkspaceMember } from './store/members.js'
+import type { Guardrail, GuardrailKeyAssignment, GuardrailMemberAssignment } from './store/guardrails.js'
+import type { GuardrailBuiltinFilter, GuardrailContentFilter } from './store/state.js'
 import { parseInstant } from './time.js'
 import {
   type ApiKey,
@@ -644,6 +647,79 @@ export const WORKSPACE_BUDGET = object<WorkspaceBudget>('WorkspaceBudget', {
 
 /** `{ data, include_byok_in_budgets }`: the answers of the workspace budget routes. */
 const budgetAnswer = (name: string, data: Shape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}, include_byok_in_budgets: boolean }`, fields: { data, include_byok_in_budgets: optional(boolean) } })
+/** `OrganizationMember`: an entry of `GET /organization/members` (decisions/0051). */
+export const ORGANIZATION_MEMBER = object<OrganizationMember>('OrganizationMember', {
+  id: string,
+  email: string,
+  first_name: nullable(string),
+  last_name: nullable(string),
+  role: enumOf('OrganizationRole', ['org:admin', 'org:member']),
+})
+
+/** `WorkspaceMember`: an entry of `GET /workspaces/{id}/members`. */
+export const WORKSPACE_MEMBER = object<WorkspaceMember>('WorkspaceMember', {
+  id: string,
+  user_id: string,
+  workspace_id: string,
+  role: enumOf('WorkspaceRole', ['admin', 'member']),
+  created_at: timestamp,
+})
+
+const ACTION = enumOf('GuardrailAction', ['redact', 'block', 'flag'])
+const nullableBoolean = nullable(boolean)
+const names = nullable(arrayOf(string))
+
+/** `Guardrail`: `GET /guardrails/{id}` and the entries of `GET /guardrails` (decisions/0051). */
+export const GUARDRAIL = object<Guardrail>('Guardrail', {
+  id: string,
+  name: string,
+  description: nullable(string),
+  allowed_models: names,
+  ignored_models: names,
+  allowed_providers: names,
+  ignored_providers: names,
+  allowed_data_regions: nullable(arrayOf(enumOf('GuardrailDataRegion', ['global', 'europe', 'us']))),
+  content_filters: nullable(arrayOf(object<GuardrailContentFilter>('ContentFilter', { action: ACTION, label: optional(nullable(string)), pattern: string }))),
+  content_filter_builtins: nullable(
+    arrayOf(object<GuardrailBuiltinFilter>('ContentFilterBuiltin', { action: ACTION, label: optional(string), scan_scope: optional(enumOf('ScanScope', ['user_only', 'all_messages'])), slug: string })),
+  ),
+  enable_free_model_publication: nullableBoolean,
+  enable_free_model_training: nullableBoolean,
+  enable_paid_model_training: nullableBoolean,
+  enforce_zdr: nullableBoolean,
+  enforce_zdr_anthropic: nullableBoolean,
+  enforce_zdr_google: nullableBoolean,
+  enforce_zdr_openai: nullableBoolean,
+  enforce_zdr_other: nullableBoolean,
+  enforce_zdr_xai: nullableBoolean,
+  include_byok_in_budgets: boolean,
+  limit_usd: nullable(number),
+  reset_interval: nullable(enumOf('GuardrailInterval', ['daily', 'weekly', 'monthly'])),
+  workspace_id: nullable(string),
+  created_at: timestamp,
+  updated_at: nullable(timestamp),
+})
+
+/** `KeyAssignment`: an entry of the key assignment lists. */
+export const GUARDRAIL_KEY_ASSIGNMENT = object<GuardrailKeyAssignment>('KeyAssignment', {
+  id: string,
+  guardrail_id: string,
+  key_hash: string,
+  key_name: string,
+  key_label: string,
+  assigned_by: nullable(string),
+  created_at: timestamp,
+})
+
+/** `MemberAssignment`: an entry of the member assignment lists. */
+export const GUARDRAIL_MEMBER_ASSIGNMENT = object<GuardrailMemberAssignment>('MemberAssignment', {
+  id: string,
+  guardrail_id: string,
+  user_id: string,
+  organization_id: string,
+  assigned_by: nullable(string),
+  created_at: timestamp,
+})
 
 const pageOf = (name: string, of: PlainShape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}[], total_count: integer }`, fields: { data: arrayOf(of), total_count: integer } })
 
@@ -725,6 +801,25 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   getWorkspaceBudget: budgetAnswer('WorkspaceBudget', WORKSPACE_BUDGET),
   upsertWorkspaceBudget: budgetAnswer('WorkspaceBudget', WORKSPACE_BUDGET),
   deleteWorkspaceBudget: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
+  // Members (operations/members.ts, decisions/0051).
+  listOrganizationMembers: pageOf('OrganizationMember', ORGANIZATION_MEMBER),
+  listWorkspaceMembers: pageOf('WorkspaceMember', WORKSPACE_MEMBER),
+  bulkAddWorkspaceMembers: { kind: 'object', name: '{ added_count: integer, data: WorkspaceMember[] }', fields: { added_count: integer, data: arrayOf(WORKSPACE_MEMBER) } },
+  bulkRemoveWorkspaceMembers: { kind: 'object', name: '{ removed_count: integer }', fields: { removed_count: integer } },
+  // Guardrails (operations/guardrails.ts, decisions/0051).
+  listGuardrails: pageOf('Guardrail', GUARDRAIL),
+  createGuardrail: dataOf('Guardrail', GUARDRAIL),
+  getGuardrail: dataOf('Guardrail', GUARDRAIL),
+  updateGuardrail: dataOf('Guardrail', GUARDRAIL),
+  deleteGuardrail: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
+  listKeyAssignments: pageOf('KeyAssignment', GUARDRAIL_KEY_ASSIGNMENT),
+  listMemberAssignments: pageOf('MemberAssignment', GUARDRAIL_MEMBER_ASSIGNMENT),
+  listGuardrailKeyAssignments: pageOf('KeyAssignment', GUARDRAIL_KEY_ASSIGNMENT),
+  listGuardrailMemberAssignments: pageOf('MemberAssignment', GUARDRAIL_MEMBER_ASSIGNMENT),
+  bulkAssignKeysToGuardrail: { kind: 'object', name: '{ assigned_count: integer }', fields: { assigned_count: integer } },
+  bulkUnassignKeysFromGuardrail: { kind: 'object', name: '{ unassigned_count: integer }', fields: { unassigned_count: integer } },
+  bulkAssignMembersToGuardrail: { kind: 'object', name: '{ assigned_count: integer }', fields: { assigned_count: integer } },
+  bulkUnassignMembersFromGuardrail: { kind: 'object', name: '{ unassigned_count: integer }', fields: { unassigned_count: integer } },
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

@@ -21,7 +21,11 @@ const SIMULATED =
   'POST /completions, POST /responses, POST /embeddings, POST /auth/keys/code, POST /auth/keys, POST /oauth/token, GET /oauth/jwks, ' +
   'GET /presets, GET /presets/{slug}, GET /presets/{slug}/versions, GET /presets/{slug}/versions/{version}, ' +
   'POST /presets/{slug}/chat/completions, POST /presets/{slug}/responses, POST /presets/{slug}/messages, ' +
-  'GET /workspaces/{workspace_ref}/budgets, GET /workspaces/{workspace_ref}/budgets/{interval}, PUT /workspaces/{workspace_ref}/budgets/{interval}, DELETE /workspaces/{workspace_ref}/budgets/{interval}'
+  'GET /workspaces/{workspace_ref}/budgets, GET /workspaces/{workspace_ref}/budgets/{interval}, PUT /workspaces/{workspace_ref}/budgets/{interval}, DELETE /workspaces/{workspace_ref}/budgets/{interval}, ' +
+  'GET /organization/members, GET /workspaces/{id}/members, POST /workspaces/{id}/members/add, POST /workspaces/{id}/members/remove, ' +
+  'GET /guardrails, POST /guardrails, GET /guardrails/{id}, PATCH /guardrails/{id}, DELETE /guardrails/{id}, GET /guardrails/assignments/keys, GET /guardrails/assignments/members, ' +
+  'GET /guardrails/{id}/assignments/keys, GET /guardrails/{id}/assignments/members, POST /guardrails/{id}/assignments/keys, POST /guardrails/{id}/assignments/keys/remove, ' +
+  'POST /guardrails/{id}/assignments/members, POST /guardrails/{id}/assignments/members/remove'
 
 /** sim.handle with a request no SimRequest type would allow: what plain JavaScript callers send. */
 const handleAnything = (sim: Sim, request: unknown): SimResponse => sim.handle(request as SimRequest)

@@ -120,6 +120,105 @@ export function presetScopeKey(userId: string, slug: string): string {
   return `${userId}\u0000${slug}`
 }
 
+/**
+ * A member of an organisation (decisions/0051): a user id with a role. The organisation's own id
+ * is its owner, a member (`org:admin`) without a row. Keyed by {@link memberScopeKey}. A value.
+ */
+export interface MemberState {
+  readonly userId: string
+  readonly id: string
+  readonly email: string
+  readonly firstName: string | null
+  readonly lastName: string | null
+  readonly role: 'admin' | 'member'
+  readonly createdAt: number
+}
+
+/** A member's place in a workspace (decisions/0051), keyed by {@link workspaceMemberScopeKey}. A value. */
+export interface WorkspaceMemberState {
+  readonly id: string
+  readonly workspaceId: string
+  readonly memberId: string
+  readonly createdAt: number
+}
+
+/** The store's key of a member: its organisation and its user id. */
+export function memberScopeKey(userId: string, memberId: string): string {
+  return `${userId}\u0000${memberId}`
+}
+
+/** The store's key of a workspace membership: the workspace and the member's user id. */
+export function workspaceMemberScopeKey(workspaceId: string, memberId: string): string {
+  return `${workspaceId}\u0000${memberId}`
+}
+
+/** A content filter of a guardrail: a regular expression and what a match does. */
+export interface GuardrailContentFilter {
+  action: 'redact' | 'block' | 'flag'
+  label?: string | null
+  pattern: string
+}
+
+/** A builtin content filter of a guardrail. */
+export interface GuardrailBuiltinFilter {
+  action: 'redact' | 'block' | 'flag'
+  label?: string
+  scan_scope?: 'user_only' | 'all_messages'
+  slug: string
+}
+
+/** A guardrail's rules, as the wire names them. Every one null (or false) when unset. */
+export interface GuardrailRules {
+  name: string
+  description: string | null
+  allowed_models: string[] | null
+  ignored_models: string[] | null
+  allowed_providers: string[] | null
+  ignored_providers: string[] | null
+  allowed_data_regions: ('global' | 'europe' | 'us')[] | null
+  content_filters: GuardrailContentFilter[] | null
+  content_filter_builtins: GuardrailBuiltinFilter[] | null
+  enable_free_model_publication: boolean | null
+  enable_free_model_training: boolean | null
+  enable_paid_model_training: boolean | null
+  enforce_zdr: boolean | null
+  enforce_zdr_anthropic: boolean | null
+  enforce_zdr_google: boolean | null
+  enforce_zdr_openai: boolean | null
+  enforce_zdr_other: boolean | null
+  enforce_zdr_xai: boolean | null
+  include_byok_in_budgets: boolean
+  limit_usd: number | null
+  reset_interval: 'daily' | 'weekly' | 'monthly' | null
+}
+
+/** A guardrail as the store holds it (a value: a change stores a new one). */
+export interface GuardrailState {
+  readonly id: string
+  readonly userId: string
+  readonly workspaceId: string | null
+  readonly rules: Readonly<GuardrailRules>
+  readonly createdAt: number
+  readonly updatedAt: number | null
+}
+
+/** A key's assignment: a key holds at most one guardrail, so the store keys it by the key's hash. */
+export interface GuardrailKeyState {
+  readonly id: string
+  readonly guardrailId: string
+  readonly keyHash: string
+  readonly createdAt: number
+}
+
+/** A member's assignment, keyed by {@link guardrailMemberScopeKey}. */
+export interface GuardrailMemberState {
+  readonly id: string
+  readonly guardrailId: string
+  readonly userId: string
+  readonly memberId: string
+  readonly createdAt: number
+}
+
 export interface FileState {
   id: string
   userId: string
@@ -154,6 +253,16 @@ export interface StoreData {
   presets: Map<string, PresetState>
   /** Workspace budgets, keyed by workspace and interval (store/budgets.ts, decisions/0052). */
   budgets: Map<string, BudgetState>
+  /** Organisation members, keyed by {@link memberScopeKey} (store/members.ts). */
+  members: Map<string, MemberState>
+  /** Workspace memberships, keyed by {@link workspaceMemberScopeKey} (store/members.ts). */
+  workspaceMembers: Map<string, WorkspaceMemberState>
+  /** Guardrails by id (store/guardrails.ts, decisions/0051). */
+  guardrails: Map<string, GuardrailState>
+  /** Key assignments by key hash: a key holds at most one guardrail. */
+  guardrailKeys: Map<string, GuardrailKeyState>
+  /** Member assignments, keyed by guardrail and member (store/guardrails.ts). */
+  guardrailMembers: Map<string, GuardrailMemberState>
 }
 
 /** How a PKCE code challenge was made from its verifier. */
@@ -453,6 +562,11 @@ export function emptyStoreData(): StoreData {
     oauthCodes: new Map(),
     presets: new Map(),
     budgets: new Map(),
+    members: new Map(),
+    workspaceMembers: new Map(),
+    guardrails: new Map(),
+    guardrailKeys: new Map(),
+    guardrailMembers: new Map(),
   }
 }
 
@@ -479,5 +593,10 @@ export function copyStoreData(data: StoreData): StoreData {
     oauthCodes: new Map(data.oauthCodes),
     presets: new Map(data.presets),
     budgets: new Map(data.budgets),
+    members: new Map(data.members),
+    workspaceMembers: new Map(data.workspaceMembers),
+    guardrails: new Map(data.guardrails),
+    guardrailKeys: new Map(data.guardrailKeys),
+    guardrailMembers: new Map(data.guardrailMembers),
   }
 }

@@ -8,9 +8,9 @@ import { maskSecret } from '../store/keys.js'
 import { givenCanonicalSlug } from '../store/models.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
-import type { BudgetState, FileState, KeyState, PresetState, StoreData, UserState } from '../store/state.js'
+import type { BudgetState, FileState, GuardrailState, KeyState, MemberState, PresetState, StoreData, UserState, WorkspaceMemberState } from '../store/state.js'
 import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd } from '../usage.js'
-import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldBudget, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
+import { WORLD_FORMAT, type WorldBudget, type WorldFile, type WorldGuardrail, type WorldKey, type WorldMember, type WorldModel, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -170,6 +170,57 @@ export function worldPreset(preset: PresetState): WorldPreset {
   }
 }
 
+/** A member as a world spec holds it, with its places in workspaces (decisions/0051). */
+export function worldMember(member: MemberState, places: readonly WorkspaceMemberState[]): WorldMember {
+  const own = places.filter((place) => place.memberId === member.id)
+  const workspaces = own.map((place) => ({ workspaceId: place.workspaceId, id: place.id, createdAt: iso(place.createdAt) }))
+  // The owner: a member without a row, whose entry holds its places alone.
+  if (member.id === member.userId) return { userId: member.userId, id: member.id, workspaces }
+  return {
+    userId: member.userId,
+    id: member.id,
+    email: member.email,
+    firstName: member.firstName,
+    lastName: member.lastName,
+    role: member.role,
+    createdAt: iso(member.createdAt),
+    ...(own.length > 0 && { workspaces }),
+  }
+}
+
+/** A guardrail as a world spec holds it, with its assignments (those of deleted keys and removed members left out). */
+export function worldGuardrail(data: StoreData, guardrail: GuardrailState): WorldGuardrail {
+  const keys = [...data.guardrailKeys.values()].filter((a) => a.guardrailId === guardrail.id && data.keys.has(a.keyHash))
+  const members = [...data.guardrailMembers.values()].filter((a) => a.guardrailId === guardrail.id && (a.memberId === a.userId || data.members.has(`${a.userId}\u0000${a.memberId}`)))
+  return {
+    userId: guardrail.userId,
+    id: guardrail.id,
+    workspaceId: guardrail.workspaceId,
+    rules: structuredClone(guardrail.rules) as WorldGuardrail['rules'],
+    createdAt: iso(guardrail.createdAt),
+    updatedAt: guardrail.updatedAt === null ? null : iso(guardrail.updatedAt),
+    ...(keys.length > 0 && { keys: keys.map((a) => ({ keyHash: a.keyHash, id: a.id, createdAt: iso(a.createdAt) })) }),
+    ...(members.length > 0 && { members: members.map((a) => ({ memberId: a.memberId, id: a.id, createdAt: iso(a.createdAt) })) }),
+  }
+}
+
+/** The owners that have places in workspaces, as members (they have no row of their own). */
+function ownersWithPlaces(data: StoreData): MemberState[] {
+  const owners = new Map<string, MemberState>()
+  for (const place of data.workspaceMembers.values()) {
+    const userId = data.workspaces.get(place.workspaceId)?.userId
+    if (userId === place.memberId && !owners.has(userId)) owners.set(userId, { userId, id: userId, email: '', firstName: null, lastName: null, role: 'admin', createdAt: 0 })
+  }
+  return [...owners.values()]
+}
+
+/** The places of each member's organisation's workspaces, for {@link worldMember}. */
+function placesOf(data: StoreData, member: MemberState): WorkspaceMemberState[] {
+  const own: WorkspaceMemberState[] = []
+  for (const place of data.workspaceMembers.values()) if (place.memberId === member.id && data.workspaces.get(place.workspaceId)?.userId === member.userId) own.push(place)
+  return own
+}
+
 export function exportWorld<Handles extends object>(data: StoreData, nowMs: number, handles: Handles, options: ExportOptions = {}): WorldSpec<Handles> {
   const encode = options.bodies === false ? undefined : (options.encode ?? toBase64)
   const rows = exportRows(data)
@@ -185,6 +236,9 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
     // Only when there are some: a world without presets exports as it did before they existed.
     ...(rows.presets.length > 0 && { presets: rows.presets.map(worldPreset) }),
     ...(rows.budgets.length > 0 && { budgets: rows.budgets.map(worldBudget) }),
+    // Likewise members: the owners are members without an entry. An owner's workspace places are kept by an entry of its own below.
+    ...(rows.members.length > 0 && { members: rows.members.map((member) => worldMember(member, placesOf(data, member))) }),
+    ...(rows.guardrails.length > 0 && { guardrails: rows.guardrails.map((guardrail) => worldGuardrail(data, guardrail)) }),
     handles: structuredClone(handles),
   }
 }
@@ -206,6 +260,8 @@ function exportRows(data: StoreData) {
     videoModels: [...data.videoModels.values()],
     presets: [...data.presets.values()],
     budgets: [...data.budgets.values()],
+    members: [...ownersWithPlaces(data), ...data.members.values()],
+    guardrails: [...data.guardrails.values()],
   }
 }
 
@@ -250,6 +306,8 @@ export function exportWorldParts(data: StoreData, nowMs: number, handles: object
     yield* list('videoModels', rows.videoModels, one(worldModel))
     if (rows.presets.length > 0) yield* list('presets', rows.presets, one(worldPreset))
     if (rows.budgets.length > 0) yield* list('budgets', rows.budgets, one(worldBudget))
+    if (rows.members.length > 0) yield* list('members', rows.members, one((member: MemberState) => worldMember(member, placesOf(data, member))))
+    if (rows.guardrails.length > 0) yield* list('guardrails', rows.guardrails, one((guardrail: GuardrailState) => worldGuardrail(data, guardrail)))
     yield `,"handles":${handlesText}}`
   }
   return parts()

@@ -21,6 +21,9 @@ import { put } from '../store/versions.js'
 import { type CreatePresetOptions, type LoadedPresetVersion, buildLoadedPreset, writePreset } from '../store/presets.js'
 import { checkPresetConfig } from '../inference/presets.js'
 import { type SetBudgetOptions, setBudgetFromOptions } from '../store/budgets.js'
+import { type CreateMemberOptions, buildMember, writeMember } from '../store/members.js'
+import { type CreateGuardrailOptions, loadGuardrail } from '../store/guardrails.js'
+import { guardrailReaders } from '../guardrail-rules.js'
 
 /**
  * The format tag every world spec carries; a spec with another one is refused.
@@ -113,6 +116,16 @@ export type WorldPreset = Omit<CreatePresetOptions, 'createdAt'> & { createdAt?:
  * //=> [["monthly",40]]
  */
 export type WorldBudget = Omit<SetBudgetOptions, 'createdAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant }
+/** A member of an organisation (decisions/0051): `sim.members.add`'s options, its instants as a world spec writes them. */
+export type WorldMember = Omit<CreateMemberOptions, 'createdAt' | 'workspaces'> & { createdAt?: WorldInstant; workspaces?: { workspaceId: string; id?: string; createdAt?: WorldInstant }[] }
+
+/** A guardrail (decisions/0051): `sim.guardrails.create`'s options, with its assignments to keys and members. */
+export type WorldGuardrail = Omit<CreateGuardrailOptions, 'createdAt' | 'updatedAt'> & {
+  createdAt?: WorldInstant
+  updatedAt?: WorldInstant | null
+  keys?: { keyHash: string; id?: string; createdAt?: WorldInstant }[]
+  members?: { memberId: string; id?: string; createdAt?: WorldInstant }[]
+}
 
 export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant }
 export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { created?: WorldInstant }
@@ -141,6 +154,13 @@ export interface WorldSpec<Handles extends object = Record<string, unknown>> {
   /** Workspace budgets (decisions/0052): `sim.budgets.set`'s options, with their instants. */
   budgets?: WorldBudget[]
   /**
+   * Members of the world's organisations and their workspaces (decisions/0051). An owner is a member
+   * without an entry; an entry `{ userId, id: userId, workspaces }` gives it places in workspaces.
+   */
+  members?: WorldMember[]
+  /** Guardrails of the world's organisations and their assignments (decisions/0051). */
+  guardrails?: WorldGuardrail[]
+  /**
    * Responder rules, in the JSON form `POST /__sim/responders` takes (a regular expression as
    * `{ "regex": "...", "flags": "i" }`), added in order when the world loads and again on
    * `sim.reset()`: a later rule is newer, so it is tried first (decisions/0027).
@@ -157,7 +177,7 @@ export interface WorldCollections {
   videoModels: VideoModelCollection
 }
 
-const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'budgets'] as const
+const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'budgets', 'members', 'guardrails'] as const
 const SPEC_FIELDS = fieldsOf<WorldSpec>({
   format: true,
   now: true,
@@ -169,6 +189,8 @@ const SPEC_FIELDS = fieldsOf<WorldSpec>({
   videoModels: true,
   presets: true,
   budgets: true,
+  members: true,
+  guardrails: true,
   responders: true,
   handles: true,
 })
@@ -456,6 +478,41 @@ export function loadWorld<Handles extends object>(
       const { createdAt, updatedAt, ...options } = budget
       const made = when(createdAt, path, 'createdAt')
       setBudgetFromOptions(ctx, { ...options, ...(made !== undefined && { createdAt: made }) } as SetBudgetOptions, OPERATION, when(updatedAt, path, 'updatedAt'))
+    })
+  })
+  each<WorldMember>('members', (member, index) => {
+    const path = itemPath('members', index)
+    at(path, () => {
+      const { createdAt, workspaces, ...options } = member
+      const places = Array.isArray(workspaces)
+        ? workspaces.map((place, i) => (typeof place === 'object' && place !== null ? { ...place, createdAt: when(place.createdAt, `${path}.workspaces[${i}]`, 'createdAt') } : place))
+        : workspaces
+      writeMember(ctx, buildMember(ctx, { ...options, createdAt: when(createdAt, path, 'createdAt'), workspaces: places } as CreateMemberOptions, OPERATION, true))
+    })
+  })
+  each<WorldGuardrail>('guardrails', (guardrail, index) => {
+    const path = itemPath('guardrails', index)
+    at(path, () => {
+      const { createdAt, updatedAt, keys, members, ...options } = guardrail
+      const list = <T extends { id?: string; createdAt?: unknown }>(given: T[] | undefined, field: 'keys' | 'members', ref: (item: T) => unknown) => {
+        if (given === undefined) return []
+        if (!Array.isArray(given)) check.fail(`${path}.${field}`, `must be an array, got ${describe(given)}`)
+        return given.map((item, i) => {
+          const at = `${path}.${field}[${i}]`
+          if (typeof item !== 'object' || item === null) check.fail(at, `must be an object, got ${describe(item)}`)
+          const created = when(item.createdAt, at, 'createdAt')
+          return { ref: ref(item) as string, ...(item.id !== undefined && { id: item.id }), ...(created !== undefined && { createdAt: created }) }
+        })
+      }
+      const updated = updatedAt === null ? null : when(updatedAt, path, 'updatedAt')
+      loadGuardrail(
+        ctx,
+        { ...options, createdAt: when(createdAt, path, 'createdAt'), ...(updated !== undefined && { updatedAt: updated }) } as CreateGuardrailOptions,
+        list(keys, 'keys', (item) => item.keyHash),
+        list(members, 'members', (item) => item.memberId),
+        guardrailReaders(ctx),
+        OPERATION,
+      )
     })
   })
   let handles = {} as Handles
