@@ -11,6 +11,7 @@ import {
   TooManyRequestsResponseError$inboundSchema,
   UnauthorizedResponseError$inboundSchema,
 } from '@openrouter/sdk/models/errors'
+import { ActivityResponse$inboundSchema } from '@openrouter/sdk/models/activityresponse.js'
 import { GetWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/getworkspaceresponse.js'
 import { GetKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/getkey.js'
 import { ListResponse$inboundSchema } from '@openrouter/sdk/models/operations/list.js'
@@ -115,6 +116,7 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   createPresetsChatCompletions: CreatePresetFromInferenceResponse$inboundSchema,
   createPresetsResponses: CreatePresetFromInferenceResponse$inboundSchema,
   createPresetsMessages: CreatePresetFromInferenceResponse$inboundSchema,
+  getUserActivity: ActivityResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -421,6 +421,7 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   createPresetsChatCompletions: [400, 401, 403, 404, 500],
   createPresetsResponses: [400, 401, 403, 404, 500],
   createPresetsMessages: [400, 401, 403, 404, 500],
+  getUserActivity: [400, 401, 403, 404, 500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -458,6 +459,7 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   createPresetsChatCompletions: 'sdk.presets.createPresetsChatCompletions',
   createPresetsResponses: 'sdk.presets.createPresetsResponses',
   createPresetsMessages: 'sdk.presets.createPresetsMessages',
+  getUserActivity: 'sdk.analytics.getUserActivity',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -496,6 +498,7 @@ const ROUTE: Record<SdkOperation, string> = {
   createPresetsChatCompletions: `${DEFAULT_BASE_URL}/presets/:slug/chat/completions`,
   createPresetsResponses: `${DEFAULT_BASE_URL}/presets/:slug/responses`,
   createPresetsMessages: `${DEFAULT_BASE_URL}/presets/:slug/messages`,
+  getUserActivity: `${DEFAULT_BASE_URL}/activity`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -534,6 +537,7 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   createPresetsChatCompletions: (sdk) => sdk.presets.createPresetsChatCompletions({ slug: 'support', chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] } }),
   createPresetsResponses: (sdk) => sdk.presets.createPresetsResponses({ slug: 'support', responsesRequest: { model: 'openai/gpt-4.1-mini', input: 'Hello' } } as Parameters<Sdk['presets']['createPresetsResponses']>[0]),
   createPresetsMessages: (sdk) => sdk.presets.createPresetsMessages({ slug: 'support', messagesRequest: { model: 'anthropic/claude-sonnet-4.5', maxTokens: 100, messages: [{ role: 'user', content: 'Hello' }] } }),
+  getUserActivity: (sdk) => sdk.analytics.getUserActivity(),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -1006,6 +1010,15 @@ const ERROR_CASES: ErrorCase[] = [
   overridden('exchangeAuthCodeForAPIKey', 500),
   overridden('listOauthJwks', 500),
   ...PRESET_ERROR_CASES(),
+
+  // GET /activity (decisions/0053)
+  produced('getUserActivity', 400, 'the date is outside the last 30 completed days', asManagement, (sdk) => sdk.analytics.getUserActivity({ date: '2001-01-01' }), {
+    metadata: { parameter: 'date', reason: 'must be one of the last 30 completed UTC days', value: '2001-01-01' },
+  }),
+  ...unauthorized('getUserActivity', (sdk) => sdk.analytics.getUserActivity()),
+  produced('getUserActivity', 403, 'the key is a regular key', asRegular, (sdk) => sdk.analytics.getUserActivity()),
+  produced('getUserActivity', 404, "workspaceId is another organisation's workspace", asManagement, (sdk) => sdk.analytics.getUserActivity({ workspaceId: world.otherTenant.workspaceId }), { metadata: { resource: 'workspace' } }),
+  overridden('getUserActivity', 500),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

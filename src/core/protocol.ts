@@ -59,6 +59,8 @@ export const OPERATION_NAMES = [
   'createPresetsChatCompletions',
   'createPresetsResponses',
   'createPresetsMessages',
+  // Activity and analytics (operations/activity.ts).
+  'getUserActivity',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

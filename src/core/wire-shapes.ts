@@ -15,6 +15,7 @@ import type { TextCompletion } from './inference/completions.js'
 import type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './inference/embeddings.js'
 import { parseInstant } from './time.js'
 import {
+  type ActivityItem,
   type ApiKey,
   type Architecture,
   type CatalogArchitecture,
@@ -631,6 +632,22 @@ export const PRESET = object<Preset>('Preset', PRESET_FIELDS)
 /** `PresetWithVersion`: `GET /presets/{slug}`, and the answer of the preset routes that write one. */
 export const PRESET_WITH_VERSION = object<PresetWithVersion>('PresetWithVersion', { ...PRESET_FIELDS, designated_version: nullable(PRESET_VERSION) })
 
+/** `ActivityItem`: a UTC day's requests on one endpoint (`GET /activity`). */
+export const ACTIVITY_ITEM = object<ActivityItem>('ActivityItem', {
+  date: string,
+  model: string,
+  model_permaslug: string,
+  endpoint_id: string,
+  provider_name: string,
+  usage: number,
+  byok_usage_inference: number,
+  requests: integer,
+  prompt_tokens: integer,
+  completion_tokens: integer,
+  reasoning_tokens: integer,
+  workspace_id: optional(string),
+})
+
 const pageOf = (name: string, of: PlainShape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}[], total_count: integer }`, fields: { data: arrayOf(of), total_count: integer } })
 
 type ErrorBody = ErrorEnvelope['error']
@@ -707,6 +724,7 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   createPresetsChatCompletions: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
   createPresetsResponses: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
   createPresetsMessages: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
+  getUserActivity: dataOf('ActivityItem[]', arrayOf(ACTIVITY_ITEM)),
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

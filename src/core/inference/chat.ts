@@ -12,7 +12,7 @@ import type { Endpoint } from '../types.js'
 import type { CompiledPricing } from '../pricing/compile.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { canonicalSlugOf } from '../store/models.js'
-import { type GenerationFacts, recordGeneration } from '../store/generations.js'
+import { type GenerationFacts, activityOf, recordGeneration } from '../store/generations.js'
 import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
 import { defaultReply, replyHash } from './reply.js'
@@ -410,7 +410,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     sessionId: input.sessionId,
     presetId: input.presetId ?? null,
   }
-  const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts })
+  const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts, activity: activityOf(model.model, endpoint, key.creatorUserId) })
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
   const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.reported, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream, logprobs }

@@ -3,9 +3,12 @@
 // them), and the store keeps only the latest GENERATION_LIMIT: memory stays bounded however many
 // requests a simulator serves (decisions/0024).
 import type { StoreContext } from './context.js'
+import { type ActivityEndpoint, addActivity } from './activity.js'
 import type { GenerationState } from './state.js'
 import { put, remove } from './versions.js'
 import { formatTimestamp } from '../time.js'
+import type { Endpoint, ModelWithEndpoints } from '../types.js'
+import { canonicalSlugOf } from './models.js'
 import type { Generation, ProviderResponse } from '../inference/wire.js'
 
 /** How many generations a simulator keeps; the oldest goes when one more is recorded (then its id is 404). */
@@ -20,6 +23,7 @@ export const GENERATION_LIMIT = 10_000
  */
 class RecordedGeneration implements GenerationState {
   readonly id: string
+  activityKey: string | undefined
   readonly #facts: GenerationFacts
   #wire: Generation | undefined
 
@@ -47,6 +51,8 @@ export interface GenerationInput {
   cost: string
   units: number
   facts: GenerationFacts
+  /** The endpoint that served it and the key's creator: the generation's charge is added to the day's activity (decisions/0053). */
+  activity?: { endpoint: ActivityEndpoint; creatorUserId: string | null }
 }
 
 /** Stores a generation, letting the oldest go once more than `limit` are kept. */
@@ -54,12 +60,32 @@ export function recordGeneration(ctx: StoreContext, input: GenerationInput, limi
   const newest = ctx.indices.generationOrder.last()
   const row = new RecordedGeneration(newest === undefined ? 1 : newest.seq + 1, input.userId, input.keyHash, input.cost, input.units, input.facts)
   put(ctx, 'generations', row.id, row)
+  if (input.activity !== undefined) {
+    const f = input.facts
+    row.activityKey = addActivity(ctx, input.activity.endpoint, {
+      userId: input.userId,
+      keyHash: input.keyHash,
+      workspaceId: f.workspaceId ?? '',
+      creatorUserId: input.activity.creatorUserId,
+      at: f.createdMs,
+      units: input.units,
+      requests: 1,
+      promptTokens: f.promptTokens,
+      completionTokens: f.completionTokens,
+      reasoningTokens: f.reasoningTokens,
+    })
+  }
   const order = ctx.indices.generationOrder
   while (order.size > limit) {
     const oldest = order.first() as GenerationState
     remove(ctx, 'generations', oldest.id)
   }
   return row
+}
+
+/** A generation's `activity` input: the model and endpoint that served it, and the key's creator. */
+export function activityOf(model: ModelWithEndpoints, endpoint: Endpoint, creatorUserId: string | null): { endpoint: ActivityEndpoint; creatorUserId: string | null } {
+  return { endpoint: { model: endpoint.model_id, permaslug: canonicalSlugOf(model), provider: endpoint.provider_name, tag: endpoint.tag }, creatorUserId }
 }
 
 /** The generation of that id if it belongs to the organisation; undefined otherwise. */

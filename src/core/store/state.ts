@@ -128,6 +128,8 @@ export interface StoreData {
   oauthCodes: Map<string, OAuthCodeState>
   /** Presets, keyed by {@link presetScopeKey} (store/presets.ts). */
   presets: Map<string, PresetState>
+  /** Daily activity per organisation, day, key and endpoint (store/activity.ts, decisions/0053). */
+  activity: Map<string, ActivityState>
 }
 
 /** How a PKCE code challenge was made from its verifier. */
@@ -178,6 +180,30 @@ export interface GenerationState {
   /** The cost charged to the key, in 10^-10 USD. */
   readonly units: number
   readonly wire: Generation
+  /** The key of the `activity` row its charge was added to (store/activity.ts), for a stream settled short. */
+  readonly activityKey?: string | undefined
+}
+
+/** A day's activity of one key on one endpoint: a row of the store's `activity` table (a value: a change stores a new row). */
+export interface ActivityState {
+  readonly userId: string
+  /** The UTC day, as days since the epoch. */
+  readonly day: number
+  readonly keyHash: string
+  readonly workspaceId: string
+  /** The key's `creator_user_id` when it was charged (the `user_id` filter). */
+  readonly creatorUserId: string | null
+  /** The model's id (`openai/gpt-4o`), its canonical slug (`openai/gpt-4o-2024-05-13`), the endpoint's provider and its id. */
+  readonly model: string
+  readonly permaslug: string
+  readonly provider: string
+  readonly endpointId: string
+  readonly requests: number
+  /** The cost, in units of 10^-10 USD (exact sums: the money invariant holds to the unit). */
+  readonly units: number
+  readonly promptTokens: number
+  readonly completionTokens: number
+  readonly reasoningTokens: number
 }
 
 /** A token bucket's level at the instant it was last updated. */
@@ -426,6 +452,7 @@ export function emptyStoreData(): StoreData {
     freeRequests: new Map(),
     oauthCodes: new Map(),
     presets: new Map(),
+    activity: new Map(),
   }
 }
 
@@ -451,5 +478,6 @@ export function copyStoreData(data: StoreData): StoreData {
     freeRequests: new Map(data.freeRequests),
     oauthCodes: new Map(data.oauthCodes),
     presets: new Map(data.presets),
+    activity: new Map(data.activity),
   }
 }

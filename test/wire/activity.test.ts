@@ -1,0 +1,183 @@
+// Activity (decisions/0053): `GET /activity` reads the daily rows the money path keeps as it charges,
+// through the official SDK and `sim.handle`: the last 30 completed UTC days of the simulator clock,
+// by day and endpoint, filtered and grouped as the SDK asks, and equal to the generations' costs.
+import fc from 'fast-check'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createSimulator, type SimResponse } from '../../src/index.js'
+import { toUnits } from '../../src/core/usage.js'
+import { sdkClient, useSimulatorServer } from '../support/server.js'
+
+const harness = useSimulatorServer()
+const DAY = 86_400_000
+const MINI = 'openai/gpt-4.1-mini'
+const SONNET = 'anthropic/claude-sonnet-4.5'
+
+type Sim = ReturnType<typeof createSimulator>
+
+/** A completion through `sim.handle`, and its generation as `GET /generation` reads it. */
+function chat(sim: Sim, secret: string, model: string, extra: Record<string, unknown> = {}) {
+  const res = sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${secret}`, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello there' }], provider: { sort: 'price' }, ...extra }) })
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  return res
+}
+
+function generation(sim: Sim, id: string): Record<string, any> {
+  const res = sim.handle({ method: 'GET', path: '/generation', query: `id=${id}`, authorization: `Bearer ${sim.world.managementKey}` })
+  return (res.body as { data: Record<string, any> }).data
+}
+
+function activity(sim: Sim, query = '', secret = sim.world.managementKey) {
+  return sim.handle({ method: 'GET', path: '/activity', query, authorization: `Bearer ${secret}` })
+}
+
+const rows = (sim: Sim, query = ''): Record<string, any>[] => {
+  const res = activity(sim, query)
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  return (res.body as { data: Record<string, any>[] }).data
+}
+
+describe('GET /activity', () => {
+  let sim: Sim
+  beforeEach(() => {
+    sim = createSimulator({ now: '2026-03-02T10:00:00Z' })
+    harness.serve(sim)
+  })
+
+  it('lists a completed day by endpoint, parsed by the SDK, with the generations’ cost and tokens', async () => {
+    const ids = [chat(sim, sim.world.apiKey, MINI), chat(sim, sim.world.apiKey, MINI), chat(sim, sim.world.apiKey, SONNET)].map((r) => (r.body as { id: string }).id)
+    const sdk = sdkClient(sim.world.managementKey)
+    // Today is not a completed day: nothing yet.
+    expect((await sdk.analytics.getUserActivity()).data).toEqual([])
+    sim.clock.advance(DAY)
+    const { data } = await sdk.analytics.getUserActivity()
+    expect(data.map((item) => [item.date, item.model, item.requests])).toEqual([
+      ['2026-03-02', SONNET, 1],
+      ['2026-03-02', MINI, 2],
+    ])
+    const gens = ids.map((id) => generation(sim, id))
+    const mini = data[1]!
+    expect(mini.usage).toBe(gens[0]!['total_cost'] + gens[1]!['total_cost'])
+    expect(mini.promptTokens).toBe(gens[0]!['tokens_prompt'] + gens[1]!['tokens_prompt'])
+    expect(mini.completionTokens).toBe(gens[0]!['tokens_completion'] + gens[1]!['tokens_completion'])
+    expect(mini.providerName).toBe(gens[0]!['provider_name'])
+    expect(mini.endpointId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    expect(mini.byokUsageInference).toBe(0)
+    expect(mini.workspaceId).toBeUndefined()
+  })
+
+  it('keeps the last 30 completed UTC days of the simulator clock, and refuses a date outside them', () => {
+    chat(sim, sim.world.apiKey, MINI) // 2026-03-02
+    sim.clock.advance(14 * 3_600_000 - 1) // 23:59:59.999 the same day
+    chat(sim, sim.world.apiKey, MINI)
+    sim.clock.advance(1) // 2026-03-03T00:00:00Z
+    chat(sim, sim.world.apiKey, MINI)
+    sim.clock.advance(DAY)
+    expect(rows(sim).map((r) => [r.date, r.requests])).toEqual([
+      ['2026-03-03', 1],
+      ['2026-03-02', 2],
+    ])
+    expect(rows(sim, 'date=2026-03-02').map((r) => r.requests)).toEqual([2])
+    // 30 days after the 3rd, the 2nd is the 31st day back: gone from the answer, refused as a date.
+    sim.clock.advance(29 * DAY)
+    expect(rows(sim).map((r) => r.date)).toEqual(['2026-03-03'])
+    const old = activity(sim, 'date=2026-03-02')
+    expect(old.status).toBe(400)
+    expect(old.body).toMatchObject({ error: { metadata: { parameter: 'date', reason: 'must be one of the last 30 completed UTC days', value: '2026-03-02' } } })
+    // Today is not completed yet.
+    expect(activity(sim, 'date=2026-04-02').status).toBe(400)
+    expect((activity(sim, 'date=2026-02-30').body as any).error.metadata.reason).toBe('must be a UTC date in YYYY-MM-DD format')
+  })
+
+  it('filters by key, workspace and creator, and splits per workspace with group_by', () => {
+    const research = sim.keys.create({ userId: sim.world.userId, workspaceId: sim.world.workspaces.research, creatorUserId: 'user_ada' })
+    chat(sim, sim.world.apiKey, MINI)
+    chat(sim, research.key, MINI)
+    sim.clock.advance(DAY)
+    expect(rows(sim).map((r) => r.requests)).toEqual([2])
+    const split = rows(sim, 'group_by=workspace')
+    expect(split.map((r) => r.requests)).toEqual([1, 1])
+    expect(new Set(split.map((r) => r.workspace_id))).toEqual(new Set([sim.keys.get(sim.world.apiKeyHash)?.workspace_id, sim.world.workspaces.research]))
+    expect(rows(sim, `api_key_hash=${research.record.hash}`).map((r) => r.requests)).toEqual([1])
+    expect(rows(sim, `workspace_id=${sim.world.workspaces.research}`).map((r) => r.requests)).toEqual([1])
+    expect(rows(sim, 'user_id=user_ada').map((r) => r.requests)).toEqual([1])
+    expect(rows(sim, 'user_id=user_nobody')).toEqual([])
+    expect((activity(sim, 'api_key_hash=abc').body as any).error.metadata.parameter).toBe('api_key_hash')
+    expect((activity(sim, 'group_by=key').body as any).error.metadata.parameter).toBe('group_by')
+  })
+
+  it('is management-only, and shows an organisation its own activity alone', () => {
+    chat(sim, sim.world.apiKey, MINI)
+    sim.clock.advance(DAY)
+    expect(activity(sim, '', sim.world.apiKey).status).toBe(403)
+    expect(activity(sim, '', sim.world.otherTenant.managementKey).body).toEqual({ data: [] })
+    const other = activity(sim, `workspace_id=${sim.world.otherTenant.workspaceId}`)
+    expect(other.status).toBe(404)
+    expect(other.body).toMatchObject({ error: { metadata: { resource: 'workspace' } } })
+  })
+
+  it('follows snapshots, restore and reset', () => {
+    chat(sim, sim.world.apiKey, MINI)
+    const snapshot = sim.snapshot()
+    chat(sim, sim.world.apiKey, MINI)
+    sim.clock.advance(DAY)
+    expect(rows(sim).map((r) => r.requests)).toEqual([2])
+    sim.restore(snapshot)
+    sim.clock.advance(DAY)
+    expect(rows(sim).map((r) => r.requests)).toEqual([1])
+    sim.reset()
+    sim.clock.advance(DAY)
+    expect(rows(sim)).toEqual([])
+  })
+
+  it('takes back what a stream left early did not send, as its generation does', () => {
+    sim.inference.respond({ reply: { content: 'Sixteen chars. '.repeat(10) } })
+    const res = chat(sim, sim.world.apiKey, MINI, { stream: true }) as Extract<SimResponse, { type: 'stream' }>
+    expect(res.cancel?.(3)).toBe(true)
+    const body = res.body.map((f) => f.data).join('')
+    const id = /"id":"(gen-[^"]+)"/.exec(body)?.[1] as string
+    const gen = generation(sim, id)
+    expect(gen['cancelled']).toBe(true)
+    sim.clock.advance(DAY)
+    const [row] = rows(sim)
+    expect(row?.usage).toBe(gen['total_cost'])
+    expect(row?.completion_tokens).toBe(gen['tokens_completion'])
+  })
+
+  it('leaves out spend sim.usage.record charges without a model', () => {
+    sim.usage.record({ keyHash: sim.world.apiKeyHash, cost: 2 })
+    sim.clock.advance(DAY)
+    expect(rows(sim)).toEqual([])
+  })
+
+  it('adds up to the generations’ costs exactly, day by day (property)', () => {
+    const seed = Date.now() % 2 ** 31
+    console.log(`activity property seed: ${seed}`)
+    const step = fc.record({ wait: fc.integer({ min: 0, max: 2 * DAY }), model: fc.constantFrom(MINI, SONNET), stream: fc.boolean(), words: fc.integer({ min: 1, max: 40 }) })
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+        const s = createSimulator({ now: '2026-03-02T10:00:00Z', seed: 3 })
+        const byDay = new Map<string, { units: number; requests: number }>()
+        for (const { wait, model, stream, words } of steps) {
+          s.clock.advance(wait)
+          const res = s.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${s.world.apiKey}`, body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'word '.repeat(words) }] }) })
+          if (res.status !== 200) continue
+          const text = stream ? (res.body as { data: string }[]).map((f) => f.data).join('') : JSON.stringify(res.body)
+          const id = /"id":"(gen-[^"]+)"/.exec(text)?.[1] as string
+          const gen = (s.handle({ method: 'GET', path: '/generation', query: `id=${id}`, authorization: `Bearer ${s.world.apiKey}` }).body as { data: Record<string, any> }).data
+          const date = (gen['created_at'] as string).slice(0, 10)
+          const sum = byDay.get(date) ?? { units: 0, requests: 0 }
+          byDay.set(date, { units: sum.units + toUnits(gen['total_cost']), requests: sum.requests + 1 })
+        }
+        s.clock.advance(DAY)
+        const items = (s.handle({ method: 'GET', path: '/activity', authorization: `Bearer ${s.world.managementKey}` }).body as { data: Record<string, any>[] }).data
+        const seen = new Map<string, { units: number; requests: number }>()
+        for (const item of items) {
+          const sum = seen.get(item['date']) ?? { units: 0, requests: 0 }
+          seen.set(item['date'], { units: sum.units + toUnits(item['usage']), requests: sum.requests + item['requests'] })
+        }
+        expect(seen).toEqual(byDay)
+      }),
+      { seed, numRuns: 25 },
+    )
+  })
+})
