@@ -12,6 +12,8 @@ import {
   UnauthorizedResponseError$inboundSchema,
 } from '@openrouter/sdk/models/errors'
 import { ActivityResponse$inboundSchema } from '@openrouter/sdk/models/activityresponse.js'
+import { GetAnalyticsMetaResponse$inboundSchema } from '@openrouter/sdk/models/operations/getanalyticsmeta.js'
+import { QueryAnalyticsResponse$inboundSchema } from '@openrouter/sdk/models/operations/queryanalytics.js'
 import { GetWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/getworkspaceresponse.js'
 import { GetKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/getkey.js'
 import { ListResponse$inboundSchema } from '@openrouter/sdk/models/operations/list.js'
@@ -117,6 +119,8 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   createPresetsResponses: CreatePresetFromInferenceResponse$inboundSchema,
   createPresetsMessages: CreatePresetFromInferenceResponse$inboundSchema,
   getUserActivity: ActivityResponse$inboundSchema,
+  getAnalyticsMeta: GetAnalyticsMetaResponse$inboundSchema,
+  queryAnalytics: QueryAnalyticsResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -6,6 +6,7 @@ import {
   BadGatewayResponseError,
   BadRequestResponseError,
   ConflictResponseError,
+  RequestTimeoutResponseError,
   ForbiddenResponseError,
   InternalServerResponseError,
   NotFoundResponseError,
@@ -361,7 +362,7 @@ describe('successful answers parse through the SDK', () => {
 
 type Sdk = OpenRouter
 type ErrorClass = abstract new (...args: never[]) => OpenRouterError
-type DeclaredStatus = Extract<ErrorStatus, 400 | 401 | 402 | 403 | 404 | 429 | 500 | 502 | 503> | 409
+type DeclaredStatus = Extract<ErrorStatus, 400 | 401 | 402 | 403 | 404 | 429 | 500 | 502 | 503> | 408 | 409
 
 const ERROR_CLASSES: Record<DeclaredStatus, { type: ErrorClass; name: string }> = {
   400: { type: BadRequestResponseError, name: 'BadRequestResponseError' },
@@ -369,6 +370,7 @@ const ERROR_CLASSES: Record<DeclaredStatus, { type: ErrorClass; name: string }> 
   402: { type: PaymentRequiredResponseError, name: 'PaymentRequiredResponseError' },
   403: { type: ForbiddenResponseError, name: 'ForbiddenResponseError' },
   404: { type: NotFoundResponseError, name: 'NotFoundResponseError' },
+  408: { type: RequestTimeoutResponseError, name: 'RequestTimeoutResponseError' },
   409: { type: ConflictResponseError, name: 'ConflictResponseError' },
   429: { type: TooManyRequestsResponseError, name: 'TooManyRequestsResponseError' },
   500: { type: InternalServerResponseError, name: 'InternalServerResponseError' },
@@ -422,6 +424,8 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   createPresetsResponses: [400, 401, 403, 404, 500],
   createPresetsMessages: [400, 401, 403, 404, 500],
   getUserActivity: [400, 401, 403, 404, 500],
+  getAnalyticsMeta: [401, 403, 500],
+  queryAnalytics: [400, 401, 403, 408, 500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -460,6 +464,8 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   createPresetsResponses: 'sdk.presets.createPresetsResponses',
   createPresetsMessages: 'sdk.presets.createPresetsMessages',
   getUserActivity: 'sdk.analytics.getUserActivity',
+  getAnalyticsMeta: 'sdk.analytics.getAnalyticsMeta',
+  queryAnalytics: 'sdk.analytics.queryAnalytics',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -499,6 +505,8 @@ const ROUTE: Record<SdkOperation, string> = {
   createPresetsResponses: `${DEFAULT_BASE_URL}/presets/:slug/responses`,
   createPresetsMessages: `${DEFAULT_BASE_URL}/presets/:slug/messages`,
   getUserActivity: `${DEFAULT_BASE_URL}/activity`,
+  getAnalyticsMeta: `${DEFAULT_BASE_URL}/analytics/meta`,
+  queryAnalytics: `${DEFAULT_BASE_URL}/analytics/query`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -538,6 +546,8 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   createPresetsResponses: (sdk) => sdk.presets.createPresetsResponses({ slug: 'support', responsesRequest: { model: 'openai/gpt-4.1-mini', input: 'Hello' } } as Parameters<Sdk['presets']['createPresetsResponses']>[0]),
   createPresetsMessages: (sdk) => sdk.presets.createPresetsMessages({ slug: 'support', messagesRequest: { model: 'anthropic/claude-sonnet-4.5', maxTokens: 100, messages: [{ role: 'user', content: 'Hello' }] } }),
   getUserActivity: (sdk) => sdk.analytics.getUserActivity(),
+  getAnalyticsMeta: (sdk) => sdk.analytics.getAnalyticsMeta(),
+  queryAnalytics: (sdk) => sdk.analytics.queryAnalytics({ requestBody: { metrics: ['usage'] } }),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -1019,6 +1029,19 @@ const ERROR_CASES: ErrorCase[] = [
   produced('getUserActivity', 403, 'the key is a regular key', asRegular, (sdk) => sdk.analytics.getUserActivity()),
   produced('getUserActivity', 404, "workspaceId is another organisation's workspace", asManagement, (sdk) => sdk.analytics.getUserActivity({ workspaceId: world.otherTenant.workspaceId }), { metadata: { resource: 'workspace' } }),
   overridden('getUserActivity', 500),
+  ...unauthorized('getAnalyticsMeta', (sdk) => sdk.analytics.getAnalyticsMeta()),
+  produced('getAnalyticsMeta', 403, 'the key is a regular key', asRegular, (sdk) => sdk.analytics.getAnalyticsMeta()),
+  overridden('getAnalyticsMeta', 500),
+  produced('queryAnalytics', 400, 'a metric is unknown', asManagement, (sdk) => sdk.analytics.queryAnalytics({ requestBody: { metrics: ['spend'] } }), bodyField({
+    parameter: 'metrics[0]',
+    reason: 'must be a metric: one of request_count, usage, byok_usage, prompt_tokens, completion_tokens, reasoning_tokens, total_tokens',
+    value: '"spend"',
+  })),
+  ...unauthorized('queryAnalytics', VALID_CALL.queryAnalytics),
+  produced('queryAnalytics', 403, 'the key is a regular key', asRegular, VALID_CALL.queryAnalytics),
+  // A query of daily rows in memory never runs out of time.
+  overridden('queryAnalytics', 408),
+  overridden('queryAnalytics', 500),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

@@ -61,6 +61,8 @@ export const OPERATION_NAMES = [
   'createPresetsMessages',
   // Activity and analytics (operations/activity.ts).
   'getUserActivity',
+  'getAnalyticsMeta',
+  'queryAnalytics',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

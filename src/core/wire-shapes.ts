@@ -725,6 +725,25 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   createPresetsResponses: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
   createPresetsMessages: dataOf('PresetWithVersion', PRESET_WITH_VERSION),
   getUserActivity: dataOf('ActivityItem[]', arrayOf(ACTIVITY_ITEM)),
+  getAnalyticsMeta: dataOf('AnalyticsMeta', {
+    kind: 'object',
+    name: 'AnalyticsMeta',
+    fields: {
+      dimensions: arrayOf({ kind: 'object', name: 'AnalyticsDimension', fields: { name: string, display_label: string } }),
+      metrics: arrayOf({ kind: 'object', name: 'AnalyticsMetric', fields: { name: string, display_label: string, display_format: string, is_rate: boolean } }),
+      operators: arrayOf({ kind: 'object', name: 'AnalyticsOperator', fields: { name: string, value_type: string } }),
+      granularities: arrayOf({ kind: 'object', name: 'AnalyticsGranularity', fields: { name: string, display_label: string } }),
+    },
+  }),
+  queryAnalytics: dataOf('AnalyticsResult', {
+    kind: 'object',
+    name: 'AnalyticsResult',
+    fields: {
+      data: arrayOf(recordOf(unknown)),
+      metadata: { kind: 'object', name: 'AnalyticsMetadata', fields: { query_time_ms: number, row_count: integer, truncated: boolean } },
+      warnings: optional(arrayOf(string)),
+    },
+  }),
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

@@ -181,3 +181,76 @@ describe('GET /activity', () => {
     )
   })
 })
+
+describe('analytics', () => {
+  let sim: Sim
+  beforeEach(() => {
+    sim = createSimulator({ now: '2026-03-02T10:00:00Z' })
+    harness.serve(sim)
+  })
+
+  const query = (body: Record<string, unknown>, secret = sim.world.managementKey) =>
+    sim.handle({ method: 'POST', path: '/analytics/query', authorization: `Bearer ${secret}`, body: JSON.stringify(body) })
+
+  it('describes what a query may name, parsed by the SDK', async () => {
+    const { data } = await sdkClient(sim.world.managementKey).analytics.getAnalyticsMeta()
+    expect(data.dimensions.map((d) => d.name)).toEqual(['model', 'provider', 'workspace', 'api_key_id', 'user'])
+    expect(data.metrics.find((m) => m.name === 'usage')).toEqual({ name: 'usage', displayLabel: 'Spend', displayFormat: 'currency', isRate: false })
+    expect(data.granularities.map((g) => g.name)).toEqual(['day', 'week', 'month'])
+    expect(data.operators.map((o) => [o.name, o.valueType])).toEqual([['eq', 'scalar'], ['neq', 'scalar'], ['in', 'array'], ['not_in', 'array']])
+  })
+
+  it('sums the daily rows by date and dimension, as GET /activity does, through the SDK', async () => {
+    chat(sim, sim.world.apiKey, MINI)
+    chat(sim, sim.world.apiKey, SONNET)
+    sim.clock.advance(DAY)
+    chat(sim, sim.world.apiKey, MINI)
+    sim.clock.advance(DAY)
+    const body = { metrics: ['usage', 'request_count'], dimensions: ['provider'], granularity: 'day', time_range: { start: '2026-03-01T00:00:00Z', end: '2026-03-04T00:00:00Z' } }
+    // The SDK parses the answer, but its row schema is an empty object, which drops every field of a
+    // row: the values are read off the wire (decisions/0053).
+    const { data } = await sdkClient(sim.world.managementKey).analytics.queryAnalytics({
+      requestBody: { metrics: body.metrics, dimensions: body.dimensions, granularity: body.granularity, timeRange: { start: new Date(body.time_range.start), end: new Date(body.time_range.end) } },
+    })
+    expect(data.metadata).toEqual({ queryTimeMs: 0, rowCount: 3, truncated: false })
+    const wire = (query(body).body as { data: { data: Record<string, any>[] } }).data.data
+    const activityRows = rows(sim)
+    const total = (list: Record<string, any>[], field: string) => list.reduce((sum, r) => sum + toUnits(r[field]), 0)
+    expect(total(wire, 'usage')).toBe(total(activityRows, 'usage'))
+    expect(wire.map((r) => r['date'])).toEqual(['2026-03-02', '2026-03-02', '2026-03-03'])
+    expect(Object.keys(wire[0]!).sort()).toEqual(['date', 'provider', 'request_count', 'usage'])
+    // By model, filtered to one, over the whole range as one row.
+    const mini = query({ metrics: ['request_count'], dimensions: ['model'], filters: [{ field: 'model', operator: 'in', value: [activityRows.find((r) => r.model === MINI)?.model_permaslug] }] })
+    expect((mini.body as any).data.data).toEqual([{ model: activityRows.find((r) => r.model === MINI)?.model_permaslug, request_count: 2 }])
+    const byMonth = query({ metrics: ['total_tokens'], granularity: 'month', order_by: { field: 'request_count', direction: 'desc' } })
+    expect((byMonth.body as any).data.data.map((r: any) => r.date)).toEqual(['2026-03-01'])
+    expect((query({ metrics: ['request_count'], limit: 1, dimensions: ['model'] }).body as any).data.metadata).toEqual({ query_time_ms: 0, row_count: 1, truncated: true })
+  })
+
+  it('refuses what daily rows cannot answer, naming the field', () => {
+    const refused = (body: Record<string, unknown>) => {
+      const res = query(body)
+      expect(res.status).toBe(400)
+      return (res.body as any).error.metadata.parameter
+    }
+    expect(refused({ metrics: ['request_count'], granularity: 'hour' })).toBe('granularity')
+    expect(refused({ metrics: ['request_count'], group_limit: 5 })).toBe('group_limit')
+    expect(refused({ metrics: ['request_count'], classifier_dimensions: { classifier_id: 'x' } })).toBe('classifier_dimensions')
+    expect(refused({ metrics: ['request_count'], filters: [{ field: 'model', operator: 'gt', value: 'a' }] })).toBe('filters[0].operator')
+    expect(refused({ metrics: ['request_count'], filters: [{ field: 'country', operator: 'eq', value: 'DE' }] })).toBe('filters[0].field')
+    expect(refused({ metrics: ['request_count'], filters: [{ field: 'model', operator: 'in', value: 'a' }] })).toBe('filters[0].value')
+    expect(refused({ metrics: [] })).toBe('metrics')
+    expect(refused({ dimensions: ['model'] })).toBe('metrics')
+    expect(refused({ metrics: ['usage'], time_range: { start: '2026-03-01T00:00Z', end: '2026-03-02T00:00:00Z' } })).toBe('time_range.start')
+    expect(refused({ metrics: ['usage'], time_range: { start: '2026-03-02T00:00:00Z', end: '2026-03-01T00:00:00Z' } })).toBe('time_range.end')
+    expect(refused({ metrics: ['usage'], order_by: { field: 'model', direction: 'asc' } })).toBe('order_by.field')
+    expect(refused({ metrics: ['usage'], metrik: 1 })).toBe('metrik')
+  })
+
+  it('is management-only and per organisation', () => {
+    chat(sim, sim.world.apiKey, MINI)
+    expect(query({ metrics: ['request_count'] }, sim.world.apiKey).status).toBe(403)
+    expect((query({ metrics: ['request_count'] }, sim.world.otherTenant.managementKey).body as any).data.data).toEqual([])
+    expect((query({ metrics: ['request_count'] }).body as any).data.data).toEqual([{ request_count: 1 }])
+  })
+})
