@@ -12,6 +12,8 @@ import {
   UnauthorizedResponseError$inboundSchema,
 } from '@openrouter/sdk/models/errors'
 import { ActivityResponse$inboundSchema } from '@openrouter/sdk/models/activityresponse.js'
+import { GenerationContentResponse$inboundSchema } from '@openrouter/sdk/models/generationcontentresponse.js'
+import { SubmitGenerationFeedbackResponse$inboundSchema } from '@openrouter/sdk/models/submitgenerationfeedbackresponse.js'
 import { GetAnalyticsMetaResponse$inboundSchema } from '@openrouter/sdk/models/operations/getanalyticsmeta.js'
 import { QueryAnalyticsResponse$inboundSchema } from '@openrouter/sdk/models/operations/queryanalytics.js'
 import { GetWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/getworkspaceresponse.js'
@@ -121,6 +123,8 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   getUserActivity: ActivityResponse$inboundSchema,
   getAnalyticsMeta: GetAnalyticsMetaResponse$inboundSchema,
   queryAnalytics: QueryAnalyticsResponse$inboundSchema,
+  listGenerationContent: GenerationContentResponse$inboundSchema,
+  submitGenerationFeedback: SubmitGenerationFeedbackResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

@@ -426,6 +426,9 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   getUserActivity: [400, 401, 403, 404, 500],
   getAnalyticsMeta: [401, 403, 500],
   queryAnalytics: [400, 401, 403, 408, 500],
+  // 524 and 529 are declared too, as for getGeneration: edge and provider statuses no rule of the simulator answers here.
+  listGenerationContent: [401, 403, 404, 429, 500, 502],
+  submitGenerationFeedback: [400, 401, 404, 429, 500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -466,6 +469,8 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   getUserActivity: 'sdk.analytics.getUserActivity',
   getAnalyticsMeta: 'sdk.analytics.getAnalyticsMeta',
   queryAnalytics: 'sdk.analytics.queryAnalytics',
+  listGenerationContent: 'sdk.generations.listGenerationContent',
+  submitGenerationFeedback: 'sdk.generations.submitFeedback',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -507,6 +512,8 @@ const ROUTE: Record<SdkOperation, string> = {
   getUserActivity: `${DEFAULT_BASE_URL}/activity`,
   getAnalyticsMeta: `${DEFAULT_BASE_URL}/analytics/meta`,
   queryAnalytics: `${DEFAULT_BASE_URL}/analytics/query`,
+  listGenerationContent: `${DEFAULT_BASE_URL}/generation/content`,
+  submitGenerationFeedback: `${DEFAULT_BASE_URL}/generation/feedback`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -548,6 +555,8 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   getUserActivity: (sdk) => sdk.analytics.getUserActivity(),
   getAnalyticsMeta: (sdk) => sdk.analytics.getAnalyticsMeta(),
   queryAnalytics: (sdk) => sdk.analytics.queryAnalytics({ requestBody: { metrics: ['usage'] } }),
+  listGenerationContent: (sdk) => sdk.generations.listGenerationContent({ id: 'gen-0-none' }),
+  submitGenerationFeedback: (sdk) => sdk.generations.submitFeedback({ submitGenerationFeedbackRequest: { generationId: 'gen-0-none', category: 'other' } }),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -1042,6 +1051,23 @@ const ERROR_CASES: ErrorCase[] = [
   // A query of daily rows in memory never runs out of time.
   overridden('queryAnalytics', 408),
   overridden('queryAnalytics', 500),
+
+  // GET /generation/content, POST /generation/feedback (decisions/0053)
+  ...unauthorized('listGenerationContent', VALID_CALL.listGenerationContent),
+  produced('listGenerationContent', 404, 'no generation has the id', asRegular, VALID_CALL.listGenerationContent, { metadata: { resource: 'generation' } }),
+  overridden('listGenerationContent', 403),
+  overridden('listGenerationContent', 429),
+  overridden('listGenerationContent', 500),
+  overridden('listGenerationContent', 502),
+  produced('submitGenerationFeedback', 400, 'the category is unknown', asManagement, (sdk) => sdk.generations.submitFeedback({ submitGenerationFeedbackRequest: { generationId: 'gen-0-none', category: 'rude' as 'other' } }), bodyField({
+    parameter: 'category',
+    reason: 'must be one of latency, incoherence, incorrect_response, formatting, billing, api_error, other',
+    value: '"rude"',
+  })),
+  ...unauthorized('submitGenerationFeedback', VALID_CALL.submitGenerationFeedback),
+  produced('submitGenerationFeedback', 404, 'no generation has the id', asManagement, VALID_CALL.submitGenerationFeedback, { metadata: { resource: 'generation' } }),
+  overridden('submitGenerationFeedback', 429),
+  overridden('submitGenerationFeedback', 500),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

@@ -63,6 +63,9 @@ export const OPERATION_NAMES = [
   'getUserActivity',
   'getAnalyticsMeta',
   'queryAnalytics',
+  // A generation's content and feedback (operations/generation-content.ts).
+  'listGenerationContent',
+  'submitGenerationFeedback',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

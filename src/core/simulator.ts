@@ -29,6 +29,7 @@ import { type UserCollection, createUserCollection } from './store/users.js'
 import { type VideoModelCollection, createVideoModelCollection } from './store/video-models.js'
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
 import { type PresetCollection, createPresetCollection } from './store/presets.js'
+import { type GenerationReader, createGenerationReader } from './store/generations.js'
 import { checkPresetConfig } from './inference/presets.js'
 import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, DEFAULT_WORLD, DEFAULT_WORLD_MODELS } from './worlds/default.js'
@@ -161,6 +162,8 @@ export interface Simulator<World = DefaultWorld> {
   readonly oauth: OAuthControls
   /** Presets: named request settings a request uses with `model: "@preset/<slug>"` (decisions/0050). */
   readonly presets: PresetCollection
+  /** The generations the store keeps: their stored content and feedback (decisions/0053). */
+  readonly generations: GenerationReader
   /** Fault rules: errors, network errors or silence for the requests they match. */
   readonly faults: FaultControls
   /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
@@ -208,6 +211,7 @@ function createStore(seed: number, clock: StoreClock) {
     credits: createCreditCollection(ctx),
     oauth: createOAuthControls(ctx),
     presets: createPresetCollection(ctx, checkPresetConfig),
+    generations: createGenerationReader(ctx),
   }
   return { ctx, collections }
 }

@@ -735,6 +735,16 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
       granularities: arrayOf({ kind: 'object', name: 'AnalyticsGranularity', fields: { name: string, display_label: string } }),
     },
   }),
+  listGenerationContent: dataOf('GenerationContent', {
+    kind: 'object',
+    name: 'GenerationContent',
+    fields: {
+      error: nullable(recordOf(unknown)),
+      input: recordOf(unknown),
+      output: { kind: 'object', name: 'GenerationContentOutput', fields: { completion: nullable(string), reasoning: nullable(string) } },
+    },
+  }),
+  submitGenerationFeedback: dataOf('{ success: true }', { kind: 'object', name: 'FeedbackResult', fields: { success: boolean } }),
   queryAnalytics: dataOf('AnalyticsResult', {
     kind: 'object',
     name: 'AnalyticsResult',

@@ -254,3 +254,41 @@ describe('analytics', () => {
     expect((query({ metrics: ['request_count'] }).body as any).data.data).toEqual([{ request_count: 1 }])
   })
 })
+
+describe('generation content and feedback', () => {
+  let sim: Sim
+  beforeEach(() => {
+    sim = createSimulator({ now: '2026-03-02T10:00:00Z' })
+    harness.serve(sim)
+  })
+
+  it('shows the stored prompt and reply while the generation is kept, parsed by the SDK', async () => {
+    sim.inference.respond({ reply: { content: 'Paris.', reasoning: 'The capital of France.' } })
+    const res = chat(sim, sim.world.apiKey, MINI, { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Capital of France?' }] })
+    const id = (res.body as { id: string }).id
+    const { data } = await sdkClient(sim.world.apiKey).generations.listGenerationContent({ id })
+    expect(data).toEqual({ error: null, input: { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Capital of France?' }] }, output: { completion: 'Paris.', reasoning: 'The capital of France.' } })
+    // A legacy text completion keeps its prompt.
+    const text = sim.handle({ method: 'POST', path: '/completions', authorization: `Bearer ${sim.world.apiKey}`, body: JSON.stringify({ model: MINI, prompt: 'Once upon a time' }) })
+    const legacy = sim.handle({ method: 'GET', path: '/generation/content', query: `id=${(text.body as { id: string }).id}`, authorization: `Bearer ${sim.world.apiKey}` })
+    expect((legacy.body as any).data.input).toEqual({ prompt: 'Once upon a time' })
+    // Another organisation's generation is 404, as is one never made.
+    expect(sim.handle({ method: 'GET', path: '/generation/content', query: `id=${id}`, authorization: `Bearer ${sim.world.otherTenant.managementKey}` }).status).toBe(404)
+    expect(sim.handle({ method: 'GET', path: '/generation/content', query: 'id=gen-1-none', authorization: `Bearer ${sim.world.apiKey}` }).status).toBe(404)
+  })
+
+  it('records feedback on the generation, in the journal, and undone by a restore', async () => {
+    const id = (chat(sim, sim.world.apiKey, MINI).body as { id: string }).id
+    const snapshot = sim.snapshot()
+    const sdk = sdkClient(sim.world.managementKey)
+    const { data } = await sdk.generations.submitFeedback({ submitGenerationFeedbackRequest: { generationId: id, category: 'incoherence', comment: 'Off topic' } })
+    expect(data).toEqual({ success: true })
+    const entry = sim.journal.list().find((e) => e.operation === 'submitGenerationFeedback')
+    expect(entry?.status).toBe(200)
+    expect(JSON.parse(entry?.requestBody as string)).toEqual({ generation_id: id, category: 'incoherence', comment: 'Off topic' })
+    expect(sim.generations.feedback(id)).toEqual([{ category: 'incoherence', comment: 'Off topic', at: Date.parse('2026-03-02T10:00:00Z') }])
+    sim.restore(snapshot)
+    expect(sim.generations.feedback(id)).toEqual([])
+    expect(sim.handle({ method: 'POST', path: '/generation/feedback', authorization: `Bearer ${sim.world.apiKey}`, body: JSON.stringify({ generation_id: id, category: 'other' }) }).status).toBe(403)
+  })
+})

@@ -321,6 +321,9 @@ interface Completion {
   billing: { pricing: CompiledPricing; webSearches: number } | undefined
 }
 
+/** A message as GET /generation/content shows it: its role and text. */
+const contentMessage = (message: ChatInput['messages'][number]): { role: string; content: string } => ({ role: message.role, content: message.text })
+
 const mediaPartsOf = (input: ChatInput): number => {
   let parts = 0
   for (const message of input.messages) parts += message.mediaParts
@@ -409,6 +412,12 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     attempts: c.attempts,
     sessionId: input.sessionId,
     presetId: input.presetId ?? null,
+    // What GET /generation/content shows: references to values made anyway, no copy (decisions/0053).
+    content: {
+      input: shape.operation === 'createCompletion' ? { prompt: input.messages[0]?.text ?? '' } : { messages: input.messages.map(contentMessage) },
+      completion: reply.content,
+      reasoning: reply.reasoning,
+    },
   }
   const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts, activity: activityOf(model.model, endpoint, key.creatorUserId) })
 

@@ -135,6 +135,8 @@ export function streamCanceller(ctx: StoreContext, charge: StreamCharge): Stream
       cost,
       units,
       ...(row.activityKey !== undefined && { activityKey: row.activityKey }),
+      ...(row.content !== undefined && { content: row.content }),
+      ...(row.feedback !== undefined && { feedback: row.feedback }),
       wire: {
         ...wire,
         total_cost: Number(cost),

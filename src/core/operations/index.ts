@@ -6,6 +6,7 @@ import { CATALOG_OPERATIONS } from './catalog.js'
 import { CREDIT_OPERATIONS } from './credits.js'
 import { EMBEDDINGS_OPERATIONS } from './embeddings.js'
 import { FILE_OPERATIONS } from './files.js'
+import { GENERATION_CONTENT_OPERATIONS } from './generation-content.js'
 import { INFERENCE_OPERATIONS } from './inference.js'
 import { KEY_OPERATIONS } from './keys.js'
 import { OAUTH_OPERATIONS } from './oauth.js'
@@ -17,4 +18,4 @@ import { WORKSPACE_OPERATIONS } from './workspaces.js'
 const order = (operation: Operation): number => OPERATION_NAMES.indexOf(operation.name)
 
 /** Every simulated operation. */
-export const OPERATIONS: readonly Operation[] = [...KEY_OPERATIONS, ...CATALOG_OPERATIONS, ...FILE_OPERATIONS, ...WORKSPACE_OPERATIONS, ...CREDIT_OPERATIONS, ...INFERENCE_OPERATIONS, ...EMBEDDINGS_OPERATIONS, ...OAUTH_OPERATIONS, ...PRESET_OPERATIONS, ...ACTIVITY_OPERATIONS, ...ANALYTICS_OPERATIONS].sort((a, b) => order(a) - order(b))
+export const OPERATIONS: readonly Operation[] = [...KEY_OPERATIONS, ...CATALOG_OPERATIONS, ...FILE_OPERATIONS, ...WORKSPACE_OPERATIONS, ...CREDIT_OPERATIONS, ...INFERENCE_OPERATIONS, ...EMBEDDINGS_OPERATIONS, ...OAUTH_OPERATIONS, ...PRESET_OPERATIONS, ...ACTIVITY_OPERATIONS, ...ANALYTICS_OPERATIONS, ...GENERATION_CONTENT_OPERATIONS].sort((a, b) => order(a) - order(b))

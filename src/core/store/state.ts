@@ -182,6 +182,25 @@ export interface GenerationState {
   readonly wire: Generation
   /** The key of the `activity` row its charge was added to (store/activity.ts), for a stream settled short. */
   readonly activityKey?: string | undefined
+  /** Its prompt and reply, for `GET /generation/content` (decisions/0053); absent for embeddings. */
+  readonly content?: GenerationContent | undefined
+  /** Feedback on it (`POST /generation/feedback`), oldest first. */
+  readonly feedback?: readonly GenerationFeedback[] | undefined
+}
+
+/** A generation's stored prompt (a legacy completion's `prompt`, else the messages) and reply. */
+export interface GenerationContent {
+  readonly input: { readonly prompt: string } | { readonly messages: readonly { readonly role: string; readonly content: string }[] }
+  readonly completion: string | null
+  readonly reasoning: string | null
+}
+
+/** One feedback on a generation, as `POST /generation/feedback` took it. */
+export interface GenerationFeedback {
+  readonly category: string
+  readonly comment: string | null
+  /** Epoch milliseconds on the simulator clock. */
+  readonly at: number
 }
 
 /** A day's activity of one key on one endpoint: a row of the store's `activity` table (a value: a change stores a new row). */
