@@ -12,6 +12,7 @@ import {
   UnauthorizedResponseError$inboundSchema,
 } from '@openrouter/sdk/models/errors'
 import { ActivityResponse$inboundSchema } from '@openrouter/sdk/models/activityresponse.js'
+import { ListEndpointsZdrResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpointszdr.js'
 import { GenerationContentResponse$inboundSchema } from '@openrouter/sdk/models/generationcontentresponse.js'
 import { SubmitGenerationFeedbackResponse$inboundSchema } from '@openrouter/sdk/models/submitgenerationfeedbackresponse.js'
 import { GetAnalyticsMetaResponse$inboundSchema } from '@openrouter/sdk/models/operations/getanalyticsmeta.js'
@@ -125,6 +126,9 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   queryAnalytics: QueryAnalyticsResponse$inboundSchema,
   listGenerationContent: GenerationContentResponse$inboundSchema,
   submitGenerationFeedback: SubmitGenerationFeedbackResponse$inboundSchema,
+  // The body of GET /models/user; the SDK's operation wraps it as `Result`.
+  listModelsUser: ModelsListResponse$inboundSchema,
+  listEndpointsZdr: ListEndpointsZdrResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

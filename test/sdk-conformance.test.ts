@@ -429,6 +429,8 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   // 524 and 529 are declared too, as for getGeneration: edge and provider statuses no rule of the simulator answers here.
   listGenerationContent: [401, 403, 404, 429, 500, 502],
   submitGenerationFeedback: [400, 401, 404, 429, 500],
+  listModelsUser: [401, 403, 404, 500],
+  listEndpointsZdr: [403, 500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -471,6 +473,8 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   queryAnalytics: 'sdk.analytics.queryAnalytics',
   listGenerationContent: 'sdk.generations.listGenerationContent',
   submitGenerationFeedback: 'sdk.generations.submitFeedback',
+  listModelsUser: 'sdk.models.listForUser',
+  listEndpointsZdr: 'sdk.endpoints.listZdrEndpoints',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -514,6 +518,8 @@ const ROUTE: Record<SdkOperation, string> = {
   queryAnalytics: `${DEFAULT_BASE_URL}/analytics/query`,
   listGenerationContent: `${DEFAULT_BASE_URL}/generation/content`,
   submitGenerationFeedback: `${DEFAULT_BASE_URL}/generation/feedback`,
+  listModelsUser: `${DEFAULT_BASE_URL}/models/user`,
+  listEndpointsZdr: `${DEFAULT_BASE_URL}/endpoints/zdr`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -557,6 +563,8 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   queryAnalytics: (sdk) => sdk.analytics.queryAnalytics({ requestBody: { metrics: ['usage'] } }),
   listGenerationContent: (sdk) => sdk.generations.listGenerationContent({ id: 'gen-0-none' }),
   submitGenerationFeedback: (sdk) => sdk.generations.submitFeedback({ submitGenerationFeedbackRequest: { generationId: 'gen-0-none', category: 'other' } }),
+  listModelsUser: (sdk) => sdk.models.listForUser({ bearer: world.apiKey }),
+  listEndpointsZdr: (sdk) => sdk.endpoints.listZdrEndpoints(),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -1068,6 +1076,15 @@ const ERROR_CASES: ErrorCase[] = [
   produced('submitGenerationFeedback', 404, 'no generation has the id', asManagement, VALID_CALL.submitGenerationFeedback, { metadata: { resource: 'generation' } }),
   overridden('submitGenerationFeedback', 429),
   overridden('submitGenerationFeedback', 500),
+
+  // GET /models/user, GET /endpoints/zdr (decisions/0053)
+  // The method takes its bearer as an argument, not from the client's apiKey.
+  produced('listModelsUser', 401, 'the bearer secret matches no key', anonymous, (sdk) => sdk.models.listForUser({ bearer: UNKNOWN_SECRET }), { message: AUTH_MESSAGES.unknown, metadata: { reason: 'unknown' }, ...notCaller }),
+  overridden('listModelsUser', 403),
+  overridden('listModelsUser', 404),
+  overridden('listModelsUser', 500),
+  overridden('listEndpointsZdr', 403),
+  overridden('listEndpointsZdr', 500),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

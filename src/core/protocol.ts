@@ -66,6 +66,9 @@ export const OPERATION_NAMES = [
   // A generation's content and feedback (operations/generation-content.ts).
   'listGenerationContent',
   'submitGenerationFeedback',
+  // The catalog as a caller may use it (operations/models-user.ts).
+  'listModelsUser',
+  'listEndpointsZdr',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

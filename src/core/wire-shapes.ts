@@ -745,6 +745,8 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
     },
   }),
   submitGenerationFeedback: dataOf('{ success: true }', { kind: 'object', name: 'FeedbackResult', fields: { success: boolean } }),
+  listModelsUser: CATALOG_MODEL_LIST as ObjectShape,
+  listEndpointsZdr: dataOf('Endpoint[]', arrayOf(ENDPOINT)),
   queryAnalytics: dataOf('AnalyticsResult', {
     kind: 'object',
     name: 'AnalyticsResult',

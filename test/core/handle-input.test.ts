@@ -20,7 +20,8 @@ const SIMULATED =
   'GET /models, GET /models/count, GET /model/{author}/{slug}, GET /providers, GET /embeddings/models, POST /chat/completions, GET /generation, ' +
   'POST /completions, POST /responses, POST /embeddings, POST /auth/keys/code, POST /auth/keys, POST /oauth/token, GET /oauth/jwks, ' +
   'GET /presets, GET /presets/{slug}, GET /presets/{slug}/versions, GET /presets/{slug}/versions/{version}, ' +
-  'POST /presets/{slug}/chat/completions, POST /presets/{slug}/responses, POST /presets/{slug}/messages'
+  'POST /presets/{slug}/chat/completions, POST /presets/{slug}/responses, POST /presets/{slug}/messages, ' +
+  'GET /activity, GET /analytics/meta, POST /analytics/query, GET /generation/content, POST /generation/feedback, GET /models/user, GET /endpoints/zdr'
 
 /** sim.handle with a request no SimRequest type would allow: what plain JavaScript callers send. */
 const handleAnything = (sim: Sim, request: unknown): SimResponse => sim.handle(request as SimRequest)

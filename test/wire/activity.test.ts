@@ -292,3 +292,31 @@ describe('generation content and feedback', () => {
     expect(sim.handle({ method: 'POST', path: '/generation/feedback', authorization: `Bearer ${sim.world.apiKey}`, body: JSON.stringify({ generation_id: id, category: 'other' }) }).status).toBe(403)
   })
 })
+
+describe('the catalog as a caller may use it', () => {
+  let sim: Sim
+  beforeEach(() => {
+    sim = createSimulator()
+    harness.serve(sim)
+  })
+
+  it('lists the models a key may use, parsed by the SDK: today the catalog, as GET /models pages it', async () => {
+    const sdk = sdkClient(sim.world.apiKey)
+    const page = await sdk.models.listForUser({ bearer: sim.world.apiKey }, { limit: 5, offset: 2 })
+    const catalog = sim.handle({ method: 'GET', path: '/models', query: 'limit=5&offset=2' }).body as { data: { id: string }[] }
+    expect(page.result.data.map((m) => m.id)).toEqual(catalog.data.map((m) => m.id))
+    expect(page.result.data).toHaveLength(5)
+    const all = sim.handle({ method: 'GET', path: '/models/user', query: 'output_modalities=all', authorization: `Bearer ${sim.world.apiKey}` })
+    expect((all.body as { data: unknown[] }).data.length).toBe((sim.handle({ method: 'GET', path: '/models', query: 'output_modalities=all' }).body as { data: unknown[] }).data.length)
+    expect(sim.handle({ method: 'GET', path: '/models/user' }).status).toBe(401)
+  })
+
+  it('lists the paid endpoints as zero-retention, parsed by the SDK, and no free one', async () => {
+    const { data } = await sdkClient().endpoints.listZdrEndpoints()
+    expect(data.length).toBeGreaterThan(0)
+    const free = (e: { pricing: { prompt: string; completion: string } }) => Number(e.pricing.prompt) === 0 && Number(e.pricing.completion) === 0
+    expect(data.filter(free)).toEqual([])
+    const paid = [...sim.models.list()].flatMap((m) => m.endpoints).filter((e) => !free(e as never))
+    expect(data.length).toBe(paid.length)
+  })
+})

@@ -9,6 +9,7 @@ import { FILE_OPERATIONS } from './files.js'
 import { GENERATION_CONTENT_OPERATIONS } from './generation-content.js'
 import { INFERENCE_OPERATIONS } from './inference.js'
 import { KEY_OPERATIONS } from './keys.js'
+import { MODELS_USER_OPERATIONS } from './models-user.js'
 import { OAUTH_OPERATIONS } from './oauth.js'
 import { OPERATION_NAMES } from '../protocol.js'
 import { PRESET_OPERATIONS } from './presets.js'
@@ -18,4 +19,4 @@ import { WORKSPACE_OPERATIONS } from './workspaces.js'
 const order = (operation: Operation): number => OPERATION_NAMES.indexOf(operation.name)
 
 /** Every simulated operation. */
-export const OPERATIONS: readonly Operation[] = [...KEY_OPERATIONS, ...CATALOG_OPERATIONS, ...FILE_OPERATIONS, ...WORKSPACE_OPERATIONS, ...CREDIT_OPERATIONS, ...INFERENCE_OPERATIONS, ...EMBEDDINGS_OPERATIONS, ...OAUTH_OPERATIONS, ...PRESET_OPERATIONS, ...ACTIVITY_OPERATIONS, ...ANALYTICS_OPERATIONS, ...GENERATION_CONTENT_OPERATIONS].sort((a, b) => order(a) - order(b))
+export const OPERATIONS: readonly Operation[] = [...KEY_OPERATIONS, ...CATALOG_OPERATIONS, ...FILE_OPERATIONS, ...WORKSPACE_OPERATIONS, ...CREDIT_OPERATIONS, ...INFERENCE_OPERATIONS, ...EMBEDDINGS_OPERATIONS, ...OAUTH_OPERATIONS, ...PRESET_OPERATIONS, ...ACTIVITY_OPERATIONS, ...ANALYTICS_OPERATIONS, ...GENERATION_CONTENT_OPERATIONS, ...MODELS_USER_OPERATIONS].sort((a, b) => order(a) - order(b))
