@@ -5,6 +5,10 @@ import fc from 'fast-check'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createSimulator, type SimResponse } from '../../src/index.js'
 import { toUnits } from '../../src/core/usage.js'
+import type { StoreContext } from '../../src/core/store/context.js'
+import { recordGeneration } from '../../src/core/store/generations.js'
+import { StoreIndices, emptyStoreData } from '../../src/core/store/state.js'
+import { activityOf } from '../../src/core/store/activity.js'
 import { sdkClient, useSimulatorServer } from '../support/server.js'
 
 const harness = useSimulatorServer()
@@ -143,6 +147,19 @@ describe('GET /activity', () => {
     expect(row?.completion_tokens).toBe(gen['tokens_completion'])
   })
 
+  it('outlives the generations the store lets go', () => {
+    const data = emptyStoreData()
+    const ctx = { data, indices: StoreIndices.build(data) } as unknown as StoreContext
+    const endpoint = { model: MINI, permaslug: MINI, provider: 'OpenAI', tag: 'openai' }
+    for (let i = 1; i <= 5; i++) {
+      const facts = { id: `gen-${i}`, createdMs: Date.parse('2026-03-02T10:00:00Z'), workspaceId: 'w', promptTokens: 10, completionTokens: 5, reasoningTokens: 0 } as never
+      recordGeneration(ctx, { userId: 'u', keyHash: 'k', cost: '0.001', units: 10_000_000, facts, activity: { endpoint, creatorUserId: null } }, 2)
+    }
+    expect(data.generations.size).toBe(2)
+    const [row] = activityOf(ctx, 'u', 0, Number.MAX_SAFE_INTEGER)
+    expect(row).toMatchObject({ requests: 5, units: 50_000_000, promptTokens: 50, completionTokens: 25 })
+  })
+
   it('leaves out spend sim.usage.record charges without a model', () => {
     sim.usage.record({ keyHash: sim.world.apiKeyHash, cost: 2 })
     sim.clock.advance(DAY)
@@ -152,15 +169,17 @@ describe('GET /activity', () => {
   it('adds up to the generations’ costs exactly, day by day (property)', () => {
     const seed = Date.now() % 2 ** 31
     console.log(`activity property seed: ${seed}`)
-    const step = fc.record({ wait: fc.integer({ min: 0, max: 2 * DAY }), model: fc.constantFrom(MINI, SONNET), stream: fc.boolean(), words: fc.integer({ min: 1, max: 40 }) })
+    // A streamed request may be left early after `leave` frames: its settling corrects both sides.
+    const step = fc.record({ wait: fc.integer({ min: 0, max: 2 * DAY }), model: fc.constantFrom(MINI, SONNET), stream: fc.boolean(), words: fc.integer({ min: 1, max: 40 }), leave: fc.option(fc.integer({ min: 0, max: 6 })) })
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
         const s = createSimulator({ now: '2026-03-02T10:00:00Z', seed: 3 })
         const byDay = new Map<string, { units: number; requests: number }>()
-        for (const { wait, model, stream, words } of steps) {
+        for (const { wait, model, stream, words, leave } of steps) {
           s.clock.advance(wait)
           const res = s.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${s.world.apiKey}`, body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'word '.repeat(words) }] }) })
           if (res.status !== 200) continue
+          if (res.type === 'stream' && leave !== null) res.cancel?.(Math.min(leave, res.body.length))
           const text = stream ? (res.body as { data: string }[]).map((f) => f.data).join('') : JSON.stringify(res.body)
           const id = /"id":"(gen-[^"]+)"/.exec(text)?.[1] as string
           const gen = (s.handle({ method: 'GET', path: '/generation', query: `id=${id}`, authorization: `Bearer ${s.world.apiKey}` }).body as { data: Record<string, any> }).data
