@@ -11,6 +11,12 @@ import {
   TooManyRequestsResponseError$inboundSchema,
   UnauthorizedResponseError$inboundSchema,
 } from '@openrouter/sdk/models/errors'
+import { ActivityResponse$inboundSchema } from '@openrouter/sdk/models/activityresponse.js'
+import { ListEndpointsZdrResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpointszdr.js'
+import { GenerationContentResponse$inboundSchema } from '@openrouter/sdk/models/generationcontentresponse.js'
+import { SubmitGenerationFeedbackResponse$inboundSchema } from '@openrouter/sdk/models/submitgenerationfeedbackresponse.js'
+import { GetAnalyticsMetaResponse$inboundSchema } from '@openrouter/sdk/models/operations/getanalyticsmeta.js'
+import { QueryAnalyticsResponse$inboundSchema } from '@openrouter/sdk/models/operations/queryanalytics.js'
 import { GetWorkspaceResponse$inboundSchema } from '@openrouter/sdk/models/getworkspaceresponse.js'
 import { DeleteWorkspaceBudgetResponse$inboundSchema } from '@openrouter/sdk/models/deleteworkspacebudgetresponse.js'
 import { GetWorkspaceBudgetResponse$inboundSchema } from '@openrouter/sdk/models/getworkspacebudgetresponse.js'
@@ -155,6 +161,14 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   bulkUnassignKeysFromGuardrail: BulkUnassignKeysResponse$inboundSchema,
   bulkAssignMembersToGuardrail: BulkAssignMembersResponse$inboundSchema,
   bulkUnassignMembersFromGuardrail: BulkUnassignMembersResponse$inboundSchema,
+  getUserActivity: ActivityResponse$inboundSchema,
+  getAnalyticsMeta: GetAnalyticsMetaResponse$inboundSchema,
+  queryAnalytics: QueryAnalyticsResponse$inboundSchema,
+  listGenerationContent: GenerationContentResponse$inboundSchema,
+  submitGenerationFeedback: SubmitGenerationFeedbackResponse$inboundSchema,
+  // The body of GET /models/user; the SDK's operation wraps it as `Result`.
+  listModelsUser: ModelsListResponse$inboundSchema,
+  listEndpointsZdr: ListEndpointsZdrResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

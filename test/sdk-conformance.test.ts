@@ -6,6 +6,7 @@ import {
   BadGatewayResponseError,
   BadRequestResponseError,
   ConflictResponseError,
+  RequestTimeoutResponseError,
   ForbiddenResponseError,
   InternalServerResponseError,
   NotFoundResponseError,
@@ -361,7 +362,7 @@ describe('successful answers parse through the SDK', () => {
 
 type Sdk = OpenRouter
 type ErrorClass = abstract new (...args: never[]) => OpenRouterError
-type DeclaredStatus = Extract<ErrorStatus, 400 | 401 | 402 | 403 | 404 | 429 | 500 | 502 | 503> | 409
+type DeclaredStatus = Extract<ErrorStatus, 400 | 401 | 402 | 403 | 404 | 429 | 500 | 502 | 503> | 408 | 409
 
 const ERROR_CLASSES: Record<DeclaredStatus, { type: ErrorClass; name: string }> = {
   400: { type: BadRequestResponseError, name: 'BadRequestResponseError' },
@@ -369,6 +370,7 @@ const ERROR_CLASSES: Record<DeclaredStatus, { type: ErrorClass; name: string }> 
   402: { type: PaymentRequiredResponseError, name: 'PaymentRequiredResponseError' },
   403: { type: ForbiddenResponseError, name: 'ForbiddenResponseError' },
   404: { type: NotFoundResponseError, name: 'NotFoundResponseError' },
+  408: { type: RequestTimeoutResponseError, name: 'RequestTimeoutResponseError' },
   409: { type: ConflictResponseError, name: 'ConflictResponseError' },
   429: { type: TooManyRequestsResponseError, name: 'TooManyRequestsResponseError' },
   500: { type: InternalServerResponseError, name: 'InternalServerResponseError' },
@@ -442,6 +444,14 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   bulkUnassignKeysFromGuardrail: [400, 401, 404, 500],
   bulkAssignMembersToGuardrail: [400, 401, 404, 500],
   bulkUnassignMembersFromGuardrail: [400, 401, 404, 500],
+  getUserActivity: [400, 401, 403, 404, 500],
+  getAnalyticsMeta: [401, 403, 500],
+  queryAnalytics: [400, 401, 403, 408, 500],
+  // 524 and 529 are declared too, as for getGeneration: edge and provider statuses no rule of the simulator answers here.
+  listGenerationContent: [401, 403, 404, 429, 500, 502],
+  submitGenerationFeedback: [400, 401, 404, 429, 500],
+  listModelsUser: [401, 403, 404, 500],
+  listEndpointsZdr: [403, 500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -500,6 +510,13 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   bulkUnassignKeysFromGuardrail: 'sdk.guardrails.bulkUnassignKeys',
   bulkAssignMembersToGuardrail: 'sdk.guardrails.bulkAssignMembers',
   bulkUnassignMembersFromGuardrail: 'sdk.guardrails.bulkUnassignMembers',
+  getUserActivity: 'sdk.analytics.getUserActivity',
+  getAnalyticsMeta: 'sdk.analytics.getAnalyticsMeta',
+  queryAnalytics: 'sdk.analytics.queryAnalytics',
+  listGenerationContent: 'sdk.generations.listGenerationContent',
+  submitGenerationFeedback: 'sdk.generations.submitFeedback',
+  listModelsUser: 'sdk.models.listForUser',
+  listEndpointsZdr: 'sdk.endpoints.listZdrEndpoints',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -559,6 +576,13 @@ const ROUTE: Record<SdkOperation, string> = {
   bulkUnassignKeysFromGuardrail: `${DEFAULT_BASE_URL}/guardrails/:id/assignments/keys/remove`,
   bulkAssignMembersToGuardrail: `${DEFAULT_BASE_URL}/guardrails/:id/assignments/members`,
   bulkUnassignMembersFromGuardrail: `${DEFAULT_BASE_URL}/guardrails/:id/assignments/members/remove`,
+  getUserActivity: `${DEFAULT_BASE_URL}/activity`,
+  getAnalyticsMeta: `${DEFAULT_BASE_URL}/analytics/meta`,
+  queryAnalytics: `${DEFAULT_BASE_URL}/analytics/query`,
+  listGenerationContent: `${DEFAULT_BASE_URL}/generation/content`,
+  submitGenerationFeedback: `${DEFAULT_BASE_URL}/generation/feedback`,
+  listModelsUser: `${DEFAULT_BASE_URL}/models/user`,
+  listEndpointsZdr: `${DEFAULT_BASE_URL}/endpoints/zdr`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -618,6 +642,13 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   bulkUnassignKeysFromGuardrail: (sdk) => sdk.guardrails.bulkUnassignKeys({ id: guardrailId(), bulkUnassignKeysRequest: { keyHashes: [ACME_KEYS.find((k) => !managementLabels.has(k.label))!.hash] } }),
   bulkAssignMembersToGuardrail: (sdk) => sdk.guardrails.bulkAssignMembers({ id: guardrailId(), bulkAssignMembersRequest: { memberUserIds: [world.userId] } }),
   bulkUnassignMembersFromGuardrail: (sdk) => sdk.guardrails.bulkUnassignMembers({ id: guardrailId(), bulkUnassignMembersRequest: { memberUserIds: [world.userId] } }),
+  getUserActivity: (sdk) => sdk.analytics.getUserActivity(),
+  getAnalyticsMeta: (sdk) => sdk.analytics.getAnalyticsMeta(),
+  queryAnalytics: (sdk) => sdk.analytics.queryAnalytics({ requestBody: { metrics: ['usage'] } }),
+  listGenerationContent: (sdk) => sdk.generations.listGenerationContent({ id: 'gen-0-none' }),
+  submitGenerationFeedback: (sdk) => sdk.generations.submitFeedback({ submitGenerationFeedbackRequest: { generationId: 'gen-0-none', category: 'other' } }),
+  listModelsUser: (sdk) => sdk.models.listForUser({ bearer: world.apiKey }),
+  listEndpointsZdr: (sdk) => sdk.endpoints.listZdrEndpoints(),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -1228,6 +1259,54 @@ const ERROR_CASES: ErrorCase[] = [
   ...BUDGET_ERROR_CASES(),
   ...MEMBER_ERROR_CASES(),
   ...GUARDRAIL_ERROR_CASES(),
+
+  // GET /activity (decisions/0053)
+  produced('getUserActivity', 400, 'the date is outside the last 30 completed days', asManagement, (sdk) => sdk.analytics.getUserActivity({ date: '2001-01-01' }), {
+    metadata: { parameter: 'date', reason: 'must be one of the last 30 completed UTC days', value: '2001-01-01' },
+  }),
+  ...unauthorized('getUserActivity', (sdk) => sdk.analytics.getUserActivity()),
+  produced('getUserActivity', 403, 'the key is a regular key', asRegular, (sdk) => sdk.analytics.getUserActivity()),
+  produced('getUserActivity', 404, "workspaceId is another organisation's workspace", asManagement, (sdk) => sdk.analytics.getUserActivity({ workspaceId: world.otherTenant.workspaceId }), { metadata: { resource: 'workspace' } }),
+  overridden('getUserActivity', 500),
+  ...unauthorized('getAnalyticsMeta', (sdk) => sdk.analytics.getAnalyticsMeta()),
+  produced('getAnalyticsMeta', 403, 'the key is a regular key', asRegular, (sdk) => sdk.analytics.getAnalyticsMeta()),
+  overridden('getAnalyticsMeta', 500),
+  produced('queryAnalytics', 400, 'a metric is unknown', asManagement, (sdk) => sdk.analytics.queryAnalytics({ requestBody: { metrics: ['spend'] } }), bodyField({
+    parameter: 'metrics[0]',
+    reason: 'must be a metric: one of request_count, usage, byok_usage, prompt_tokens, completion_tokens, reasoning_tokens, total_tokens',
+    value: '"spend"',
+  })),
+  ...unauthorized('queryAnalytics', VALID_CALL.queryAnalytics),
+  produced('queryAnalytics', 403, 'the key is a regular key', asRegular, VALID_CALL.queryAnalytics),
+  // A query of daily rows in memory never runs out of time.
+  overridden('queryAnalytics', 408),
+  overridden('queryAnalytics', 500),
+
+  // GET /generation/content, POST /generation/feedback (decisions/0053)
+  ...unauthorized('listGenerationContent', VALID_CALL.listGenerationContent),
+  produced('listGenerationContent', 404, 'no generation has the id', asRegular, VALID_CALL.listGenerationContent, { metadata: { resource: 'generation' } }),
+  overridden('listGenerationContent', 403),
+  overridden('listGenerationContent', 429),
+  overridden('listGenerationContent', 500),
+  overridden('listGenerationContent', 502),
+  produced('submitGenerationFeedback', 400, 'the category is unknown', asManagement, (sdk) => sdk.generations.submitFeedback({ submitGenerationFeedbackRequest: { generationId: 'gen-0-none', category: 'rude' as 'other' } }), bodyField({
+    parameter: 'category',
+    reason: 'must be one of latency, incoherence, incorrect_response, formatting, billing, api_error, other',
+    value: '"rude"',
+  })),
+  ...unauthorized('submitGenerationFeedback', VALID_CALL.submitGenerationFeedback),
+  produced('submitGenerationFeedback', 404, 'no generation has the id', asManagement, VALID_CALL.submitGenerationFeedback, { metadata: { resource: 'generation' } }),
+  overridden('submitGenerationFeedback', 429),
+  overridden('submitGenerationFeedback', 500),
+
+  // GET /models/user, GET /endpoints/zdr (decisions/0053)
+  // The method takes its bearer as an argument, not from the client's apiKey.
+  produced('listModelsUser', 401, 'the bearer secret matches no key', anonymous, (sdk) => sdk.models.listForUser({ bearer: UNKNOWN_SECRET }), { message: AUTH_MESSAGES.unknown, metadata: { reason: 'unknown' }, ...notCaller }),
+  overridden('listModelsUser', 403),
+  overridden('listModelsUser', 404),
+  overridden('listModelsUser', 500),
+  overridden('listEndpointsZdr', 403),
+  overridden('listEndpointsZdr', 500),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

@@ -83,6 +83,16 @@ export const OPERATION_NAMES = [
   'bulkUnassignKeysFromGuardrail',
   'bulkAssignMembersToGuardrail',
   'bulkUnassignMembersFromGuardrail',
+  // Activity and analytics (operations/activity.ts).
+  'getUserActivity',
+  'getAnalyticsMeta',
+  'queryAnalytics',
+  // A generation's content and feedback (operations/generation-content.ts).
+  'listGenerationContent',
+  'submitGenerationFeedback',
+  // The catalog as a caller may use it (operations/models-user.ts).
+  'listModelsUser',
+  'listEndpointsZdr',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

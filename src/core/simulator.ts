@@ -30,6 +30,7 @@ import { type VideoModelCollection, createVideoModelCollection } from './store/v
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
 import { type PresetCollection, createPresetCollection } from './store/presets.js'
 import { type BudgetCollection, createBudgetCollection } from './store/budgets.js'
+import { type GenerationReader, createGenerationReader } from './store/generations.js'
 import { checkPresetConfig } from './inference/presets.js'
 import { type MemberCollection, createMemberCollection } from './store/members.js'
 import { type GuardrailCollection, createGuardrailCollection } from './store/guardrails.js'
@@ -171,6 +172,8 @@ export interface Simulator<World = DefaultWorld> {
   readonly members: MemberCollection
   /** Guardrails and their assignments to keys and members: `sim.guardrails.create({ userId, rules })` (decisions/0051). */
   readonly guardrails: GuardrailCollection
+  /** The generations the store keeps: their stored content and feedback (decisions/0053). */
+  readonly generations: GenerationReader
   /** Fault rules: errors, network errors or silence for the requests they match. */
   readonly faults: FaultControls
   /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
@@ -221,6 +224,7 @@ function createStore(seed: number, clock: StoreClock) {
     budgets: createBudgetCollection(ctx),
     members: createMemberCollection(ctx),
     guardrails: createGuardrailCollection(ctx, guardrailReaders(ctx)),
+    generations: createGenerationReader(ctx),
   }
   return { ctx, collections }
 }

@@ -728,3 +728,19 @@ export interface PresetPage<T> {
   data: T[]
   total_count: number
 }
+
+/** One item of `GET /activity`'s `data`: a UTC day's requests on one endpoint (decisions/0053); `workspace_id` with `group_by=workspace` only. */
+export interface ActivityItem {
+  date: string
+  model: string
+  model_permaslug: string
+  endpoint_id: string
+  provider_name: string
+  usage: number
+  byok_usage_inference: number
+  requests: number
+  prompt_tokens: number
+  completion_tokens: number
+  reasoning_tokens: number
+  workspace_id?: string
+}

@@ -19,6 +19,7 @@ import type { Guardrail, GuardrailKeyAssignment, GuardrailMemberAssignment } fro
 import type { GuardrailBuiltinFilter, GuardrailContentFilter } from './store/state.js'
 import { parseInstant } from './time.js'
 import {
+  type ActivityItem,
   type ApiKey,
   type Architecture,
   type CatalogArchitecture,
@@ -721,6 +722,22 @@ export const GUARDRAIL_MEMBER_ASSIGNMENT = object<GuardrailMemberAssignment>('Me
   created_at: timestamp,
 })
 
+/** `ActivityItem`: a UTC day's requests on one endpoint (`GET /activity`). */
+export const ACTIVITY_ITEM = object<ActivityItem>('ActivityItem', {
+  date: string,
+  model: string,
+  model_permaslug: string,
+  endpoint_id: string,
+  provider_name: string,
+  usage: number,
+  byok_usage_inference: number,
+  requests: integer,
+  prompt_tokens: integer,
+  completion_tokens: integer,
+  reasoning_tokens: integer,
+  workspace_id: optional(string),
+})
+
 const pageOf = (name: string, of: PlainShape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}[], total_count: integer }`, fields: { data: arrayOf(of), total_count: integer } })
 
 type ErrorBody = ErrorEnvelope['error']
@@ -820,6 +837,38 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   bulkUnassignKeysFromGuardrail: { kind: 'object', name: '{ unassigned_count: integer }', fields: { unassigned_count: integer } },
   bulkAssignMembersToGuardrail: { kind: 'object', name: '{ assigned_count: integer }', fields: { assigned_count: integer } },
   bulkUnassignMembersFromGuardrail: { kind: 'object', name: '{ unassigned_count: integer }', fields: { unassigned_count: integer } },
+  getUserActivity: dataOf('ActivityItem[]', arrayOf(ACTIVITY_ITEM)),
+  getAnalyticsMeta: dataOf('AnalyticsMeta', {
+    kind: 'object',
+    name: 'AnalyticsMeta',
+    fields: {
+      dimensions: arrayOf({ kind: 'object', name: 'AnalyticsDimension', fields: { name: string, display_label: string } }),
+      metrics: arrayOf({ kind: 'object', name: 'AnalyticsMetric', fields: { name: string, display_label: string, display_format: string, is_rate: boolean } }),
+      operators: arrayOf({ kind: 'object', name: 'AnalyticsOperator', fields: { name: string, value_type: string } }),
+      granularities: arrayOf({ kind: 'object', name: 'AnalyticsGranularity', fields: { name: string, display_label: string } }),
+    },
+  }),
+  listGenerationContent: dataOf('GenerationContent', {
+    kind: 'object',
+    name: 'GenerationContent',
+    fields: {
+      error: nullable(recordOf(unknown)),
+      input: recordOf(unknown),
+      output: { kind: 'object', name: 'GenerationContentOutput', fields: { completion: nullable(string), reasoning: nullable(string) } },
+    },
+  }),
+  submitGenerationFeedback: dataOf('{ success: true }', { kind: 'object', name: 'FeedbackResult', fields: { success: boolean } }),
+  listModelsUser: CATALOG_MODEL_LIST as ObjectShape,
+  listEndpointsZdr: dataOf('Endpoint[]', arrayOf(ENDPOINT)),
+  queryAnalytics: dataOf('AnalyticsResult', {
+    kind: 'object',
+    name: 'AnalyticsResult',
+    fields: {
+      data: arrayOf(recordOf(unknown)),
+      metadata: { kind: 'object', name: 'AnalyticsMetadata', fields: { query_time_ms: number, row_count: integer, truncated: boolean } },
+      warnings: optional(arrayOf(string)),
+    },
+  }),
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

@@ -217,11 +217,11 @@ describe('the simulator in headless Chromium, through msw/browser', () => {
       expect(res.json).toEqual({ error: { code: 403, message: 'Only management keys can perform this operation' }, user_id: world.userId })
     })
 
-    it('GET /analytics/meta, not simulated: the catch-all 404 that names it', () => {
-      const res = answer(`${tag} GET /analytics/meta`)
+    it('GET /scim/groups, not simulated: the catch-all 404 that names it', () => {
+      const res = answer(`${tag} GET /scim/groups`)
       expect(res.status).toBe(404)
       expect((res.json as { error: { code: number; message: string } }).error.code).toBe(404)
-      expect((res.json as { error: { message: string } }).error.message).toMatch(/GET \/analytics\/meta is not simulated/)
+      expect((res.json as { error: { message: string } }).error.message).toMatch(/GET \/scim\/groups is not simulated/)
     })
   })
 

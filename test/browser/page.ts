@@ -97,7 +97,7 @@ window.__run = async (): Promise<PageResults> => {
     // Errors: an unknown key, a regular key on a management operation, and a path outside the six.
     calls.push(await call(`${tag} bad key`, `${base}/keys`, 'sk-or-v1-not-a-real-key'))
     calls.push(await call(`${tag} regular key on getKey`, `${base}/keys/${w.apiKeyHash}`, w.apiKey))
-    calls.push(await call(`${tag} GET /analytics/meta`, `${base}/analytics/meta`, w.apiKey))
+    calls.push(await call(`${tag} GET /scim/groups`, `${base}/scim/groups`, w.apiKey))
   }
 
   // The simulator's state is live in the page: a fault, then the clock.

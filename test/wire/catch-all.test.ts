@@ -19,7 +19,7 @@ async function expectUnhandled(request: () => Promise<unknown>, url: string): Pr
 describe('anything else under the base URL', () => {
   it.each([
     ['POST', '/audio/speech'],
-    ['GET', '/analytics/meta'],
+    ['GET', '/scim/groups'],
     ['GET', ''],
     ['GET', '/'],
     ['GET', '/models/anthropic/claude-sonnet-4.5'],

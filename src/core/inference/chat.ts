@@ -12,7 +12,7 @@ import type { Endpoint } from '../types.js'
 import type { CompiledPricing } from '../pricing/compile.js'
 import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { canonicalSlugOf } from '../store/models.js'
-import { type GenerationFacts, recordGeneration } from '../store/generations.js'
+import { type GenerationFacts, activityOf, recordGeneration } from '../store/generations.js'
 import { refuseAtWorkspaceBudget } from './budgets.js'
 import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
@@ -323,6 +323,9 @@ interface Completion {
   billing: { pricing: CompiledPricing; webSearches: number } | undefined
 }
 
+/** A message as GET /generation/content shows it: its role and text. */
+const contentMessage = (message: ChatInput['messages'][number]): { role: string; content: string } => ({ role: message.role, content: message.text })
+
 const mediaPartsOf = (input: ChatInput): number => {
   let parts = 0
   for (const message of input.messages) parts += message.mediaParts
@@ -411,8 +414,14 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
     attempts: c.attempts,
     sessionId: input.sessionId,
     presetId: input.presetId ?? null,
+    // What GET /generation/content shows: references to values made anyway, no copy (decisions/0053).
+    content: {
+      input: shape.operation === 'createCompletion' ? { prompt: input.messages[0]?.text ?? '' } : { messages: input.messages.map(contentMessage) },
+      completion: reply.content,
+      reasoning: reply.reasoning,
+    },
   }
-  const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts })
+  const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts, activity: activityOf(model.model, endpoint, key.creatorUserId) })
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
   const done: Completed = { id, suffix, provider: endpoint.provider_name, model: model.reported, created, message, finishReason: reply.finishReason, usage: chatUsage, usageJson, latency: c.latency, throughput, stream: input.stream, logprobs }

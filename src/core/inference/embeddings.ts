@@ -11,7 +11,7 @@ import type { Endpoint } from '../types.js'
 import { attemptError, type InferenceRuntime } from './chat.js'
 import { costToUnits, flatPricing } from './price.js'
 import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
-import { type GenerationFacts, recordGeneration } from '../store/generations.js'
+import { type GenerationFacts, activityOf, recordGeneration } from '../store/generations.js'
 import { canonicalSlugOf } from '../store/models.js'
 import { refuseAtWorkspaceBudget } from './budgets.js'
 import { chargeKey, refuseAtKeyLimit, refuseEmbeddingsWithoutCredits } from './ledger.js'
@@ -216,7 +216,7 @@ function complete(ctx: StoreContext, runtime: InferenceRuntime, a: Answer): Json
     attempts: a.attempts,
     sessionId: input.sessionId,
   }
-  recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts })
+  recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts, activity: activityOf(model.model, endpoint, key.creatorUserId) })
 
   const usage: EmbeddingsUsage = {
     prompt_tokens: promptTokens,

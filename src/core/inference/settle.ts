@@ -9,6 +9,7 @@ import { invalidArgument } from '../errors.js'
 import type { StoreContext } from '../store/context.js'
 import type { KeyState, GenerationState } from '../store/state.js'
 import { put } from '../store/versions.js'
+import { correctActivity } from '../store/activity.js'
 import type { UsageRecord } from '../usage.js'
 
 const DAY_MS = 86_400_000
@@ -133,6 +134,9 @@ export function streamCanceller(ctx: StoreContext, charge: StreamCharge): Stream
       keyHash: row.keyHash,
       cost,
       units,
+      ...(row.activityKey !== undefined && { activityKey: row.activityKey }),
+      ...(row.content !== undefined && { content: row.content }),
+      ...(row.feedback !== undefined && { feedback: row.feedback }),
       wire: {
         ...wire,
         total_cost: Number(cost),
@@ -147,6 +151,10 @@ export function streamCanceller(ctx: StoreContext, charge: StreamCharge): Stream
         generation_time: Math.round((counts.completionTokens / Math.max(charge.throughput, 1)) * 1000),
       },
     })
+    // The day's activity loses what the generation lost (decisions/0053).
+    if (row.activityKey !== undefined) {
+      correctActivity(ctx, row.activityKey, { units: row.units - units, completionTokens: charge.counts.completionTokens - counts.completionTokens, reasoningTokens: charge.counts.reasoningTokens - counts.reasoningTokens })
+    }
     return { changed: true, charged: Number(cost), generationId }
   }
 }

@@ -34,7 +34,7 @@ const OUTPUT_CHOICES = [...OUTPUT_MODALITIES, 'all'] as const
 const TEXT = outputBit('text')
 
 /** `output_modalities`: absent means text, `all` means every model; otherwise models outputting any of those listed. */
-function outputsParam(query: URLSearchParams): { bits: number; given: string | undefined } {
+export function outputsParam(query: URLSearchParams): { bits: number; given: string | undefined } {
   const listed = commaList(query, 'output_modalities', OUTPUT_CHOICES)
   if (listed === undefined) return { bits: TEXT, given: undefined }
   if (listed.includes('all')) return { bits: 0, given: 'all' }
@@ -44,7 +44,7 @@ function outputsParam(query: URLSearchParams): { bits: number; given: string | u
 }
 
 /** The page and the filters of a request, and the page's link (the query normalised: known parameters only, in one order). */
-function pageQuery(path: string, query: URLSearchParams, filters: { outputs: number; parameters: number; given: [string, string | undefined][] }): CatalogQuery {
+export function pageQuery(path: string, query: URLSearchParams, filters: { outputs: number; parameters: number; given: [string, string | undefined][] }): CatalogQuery {
   const limit = limitParam(query)
   const offset = offsetParam(query, 'offset') ?? 0
   const given: [string, string | undefined][] = [...filters.given, ['limit', limit === undefined ? undefined : String(limit)]]

@@ -3,10 +3,9 @@
 import type { Principal } from '../auth.js'
 import type { OperationName, SimResponse } from '../protocol.js'
 import type { StoreContext } from '../store/context.js'
-import { ApiError } from '../errors.js'
 import type { UnknownFields } from '../body.js'
 import { type InferenceOutcome, type InferenceRuntime, chatCompletion } from '../inference/chat.js'
-import { generationOf } from '../store/generations.js'
+import { queriedGeneration } from './generation-content.js'
 import { createResponse } from '../inference/responses.js'
 import { createCompletion } from '../inference/completions.js'
 import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild, withResponder, withSettle, withWarnings } from './operation.js'
@@ -51,12 +50,8 @@ export const INFERENCE_OPERATIONS: readonly Operation[] = [
     template: '/generation',
     auth: 'key',
     run({ ctx, query, principal }) {
-      const id = query.get('id')
-      if (id === null || id === '') throw ApiError.badParameter('id', 'is required: the id of a generation (gen-...)')
       // Another organisation's generation is as absent as one that never existed (or was let go).
-      const generation = generationOf(ctx, id, principal.userId)
-      if (generation === undefined) throw ApiError.notFound({ resource: 'generation' })
-      return jsonAnswer(200, { data: clone(generation.wire) })
+      return jsonAnswer(200, { data: clone(queriedGeneration(ctx, query, principal.userId).wire) })
     },
   },
 ]

@@ -3,9 +3,12 @@
 // them), and the store keeps only the latest GENERATION_LIMIT: memory stays bounded however many
 // requests a simulator serves (decisions/0024).
 import type { StoreContext } from './context.js'
-import type { GenerationState } from './state.js'
+import { type ActivityEndpoint, addActivity } from './activity.js'
+import type { GenerationContent, GenerationFeedback, GenerationState } from './state.js'
 import { put, remove } from './versions.js'
 import { formatTimestamp } from '../time.js'
+import type { Endpoint, ModelWithEndpoints } from '../types.js'
+import { canonicalSlugOf } from './models.js'
 import type { Generation, ProviderResponse } from '../inference/wire.js'
 
 /** How many generations a simulator keeps; the oldest goes when one more is recorded (then its id is 404). */
@@ -20,6 +23,7 @@ export const GENERATION_LIMIT = 10_000
  */
 class RecordedGeneration implements GenerationState {
   readonly id: string
+  activityKey: string | undefined
   readonly #facts: GenerationFacts
   #wire: Generation | undefined
 
@@ -38,6 +42,10 @@ class RecordedGeneration implements GenerationState {
   get wire(): Generation {
     return (this.#wire ??= generationWire(this.#facts))
   }
+
+  get content(): GenerationContent | undefined {
+    return this.#facts.content
+  }
 }
 
 /** What a completion records: who paid, what, and the facts of its wire record. */
@@ -47,6 +55,8 @@ export interface GenerationInput {
   cost: string
   units: number
   facts: GenerationFacts
+  /** The endpoint that served it and the key's creator: the generation's charge is added to the day's activity (decisions/0053). */
+  activity?: { endpoint: ActivityEndpoint; creatorUserId: string | null }
 }
 
 /** Stores a generation, letting the oldest go once more than `limit` are kept. */
@@ -54,12 +64,84 @@ export function recordGeneration(ctx: StoreContext, input: GenerationInput, limi
   const newest = ctx.indices.generationOrder.last()
   const row = new RecordedGeneration(newest === undefined ? 1 : newest.seq + 1, input.userId, input.keyHash, input.cost, input.units, input.facts)
   put(ctx, 'generations', row.id, row)
+  if (input.activity !== undefined) {
+    const f = input.facts
+    row.activityKey = addActivity(ctx, input.activity.endpoint, {
+      userId: input.userId,
+      keyHash: input.keyHash,
+      workspaceId: f.workspaceId ?? '',
+      creatorUserId: input.activity.creatorUserId,
+      at: f.createdMs,
+      units: input.units,
+      requests: 1,
+      promptTokens: f.promptTokens,
+      completionTokens: f.completionTokens,
+      reasoningTokens: f.reasoningTokens,
+    })
+  }
   const order = ctx.indices.generationOrder
   while (order.size > limit) {
     const oldest = order.first() as GenerationState
     remove(ctx, 'generations', oldest.id)
   }
   return row
+}
+
+/**
+ * The generation with one more feedback: a new row (rows are values), whose wire record is the one
+ * read so far, so it is the record made at once (see RecordedGeneration).
+ */
+export function withFeedback(ctx: StoreContext, row: GenerationState, feedback: GenerationFeedback): GenerationState {
+  const next: GenerationState = {
+    seq: row.seq,
+    id: row.id,
+    userId: row.userId,
+    keyHash: row.keyHash,
+    cost: row.cost,
+    units: row.units,
+    wire: row.wire,
+    activityKey: row.activityKey,
+    content: row.content,
+    feedback: [...(row.feedback ?? []), feedback],
+  }
+  put(ctx, 'generations', row.id, next)
+  return next
+}
+
+/**
+ * `sim.generations`: what the store keeps of a generation besides its wire record (decisions/0053).
+ * An id the store does not keep (never made, or let go) gives undefined.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * const auth = (secret: string) => `Bearer ${secret}`
+ * const res = sim.handle({ method: 'POST', path: '/chat/completions', authorization: auth(sim.world.apiKey), body: JSON.stringify({ model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi' }] }) })
+ * const id = (res.body as { id: string }).id
+ * sim.handle({ method: 'POST', path: '/generation/feedback', authorization: auth(sim.world.managementKey), body: JSON.stringify({ generation_id: id, category: 'latency', comment: 'Slow' }) })
+ * console.log(sim.generations.content(id)?.input, sim.generations.feedback(id)?.map((f) => f.category))
+ * //=> {"messages":[{"role":"user","content":"Hi"}]} ["latency"]
+ */
+export interface GenerationReader {
+  /** The prompt and reply `GET /generation/content` shows; undefined for an embedding or an id not kept. */
+  content(id: string): GenerationContent | undefined
+  /** The feedback given on it, oldest first; undefined for an id not kept. */
+  feedback(id: string): readonly GenerationFeedback[] | undefined
+}
+
+export function createGenerationReader(ctx: StoreContext): GenerationReader {
+  return {
+    content: (id) => ctx.data.generations.get(id)?.content,
+    feedback(id) {
+      const row = ctx.data.generations.get(id)
+      return row === undefined ? undefined : [...(row.feedback ?? [])]
+    },
+  }
+}
+
+/** A generation's `activity` input: the model and endpoint that served it, and the key's creator. */
+export function activityOf(model: ModelWithEndpoints, endpoint: Endpoint, creatorUserId: string | null): { endpoint: ActivityEndpoint; creatorUserId: string | null } {
+  return { endpoint: { model: endpoint.model_id, permaslug: canonicalSlugOf(model), provider: endpoint.provider_name, tag: endpoint.tag }, creatorUserId }
 }
 
 /** The generation of that id if it belongs to the organisation; undefined otherwise. */
@@ -94,6 +176,8 @@ export interface GenerationFacts {
   sessionId: string | null
   /** The id of the preset the request named (decisions/0050); absent or null: none. */
   presetId?: string | null
+  /** The prompt and the reply, for `GET /generation/content` (decisions/0053); absent: none kept. */
+  content?: GenerationContent
 }
 
 /** The wire record of a generation (`GET /generation?id=`'s data), for the money path and the fixtures alike. */

@@ -263,6 +263,8 @@ export interface StoreData {
   guardrailKeys: Map<string, GuardrailKeyState>
   /** Member assignments, keyed by guardrail and member (store/guardrails.ts). */
   guardrailMembers: Map<string, GuardrailMemberState>
+  /** Daily activity per organisation, day, key and endpoint (store/activity.ts, decisions/0053). */
+  activity: Map<string, ActivityState>
 }
 
 /** How a PKCE code challenge was made from its verifier. */
@@ -313,6 +315,49 @@ export interface GenerationState {
   /** The cost charged to the key, in 10^-10 USD. */
   readonly units: number
   readonly wire: Generation
+  /** The key of the `activity` row its charge was added to (store/activity.ts), for a stream settled short. */
+  readonly activityKey?: string | undefined
+  /** Its prompt and reply, for `GET /generation/content` (decisions/0053); absent for embeddings. */
+  readonly content?: GenerationContent | undefined
+  /** Feedback on it (`POST /generation/feedback`), oldest first. */
+  readonly feedback?: readonly GenerationFeedback[] | undefined
+}
+
+/** A generation's stored prompt (a legacy completion's `prompt`, else the messages) and reply. */
+export interface GenerationContent {
+  readonly input: { readonly prompt: string } | { readonly messages: readonly { readonly role: string; readonly content: string }[] }
+  readonly completion: string | null
+  readonly reasoning: string | null
+}
+
+/** One feedback on a generation, as `POST /generation/feedback` took it. */
+export interface GenerationFeedback {
+  readonly category: string
+  readonly comment: string | null
+  /** Epoch milliseconds on the simulator clock. */
+  readonly at: number
+}
+
+/** A day's activity of one key on one endpoint: a row of the store's `activity` table (a value: a change stores a new row). */
+export interface ActivityState {
+  readonly userId: string
+  /** The UTC day, as days since the epoch. */
+  readonly day: number
+  readonly keyHash: string
+  readonly workspaceId: string
+  /** The key's `creator_user_id` when it was charged (the `user_id` filter). */
+  readonly creatorUserId: string | null
+  /** The model's id (`openai/gpt-4o`), its canonical slug (`openai/gpt-4o-2024-05-13`), the endpoint's provider and its id. */
+  readonly model: string
+  readonly permaslug: string
+  readonly provider: string
+  readonly endpointId: string
+  readonly requests: number
+  /** The cost, in units of 10^-10 USD (exact sums: the money invariant holds to the unit). */
+  readonly units: number
+  readonly promptTokens: number
+  readonly completionTokens: number
+  readonly reasoningTokens: number
 }
 
 /** A token bucket's level at the instant it was last updated. */
@@ -567,6 +612,7 @@ export function emptyStoreData(): StoreData {
     guardrails: new Map(),
     guardrailKeys: new Map(),
     guardrailMembers: new Map(),
+    activity: new Map(),
   }
 }
 
@@ -598,5 +644,6 @@ export function copyStoreData(data: StoreData): StoreData {
     guardrails: new Map(data.guardrails),
     guardrailKeys: new Map(data.guardrailKeys),
     guardrailMembers: new Map(data.guardrailMembers),
+    activity: new Map(data.activity),
   }
 }
