@@ -165,6 +165,9 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'GET /__sim/oauth/codes/{code}': { body: '', answer: '200 the code, with `usedAt` and `keyHash` once exchanged' },
   'POST /__sim/budgets': { body: '`sim.budgets.set` options (`workspace`, `interval`, `limitUsd`, `includeByokInBudgets`)', answer: '200 the budget as `GET /workspaces/{workspace_ref}/budgets/{interval}` shows it' },
   'DELETE /__sim/budgets/{workspace}/{interval}': { body: '', answer: '204; 404 when the workspace has no budget for the interval' },
+  'POST /__sim/byok': { body: '`sim.byok.create` options (`userId`, `provider`, `key`, `workspace`, `isByokOnly`, …)', answer: '201 the credential as `GET /byok/{id}` shows it (never the raw key)' },
+  'GET /__sim/byok': { body: '', answer: '200 `{ "data": [credentials] }`, every organisation\'s, oldest first' },
+  'DELETE /__sim/byok/{id}': { body: '', answer: '204; 404 when no credential has the id' },
 }
 
 // --- Rendering --------------------------------------------------------------------------------

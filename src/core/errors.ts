@@ -123,6 +123,8 @@ export const SimulatorErrorCode = {
   WorkspaceHasKeys: 'WORKSPACE_HAS_KEYS',
   /** A preset reference (`sim.presets.update`, `delete`, `versions`) names no preset (decisions/0050). */
   UnknownPreset: 'UNKNOWN_PRESET',
+  /** `sim.byok.update` names no BYOK credential (decisions/0054). */
+  UnknownByok: 'UNKNOWN_BYOK',
 } as const
 
 export type SimulatorErrorCode = (typeof SimulatorErrorCode)[keyof typeof SimulatorErrorCode]

@@ -64,6 +64,12 @@ export const OPERATION_NAMES = [
   'getWorkspaceBudget',
   'upsertWorkspaceBudget',
   'deleteWorkspaceBudget',
+  // BYOK provider credentials (operations/byok.ts).
+  'createBYOKKey',
+  'listBYOKKeys',
+  'getBYOKKey',
+  'updateBYOKKey',
+  'deleteBYOKKey',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

@@ -30,6 +30,7 @@ import { type VideoModelCollection, createVideoModelCollection } from './store/v
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
 import { type PresetCollection, createPresetCollection } from './store/presets.js'
 import { type BudgetCollection, createBudgetCollection } from './store/budgets.js'
+import { type ByokCollection, createByokCollection } from './store/byok.js'
 import { checkPresetConfig } from './inference/presets.js'
 import { type InstantInput, toEpochMs } from './time.js'
 import { type DefaultWorld, DEFAULT_WORLD, DEFAULT_WORLD_MODELS } from './worlds/default.js'
@@ -164,6 +165,8 @@ export interface Simulator<World = DefaultWorld> {
   readonly presets: PresetCollection
   /** Workspace budgets: daily, weekly, monthly and lifetime spending limits of a workspace (decisions/0052). */
   readonly budgets: BudgetCollection
+  /** BYOK provider credentials: an organisation's own provider keys, which inference is served through (decisions/0054). */
+  readonly byok: ByokCollection
   /** Fault rules: errors, network errors or silence for the requests they match. */
   readonly faults: FaultControls
   /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
@@ -212,6 +215,7 @@ function createStore(seed: number, clock: StoreClock) {
     oauth: createOAuthControls(ctx),
     presets: createPresetCollection(ctx, checkPresetConfig),
     budgets: createBudgetCollection(ctx),
+    byok: createByokCollection(ctx),
   }
   return { ctx, collections }
 }

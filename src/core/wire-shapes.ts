@@ -14,6 +14,7 @@ import type { ResponsesResult, ResponsesUsage } from './inference/responses.js'
 import type { TextCompletion } from './inference/completions.js'
 import type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './inference/embeddings.js'
 import type { WorkspaceBudget } from './store/budgets.js'
+import type { ByokKey } from './store/byok.js'
 import { parseInstant } from './time.js'
 import {
   type ApiKey,
@@ -645,6 +646,25 @@ export const WORKSPACE_BUDGET = object<WorkspaceBudget>('WorkspaceBudget', {
 /** `{ data, include_byok_in_budgets }`: the answers of the workspace budget routes. */
 const budgetAnswer = (name: string, data: Shape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}, include_byok_in_budgets: boolean }`, fields: { data, include_byok_in_budgets: optional(boolean) } })
 
+/** `BYOKKey`: a BYOK provider credential, never its raw key (decisions/0054). */
+export const BYOK_KEY = object<ByokKey>('BYOKKey', {
+  id: string,
+  provider: string,
+  label: string,
+  name: optional(nullable(string)),
+  workspace_id: nullable(string),
+  allowed_api_key_hashes: nullable(arrayOf(string)),
+  allowed_models: nullable(arrayOf(string)),
+  allowed_user_ids: nullable(arrayOf(string)),
+  declared_zdr: nullable(boolean),
+  disabled: boolean,
+  is_byok_only: boolean,
+  is_fallback: boolean,
+  is_required: boolean,
+  sort_order: integer,
+  created_at: timestamp,
+})
+
 const pageOf = (name: string, of: PlainShape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}[], total_count: integer }`, fields: { data: arrayOf(of), total_count: integer } })
 
 type ErrorBody = ErrorEnvelope['error']
@@ -725,6 +745,11 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
   getWorkspaceBudget: budgetAnswer('WorkspaceBudget', WORKSPACE_BUDGET),
   upsertWorkspaceBudget: budgetAnswer('WorkspaceBudget', WORKSPACE_BUDGET),
   deleteWorkspaceBudget: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
+  createBYOKKey: dataOf('BYOKKey', BYOK_KEY),
+  listBYOKKeys: pageOf('BYOKKey', BYOK_KEY),
+  getBYOKKey: dataOf('BYOKKey', BYOK_KEY),
+  updateBYOKKey: dataOf('BYOKKey', BYOK_KEY),
+  deleteBYOKKey: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

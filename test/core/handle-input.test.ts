@@ -21,7 +21,8 @@ const SIMULATED =
   'POST /completions, POST /responses, POST /embeddings, POST /auth/keys/code, POST /auth/keys, POST /oauth/token, GET /oauth/jwks, ' +
   'GET /presets, GET /presets/{slug}, GET /presets/{slug}/versions, GET /presets/{slug}/versions/{version}, ' +
   'POST /presets/{slug}/chat/completions, POST /presets/{slug}/responses, POST /presets/{slug}/messages, ' +
-  'GET /workspaces/{workspace_ref}/budgets, GET /workspaces/{workspace_ref}/budgets/{interval}, PUT /workspaces/{workspace_ref}/budgets/{interval}, DELETE /workspaces/{workspace_ref}/budgets/{interval}'
+  'GET /workspaces/{workspace_ref}/budgets, GET /workspaces/{workspace_ref}/budgets/{interval}, PUT /workspaces/{workspace_ref}/budgets/{interval}, DELETE /workspaces/{workspace_ref}/budgets/{interval}, ' +
+  'POST /byok, GET /byok, GET /byok/{id}, PATCH /byok/{id}, DELETE /byok/{id}'
 
 /** sim.handle with a request no SimRequest type would allow: what plain JavaScript callers send. */
 const handleAnything = (sim: Sim, request: unknown): SimResponse => sim.handle(request as SimRequest)

@@ -1,6 +1,7 @@
 // The rows of the router's table, resource by resource: one row per operation name, in the order
 // of OPERATION_NAMES (which is the order the catch-all's message lists them in).
 import { BUDGET_OPERATIONS } from './budgets.js'
+import { BYOK_OPERATIONS } from './byok.js'
 import { CATALOG_OPERATIONS } from './catalog.js'
 import { CREDIT_OPERATIONS } from './credits.js'
 import { EMBEDDINGS_OPERATIONS } from './embeddings.js'
@@ -16,4 +17,4 @@ import { WORKSPACE_OPERATIONS } from './workspaces.js'
 const order = (operation: Operation): number => OPERATION_NAMES.indexOf(operation.name)
 
 /** Every simulated operation. */
-export const OPERATIONS: readonly Operation[] = [...KEY_OPERATIONS, ...CATALOG_OPERATIONS, ...FILE_OPERATIONS, ...WORKSPACE_OPERATIONS, ...CREDIT_OPERATIONS, ...INFERENCE_OPERATIONS, ...EMBEDDINGS_OPERATIONS, ...OAUTH_OPERATIONS, ...PRESET_OPERATIONS, ...BUDGET_OPERATIONS].sort((a, b) => order(a) - order(b))
+export const OPERATIONS: readonly Operation[] = [...KEY_OPERATIONS, ...CATALOG_OPERATIONS, ...FILE_OPERATIONS, ...WORKSPACE_OPERATIONS, ...CREDIT_OPERATIONS, ...INFERENCE_OPERATIONS, ...EMBEDDINGS_OPERATIONS, ...OAUTH_OPERATIONS, ...PRESET_OPERATIONS, ...BUDGET_OPERATIONS, ...BYOK_OPERATIONS].sort((a, b) => order(a) - order(b))

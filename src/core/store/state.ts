@@ -115,6 +115,28 @@ export interface BudgetState {
   readonly updatedAt: number
 }
 
+/** A BYOK provider credential (decisions/0054), keyed by id. A value: a change stores a new one. */
+export interface ByokState {
+  readonly id: string
+  readonly userId: string
+  /** Null: a credential of every workspace of the organisation. */
+  readonly workspaceId: string | null
+  readonly provider: string
+  /** The raw key: never answered. */
+  readonly key: string
+  readonly name: string | null
+  readonly allowedApiKeyHashes: readonly string[] | null
+  readonly allowedModels: readonly string[] | null
+  readonly allowedUserIds: readonly string[] | null
+  readonly declaredZdr: boolean | null
+  readonly disabled: boolean
+  readonly isByokOnly: boolean
+  readonly isFallback: boolean
+  readonly isRequired: boolean
+  readonly sortOrder: number
+  readonly createdAt: number
+}
+
 /** The store's key of a preset: its organisation and its slug. */
 export function presetScopeKey(userId: string, slug: string): string {
   return `${userId}\u0000${slug}`
@@ -154,6 +176,8 @@ export interface StoreData {
   presets: Map<string, PresetState>
   /** Workspace budgets, keyed by workspace and interval (store/budgets.ts, decisions/0052). */
   budgets: Map<string, BudgetState>
+  /** BYOK provider credentials, keyed by id (store/byok.ts, decisions/0054). */
+  byok: Map<string, ByokState>
 }
 
 /** How a PKCE code challenge was made from its verifier. */
@@ -453,6 +477,7 @@ export function emptyStoreData(): StoreData {
     oauthCodes: new Map(),
     presets: new Map(),
     budgets: new Map(),
+    byok: new Map(),
   }
 }
 
@@ -479,5 +504,6 @@ export function copyStoreData(data: StoreData): StoreData {
     oauthCodes: new Map(data.oauthCodes),
     presets: new Map(data.presets),
     budgets: new Map(data.budgets),
+    byok: new Map(data.byok),
   }
 }

@@ -8,9 +8,9 @@ import { maskSecret } from '../store/keys.js'
 import { givenCanonicalSlug } from '../store/models.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
-import type { BudgetState, FileState, KeyState, PresetState, StoreData, UserState } from '../store/state.js'
+import type { BudgetState, ByokState, FileState, KeyState, PresetState, StoreData, UserState } from '../store/state.js'
 import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd } from '../usage.js'
-import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldBudget, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
+import { WORLD_FORMAT, type WorldFile, type WorldKey, type WorldModel, type WorldBudget, type WorldByok, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -156,6 +156,28 @@ export function worldBudget(budget: BudgetState): WorldBudget {
   return { id: budget.id, workspace: budget.workspaceId, interval: budget.interval, limitUsd: budget.limitUsd, createdAt: iso(budget.createdAt), updatedAt: iso(budget.updatedAt) }
 }
 
+/** A BYOK credential as a world spec holds it (decisions/0054): every field, defaults left out. */
+export function worldByok(c: ByokState): WorldByok {
+  return {
+    id: c.id,
+    userId: c.userId,
+    workspace: c.workspaceId,
+    provider: c.provider,
+    key: c.key,
+    ...(c.name !== null && { name: c.name }),
+    ...(c.allowedApiKeyHashes !== null && { allowedApiKeyHashes: [...c.allowedApiKeyHashes] }),
+    ...(c.allowedModels !== null && { allowedModels: [...c.allowedModels] }),
+    ...(c.allowedUserIds !== null && { allowedUserIds: [...c.allowedUserIds] }),
+    ...(c.declaredZdr !== null && { declaredZdr: c.declaredZdr }),
+    ...(c.disabled && { disabled: true }),
+    ...(c.isByokOnly && { isByokOnly: true }),
+    ...(c.isFallback && { isFallback: true }),
+    ...(c.isRequired && { isRequired: true }),
+    sortOrder: c.sortOrder,
+    createdAt: iso(c.createdAt),
+  }
+}
+
 /** A preset as a world spec holds it: every version, with its id, config, system prompt and instant. */
 export function worldPreset(preset: PresetState): WorldPreset {
   return {
@@ -185,6 +207,7 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
     // Only when there are some: a world without presets exports as it did before they existed.
     ...(rows.presets.length > 0 && { presets: rows.presets.map(worldPreset) }),
     ...(rows.budgets.length > 0 && { budgets: rows.budgets.map(worldBudget) }),
+    ...(rows.byok.length > 0 && { byok: rows.byok.map(worldByok) }),
     handles: structuredClone(handles),
   }
 }
@@ -206,6 +229,7 @@ function exportRows(data: StoreData) {
     videoModels: [...data.videoModels.values()],
     presets: [...data.presets.values()],
     budgets: [...data.budgets.values()],
+    byok: [...data.byok.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)),
   }
 }
 
@@ -250,6 +274,7 @@ export function exportWorldParts(data: StoreData, nowMs: number, handles: object
     yield* list('videoModels', rows.videoModels, one(worldModel))
     if (rows.presets.length > 0) yield* list('presets', rows.presets, one(worldPreset))
     if (rows.budgets.length > 0) yield* list('budgets', rows.budgets, one(worldBudget))
+    if (rows.byok.length > 0) yield* list('byok', rows.byok, one(worldByok))
     yield `,"handles":${handlesText}}`
   }
   return parts()

@@ -21,6 +21,7 @@ import { put } from '../store/versions.js'
 import { type CreatePresetOptions, type LoadedPresetVersion, buildLoadedPreset, writePreset } from '../store/presets.js'
 import { checkPresetConfig } from '../inference/presets.js'
 import { type SetBudgetOptions, setBudgetFromOptions } from '../store/budgets.js'
+import { type CreateByokOptions, createByokFromOptions } from '../store/byok.js'
 
 /**
  * The format tag every world spec carries; a spec with another one is refused.
@@ -114,6 +115,19 @@ export type WorldPreset = Omit<CreatePresetOptions, 'createdAt'> & { createdAt?:
  */
 export type WorldBudget = Omit<SetBudgetOptions, 'createdAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant }
 
+/**
+ * A BYOK provider credential (decisions/0054): `sim.byok.create`'s options, with its instant. The
+ * raw key is part of the world, so a reloaded world serves requests through it alike.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789', isByokOnly: true })
+ * console.log(sim.exportWorld().byok?.map((c) => [c.provider, c.isByokOnly]))
+ * //=> [["openai",true]]
+ */
+export type WorldByok = Omit<CreateByokOptions, 'createdAt'> & { createdAt?: WorldInstant }
+
 export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant }
 export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { created?: WorldInstant }
 
@@ -140,6 +154,8 @@ export interface WorldSpec<Handles extends object = Record<string, unknown>> {
   presets?: WorldPreset[]
   /** Workspace budgets (decisions/0052): `sim.budgets.set`'s options, with their instants. */
   budgets?: WorldBudget[]
+  /** BYOK provider credentials (decisions/0054): `sim.byok.create`'s options, with their instants. */
+  byok?: WorldByok[]
   /**
    * Responder rules, in the JSON form `POST /__sim/responders` takes (a regular expression as
    * `{ "regex": "...", "flags": "i" }`), added in order when the world loads and again on
@@ -157,7 +173,7 @@ export interface WorldCollections {
   videoModels: VideoModelCollection
 }
 
-const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'budgets'] as const
+const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'budgets', 'byok'] as const
 const SPEC_FIELDS = fieldsOf<WorldSpec>({
   format: true,
   now: true,
@@ -169,6 +185,7 @@ const SPEC_FIELDS = fieldsOf<WorldSpec>({
   videoModels: true,
   presets: true,
   budgets: true,
+  byok: true,
   responders: true,
   handles: true,
 })
@@ -456,6 +473,14 @@ export function loadWorld<Handles extends object>(
       const { createdAt, updatedAt, ...options } = budget
       const made = when(createdAt, path, 'createdAt')
       setBudgetFromOptions(ctx, { ...options, ...(made !== undefined && { createdAt: made }) } as SetBudgetOptions, OPERATION, when(updatedAt, path, 'updatedAt'))
+    })
+  })
+  each<WorldByok>('byok', (credential, index) => {
+    const path = itemPath('byok', index)
+    at(path, () => {
+      const { createdAt, ...options } = credential
+      const made = when(createdAt, path, 'createdAt')
+      createByokFromOptions(ctx, { ...options, ...(made !== undefined && { createdAt: made }) } as CreateByokOptions, OPERATION)
     })
   })
   let handles = {} as Handles
