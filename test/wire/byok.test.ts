@@ -1,7 +1,13 @@
 // BYOK provider credentials (decisions/0054): the five operations through the official SDK and
 // sim.byok, tenancy, bad input, the control routes, world specs and snapshots.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createSimulator, SimulatorErrorCode } from '../../src/index.js'
+import { byokFee, createSimulator, SimulatorErrorCode } from '../../src/index.js'
+import { estimateCost } from '../../src/pricing/index.js'
+import { credentialFor, providerMatches } from '../../src/core/inference/byok.js'
+import type { StoreContext } from '../../src/core/store/context.js'
+import type { ByokState, KeyState } from '../../src/core/store/state.js'
+import type { Endpoint } from '../../src/core/types.js'
+import type { ChatResult } from '@openrouter/sdk/models'
 import { createControlApi } from '../../src/core/control-api.js'
 import { sdkClient, simulatorErrorOf, useSimulatorServer } from '../support/server.js'
 
@@ -115,10 +121,113 @@ describe('BYOK credentials', () => {
     const api = { handle: (r: { method: string; path: string; body?: string }) => control.handle({ query: new URLSearchParams(), body: '', ...r }) }
     const made = api.handle({ method: 'POST', path: '/byok', body: JSON.stringify({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789' }) })
     expect(made.status).toBe(201)
-    const id = (made.body as { id: string }).id
+    const id = ((made as { body: unknown }).body as { id: string }).id
     const listed = api.handle({ method: 'GET', path: '/byok' })
-    expect((listed.body as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([id])
+    expect(((listed as { body: unknown }).body as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([id])
     expect(api.handle({ method: 'DELETE', path: `/byok/${id}` }).status).toBe(204)
     expect(api.handle({ method: 'DELETE', path: `/byok/${id}` }).status).toBe(404)
+  })
+})
+
+describe('BYOK on the money path', () => {
+  let sim: Sim
+  beforeEach(() => {
+    sim = createSimulator()
+    harness.serve(sim)
+  })
+  const OPENAI_PRICING = { prompt: '0.0000004', completion: '0.0000016', input_cache_read: '0.0000001' }
+  const ask = (path: string, body: Record<string, unknown>, secret = sim.world.apiKey) =>
+    sim.handle({ method: 'POST', path, authorization: `Bearer ${secret}`, body: JSON.stringify({ model: 'openai/gpt-4.1-mini', ...body }) })
+  const chatBody = { messages: [{ role: 'user', content: 'Hello there' }], provider: { order: ['openai'] } }
+  type Usage = { prompt_tokens: number; completion_tokens: number; cost: number; is_byok: boolean; cost_details: { upstream_inference_cost: number | null } }
+  /** The key's usage and BYOK usage, and the organisation's total usage, in USD. */
+  const figures = async () => {
+    const key = (await sdkClient(sim.world.managementKey).apiKeys.get({ hash: sim.world.apiKeyHash })).data
+    const credits = (await sdkClient(sim.world.managementKey).credits.getCredits()).data
+    return { usage: key.usage, byok: key.byokUsage, total: credits.totalUsage }
+  }
+
+  it('serves through the credential: is_byok, the upstream cost at the endpoint prices, and a 5% fee charged exactly', async () => {
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789' })
+    const before = await figures()
+    const res = (await sdkClient(sim.world.apiKey).chat.send({ chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello there' }], provider: { order: ['openai'] } } })) as ChatResult
+    const usage = res.usage as NonNullable<ChatResult['usage']>
+    expect(usage.isByok).toBe(true)
+    const upstream = estimateCost(OPENAI_PRICING, { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens }, { at: sim.clock.nowMs() })
+    expect(usage.costDetails?.upstreamInferenceCost).toBe(Number(upstream))
+    // 5% of the exact decimal, exact: upstream × 5 / 100 in scaled integers.
+    const [whole = '0', fraction = ''] = upstream.split('.')
+    const fee = byokFee(upstream)
+    const [feeWhole = '0', feeFraction = ''] = fee.split('.')
+    expect(BigInt(feeWhole + feeFraction.padEnd(fraction.length + 2, '0'))).toBe(BigInt(whole + fraction) * 5n)
+    expect(usage.cost).toBe(Number(fee))
+    const after = await figures()
+    expect(after.usage - before.usage).toBeCloseTo(Number(fee), 12)
+    expect(after.byok - before.byok).toBeCloseTo(Number(upstream), 12)
+    expect(after.total - before.total).toBeCloseTo(Number(fee), 12)
+
+    const generation = (await sdkClient(sim.world.apiKey).generations.getGeneration({ id: res.id })).data
+    expect(generation).toMatchObject({ isByok: true, upstreamInferenceCost: Number(upstream), totalCost: Number(fee) })
+    expect(generation.providerResponses?.[0]?.isByok).toBe(true)
+  })
+
+  it('says is_byok in the stream usage chunk, the Responses usage and the text completion usage', async () => {
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789' })
+    type Last = { isByok?: boolean; costDetails?: { upstreamInferenceCost?: number | null } | null }
+    const stream = (await sdkClient(sim.world.apiKey).chat.send({ chatRequest: { model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello there' }], provider: { order: ['openai'] }, stream: true } })) as AsyncIterable<{ usage?: Last | null }>
+    let last: Last | undefined
+    for await (const chunk of stream) if (chunk.usage) last = chunk.usage
+    expect(last?.isByok).toBe(true)
+    expect(last?.costDetails?.upstreamInferenceCost).toBeGreaterThan(0)
+    const responses = ask('/responses', { input: 'Hello there', provider: { order: ['openai'] } }).body as { usage: { is_byok: boolean; cost_details: { upstream_inference_cost: number } } }
+    expect(responses.usage.is_byok).toBe(true)
+    expect(responses.usage.cost_details.upstream_inference_cost).toBeGreaterThan(0)
+    const text = ask('/completions', { prompt: 'Hello there', provider: { order: ['openai'] } }).body as { usage: Usage }
+    expect(text.usage.is_byok).toBe(true)
+  })
+
+  it('serves without a credential that does not apply, and charges the whole cost', () => {
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-1234567890', allowedModels: ['openai/gpt-4.1'] })
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-1234567890', allowedApiKeyHashes: ['0'.repeat(64)] })
+    sim.byok.create({ userId: sim.world.otherTenant.userId, provider: 'openai', key: 'sk-1234567890', workspace: null })
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-1234567890', workspace: sim.world.workspaces.production })
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-1234567890', disabled: true })
+    const usage = (ask('/chat/completions', chatBody).body as { usage: Usage }).usage
+    expect(usage.is_byok).toBe(false)
+    expect(usage.cost_details.upstream_inference_cost).toBeNull()
+    // A global credential of the organisation applies in every workspace.
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-1234567890', workspace: null })
+    expect((ask('/chat/completions', chatBody).body as { usage: Usage }).usage.is_byok).toBe(true)
+  })
+
+  it('passes over an is_byok_only provider without an applicable credential, and answers the routing 404 when none is left', () => {
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-1234567890', isByokOnly: true, allowedModels: ['openai/gpt-4.1'] })
+    const served = ask('/chat/completions', chatBody)
+    expect(served.status).toBe(200)
+    expect((served.body as { provider: string; usage: Usage }).provider).toBe('Azure')
+    const only = ask('/chat/completions', { ...chatBody, provider: { only: ['openai'] } })
+    expect(only.status).toBe(404)
+    expect((only.body as { error: { message: string } }).error.message).toBe('No endpoints found matching your provider preferences')
+  })
+
+  it('prefers non-fallback credentials, then the lowest sort_order', () => {
+    const state = (id: string, extra: Partial<ByokState>): ByokState => ({
+      id, userId: 'user_a', workspaceId: null, provider: 'openai', key: 'sk-000000', name: null, allowedApiKeyHashes: null, allowedModels: null, allowedUserIds: null,
+      declaredZdr: null, disabled: false, isByokOnly: false, isFallback: false, isRequired: false, sortOrder: 0, createdAt: 0, ...extra,
+    })
+    const byok = new Map<string, ByokState>()
+    for (const c of [state('fallback', { isFallback: true }), state('second', { sortOrder: 2 }), state('first', { sortOrder: 1, allowedApiKeyHashes: ['h'] }), state('azure', { provider: 'azure' })]) byok.set(c.id, c)
+    const ctx = { data: { byok } } as unknown as StoreContext
+    const key = { hash: 'h', userId: 'user_a', workspaceId: 'w', creatorUserId: null } as unknown as KeyState
+    const endpoint = { tag: 'openai', provider_name: 'OpenAI' } as Endpoint
+    const picked = () => credentialFor(ctx, key, 'openai/gpt-4.1-mini', endpoint)?.id
+    expect(picked()).toBe('first')
+    byok.set('first', state('first', { sortOrder: 1, allowedApiKeyHashes: ['other'] }))
+    expect(picked()).toBe('second')
+    byok.delete('second')
+    expect(picked()).toBe('fallback')
+    expect(credentialFor(ctx, key, 'openai/gpt-4.1-mini', { tag: 'google-vertex/europe', provider_name: 'Google Vertex' } as Endpoint)).toBeUndefined()
+    expect(providerMatches('google-vertex', { tag: 'google-vertex/europe', provider_name: 'Google Vertex' } as Endpoint)).toBe(true)
+    expect(providerMatches('google-vertex', { tag: 'vertex', provider_name: 'Google Vertex' } as Endpoint)).toBe(true)
   })
 })
