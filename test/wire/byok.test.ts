@@ -210,6 +210,24 @@ describe('BYOK on the money path', () => {
     expect((only.body as { error: { message: string } }).error.message).toBe('No endpoints found matching your provider preferences')
   })
 
+  it("counts the upstream cost toward a key's limit only under include_byok_in_limit, and the fee always", () => {
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789', workspace: null })
+    const run = (includeByokInLimit: boolean) => {
+      const made = sim.keys.create({ userId: sim.world.userId, limit: 1, includeByokInLimit })
+      const res = sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${made.key}`, body: JSON.stringify({ model: 'openai/gpt-4.1-mini', ...chatBody }) })
+      const usage = (res.body as { usage: Usage }).usage
+      const key = sim.handle({ method: 'GET', path: '/key', authorization: `Bearer ${made.key}` }).body as { data: { usage: number; byok_usage: number; limit_remaining: number } }
+      return { usage, key: key.data }
+    }
+    const without = run(false)
+    expect(without.usage.is_byok).toBe(true)
+    expect(without.key.usage).toBeCloseTo(without.usage.cost, 12)
+    expect(without.key.byok_usage).toBeCloseTo(without.usage.cost_details.upstream_inference_cost as number, 12)
+    expect(without.key.limit_remaining).toBeCloseTo(1 - without.usage.cost, 12)
+    const withByok = run(true)
+    expect(withByok.key.limit_remaining).toBeCloseTo(1 - withByok.usage.cost - (withByok.usage.cost_details.upstream_inference_cost as number), 12)
+  })
+
   it('prefers non-fallback credentials, then the lowest sort_order', () => {
     const state = (id: string, extra: Partial<ByokState>): ByokState => ({
       id, userId: 'user_a', workspaceId: null, provider: 'openai', key: 'sk-000000', name: null, allowedApiKeyHashes: null, allowedModels: null, allowedUserIds: null,
