@@ -1,7 +1,7 @@
 // BYOK provider credentials (decisions/0054): the five operations through the official SDK and
 // sim.byok, tenancy, bad input, the control routes, world specs and snapshots.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { byokFee, createSimulator, SimulatorErrorCode } from '../../src/index.js'
+import { byokFee, createSimulator, SimulatorErrorCode, type SimResponse } from '../../src/index.js'
 import { estimateCost } from '../../src/pricing/index.js'
 import { credentialFor, providerMatches } from '../../src/core/inference/byok.js'
 import type { StoreContext } from '../../src/core/store/context.js'
@@ -226,6 +226,23 @@ describe('BYOK on the money path', () => {
     expect(without.key.limit_remaining).toBeCloseTo(1 - without.usage.cost, 12)
     const withByok = run(true)
     expect(withByok.key.limit_remaining).toBeCloseTo(1 - withByok.usage.cost - (withByok.usage.cost_details.upstream_inference_cost as number), 12)
+  })
+
+  it('a stream cut short through a credential is charged the fee on what was sent', () => {
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789' })
+    const spentBefore = sim.credits.get(sim.world.userId).total_usage
+    const res = ask('/chat/completions', { ...chatBody, messages: [{ role: 'user', content: 'Tell me a long story' }], stream: true }) as SimResponse & { cancel?: (framesSent: number) => boolean }
+    const frames = res.body as { data: string }[]
+    const id = JSON.parse((frames[1] as { data: string }).data.slice(6)).id as string
+    const generation = () => (sim.handle({ method: 'GET', path: '/generation', query: `id=${id}`, authorization: `Bearer ${sim.world.apiKey}` }).body as { data: { total_cost: number; is_byok: boolean; cancelled: boolean; tokens_completion: number } }).data
+    const whole = generation()
+    expect(whole.is_byok).toBe(true)
+    expect(res.cancel?.(1)).toBe(true)
+    const cut = generation()
+    expect(cut).toMatchObject({ cancelled: true, is_byok: true })
+    expect(cut.total_cost).toBeLessThan(whole.total_cost)
+    // The fee of what was sent is what the credits paid.
+    expect(sim.credits.get(sim.world.userId).total_usage - spentBefore).toBeCloseTo(cut.total_cost, 12)
   })
 
   it('prefers non-fallback credentials, then the lowest sort_order', () => {
