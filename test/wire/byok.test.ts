@@ -116,6 +116,16 @@ describe('BYOK credentials', () => {
     expect(again.exportWorld()).toEqual(world)
   })
 
+  it("deleting a workspace deletes its credentials, not the organisation's global ones, and the world still reloads", () => {
+    const workspace = sim.workspaces.create({ userId: sim.world.userId, name: 'Agents', slug: 'agents' })
+    const own = sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789', workspace: workspace.id })
+    const global = sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789', workspace: null })
+    sim.workspaces.delete(workspace.id)
+    expect(sim.byok.get(own.id)).toBeUndefined()
+    expect(sim.byok.list()).toEqual([global])
+    expect(createSimulator({ world: sim.exportWorld() }).byok.list()).toEqual([global])
+  })
+
   it('control routes make, list and delete credentials', () => {
     const control = createControlApi(sim)
     const api = { handle: (r: { method: string; path: string; body?: string }) => control.handle({ query: new URLSearchParams(), body: '', ...r }) }

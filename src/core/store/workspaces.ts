@@ -467,6 +467,8 @@ export function deleteWorkspace(ctx: StoreContext, state: WorkspaceState): void 
   for (const [scope, file] of ctx.data.files) if (file.workspaceId === id) remove(ctx, 'files', scope)
   // Its budgets go with it, as the service deletes them (decisions/0052).
   for (const [scope, budget] of ctx.data.budgets) if (budget.workspaceId === id) remove(ctx, 'budgets', scope)
+  // Its BYOK credentials too (a global one, workspace null, stays): none may name a workspace that is gone (decisions/0054).
+  for (const [credentialId, credential] of ctx.data.byok) if (credential.workspaceId === id) remove(ctx, 'byok', credentialId)
   remove(ctx, 'workspaces', id)
   const user = ctx.data.users.get(state.userId)
   if (user !== undefined && user.defaultWorkspaceId === id) put(ctx, 'users', user.id, { ...user, defaultWorkspaceId: null })
