@@ -134,6 +134,9 @@ describe('BYOK credentials', () => {
     const id = ((made as { body: unknown }).body as { id: string }).id
     const listed = api.handle({ method: 'GET', path: '/byok' })
     expect(((listed as { body: unknown }).body as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([id])
+    // The export written in parts, as the server streams it, holds the credential as exportWorld() does.
+    const parts = api.handle({ method: 'GET', path: '/world/export' }) as { parts: Iterable<string> }
+    expect(JSON.parse([...parts.parts].join('')).byok).toEqual(sim.exportWorld().byok)
     expect(api.handle({ method: 'DELETE', path: `/byok/${id}` }).status).toBe(204)
     expect(api.handle({ method: 'DELETE', path: `/byok/${id}` }).status).toBe(404)
   })
