@@ -170,6 +170,9 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'DELETE /__sim/guardrails/{id}': { body: '', answer: '204, its assignments gone with it' },
   'POST /__sim/members': { body: '`sim.members.add` options (`workspaces` for its places in workspaces)', answer: '201 the member as `GET /organization/members` lists it' },
   'DELETE /__sim/members/{userId}/{memberId}': { body: '', answer: '204 (`sim.members.remove`)' },
+  'POST /__sim/byok': { body: '`sim.byok.create` options (`userId`, `provider`, `key`, `workspace`, `isByokOnly`, …)', answer: '201 the credential as `GET /byok/{id}` shows it (never the raw key)' },
+  'GET /__sim/byok': { body: '', answer: '200 `{ "data": [credentials] }`, every organisation\'s, oldest first' },
+  'DELETE /__sim/byok/{id}': { body: '', answer: '204; 404 when no credential has the id' },
 }
 
 // --- Rendering --------------------------------------------------------------------------------

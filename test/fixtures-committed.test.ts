@@ -22,6 +22,11 @@ import { DeleteWorkspaceBudgetResponse$inboundSchema } from '@openrouter/sdk/mod
 import { GetWorkspaceBudgetResponse$inboundSchema } from '@openrouter/sdk/models/getworkspacebudgetresponse.js'
 import { ListWorkspaceBudgetsResponse$inboundSchema } from '@openrouter/sdk/models/listworkspacebudgetsresponse.js'
 import { UpsertWorkspaceBudgetResponse$inboundSchema } from '@openrouter/sdk/models/upsertworkspacebudgetresponse.js'
+import { CreateBYOKKeyResponse$inboundSchema } from '@openrouter/sdk/models/createbyokkeyresponse.js'
+import { DeleteBYOKKeyResponse$inboundSchema } from '@openrouter/sdk/models/deletebyokkeyresponse.js'
+import { GetBYOKKeyResponse$inboundSchema } from '@openrouter/sdk/models/getbyokkeyresponse.js'
+import { UpdateBYOKKeyResponse$inboundSchema } from '@openrouter/sdk/models/updatebyokkeyresponse.js'
+import { ListBYOKKeysResponse$inboundSchema } from '@openrouter/sdk/models/listbyokkeysresponse.js'
 import { GetKeyResponse$inboundSchema } from '@openrouter/sdk/models/operations/getkey.js'
 import { ListResponse$inboundSchema } from '@openrouter/sdk/models/operations/list.js'
 import { ListEndpointsResponse$inboundSchema } from '@openrouter/sdk/models/operations/listendpoints.js'
@@ -169,6 +174,11 @@ const SUCCESS_SCHEMAS: Record<Exclude<OperationName, 'getFileContent'>, Schema> 
   // The body of GET /models/user; the SDK's operation wraps it as `Result`.
   listModelsUser: ModelsListResponse$inboundSchema,
   listEndpointsZdr: ListEndpointsZdrResponse$inboundSchema,
+  createBYOKKey: CreateBYOKKeyResponse$inboundSchema,
+  listBYOKKeys: ListBYOKKeysResponse$inboundSchema,
+  getBYOKKey: GetBYOKKeyResponse$inboundSchema,
+  updateBYOKKey: UpdateBYOKKeyResponse$inboundSchema,
+  deleteBYOKKey: DeleteBYOKKeyResponse$inboundSchema,
 }
 
 /** The SDK's typed error for each status the simulator answers with; all share the envelope shape. */

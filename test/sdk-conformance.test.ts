@@ -452,6 +452,11 @@ const DECLARED: Record<SdkOperation, readonly DeclaredStatus[]> = {
   submitGenerationFeedback: [400, 401, 404, 429, 500],
   listModelsUser: [401, 403, 404, 500],
   listEndpointsZdr: [403, 500],
+  createBYOKKey: [400, 401, 403, 500],
+  listBYOKKeys: [400, 401, 500],
+  getBYOKKey: [401, 404, 500],
+  updateBYOKKey: [400, 401, 403, 404, 500],
+  deleteBYOKKey: [401, 404, 500],
 }
 
 const SDK_METHOD: Record<SdkOperation, string> = {
@@ -517,6 +522,11 @@ const SDK_METHOD: Record<SdkOperation, string> = {
   submitGenerationFeedback: 'sdk.generations.submitFeedback',
   listModelsUser: 'sdk.models.listForUser',
   listEndpointsZdr: 'sdk.endpoints.listZdrEndpoints',
+  createBYOKKey: 'sdk.byok.create',
+  listBYOKKeys: 'sdk.byok.list',
+  getBYOKKey: 'sdk.byok.get',
+  updateBYOKKey: 'sdk.byok.update',
+  deleteBYOKKey: 'sdk.byok.delete',
 }
 
 /** MSW path patterns of each operation, for one-off overrides. */
@@ -583,6 +593,11 @@ const ROUTE: Record<SdkOperation, string> = {
   submitGenerationFeedback: `${DEFAULT_BASE_URL}/generation/feedback`,
   listModelsUser: `${DEFAULT_BASE_URL}/models/user`,
   listEndpointsZdr: `${DEFAULT_BASE_URL}/endpoints/zdr`,
+  createBYOKKey: `${DEFAULT_BASE_URL}/byok`,
+  listBYOKKeys: `${DEFAULT_BASE_URL}/byok`,
+  getBYOKKey: `${DEFAULT_BASE_URL}/byok/:id`,
+  updateBYOKKey: `${DEFAULT_BASE_URL}/byok/:id`,
+  deleteBYOKKey: `${DEFAULT_BASE_URL}/byok/:id`,
 }
 
 /** One valid request per operation, made with the management key, for the overridden statuses. */
@@ -649,6 +664,11 @@ const VALID_CALL: Record<SdkOperation, (sdk: Sdk) => Promise<unknown>> = {
   submitGenerationFeedback: (sdk) => sdk.generations.submitFeedback({ submitGenerationFeedbackRequest: { generationId: 'gen-0-none', category: 'other' } }),
   listModelsUser: (sdk) => sdk.models.listForUser({ bearer: world.apiKey }),
   listEndpointsZdr: (sdk) => sdk.endpoints.listZdrEndpoints(),
+  createBYOKKey: (sdk) => sdk.byok.create({ createBYOKKeyRequest: { provider: 'openai', key: 'sk-proj-0123456789' } }),
+  listBYOKKeys: (sdk) => sdk.byok.list(),
+  getBYOKKey: (sdk) => sdk.byok.get({ id: NO_CREDENTIAL }),
+  updateBYOKKey: (sdk) => sdk.byok.update({ id: NO_CREDENTIAL, updateBYOKKeyRequest: { isFallback: true } }),
+  deleteBYOKKey: (sdk) => sdk.byok.delete({ id: NO_CREDENTIAL }),
 }
 
 const UNKNOWN_SECRET = `sk-or-v1-${'0'.repeat(64)}`
@@ -900,6 +920,44 @@ function PRESET_ERROR_CASES(): ErrorCase[] {
     overridden('createPresetsMessages', 404),
     overridden('createPresetsMessages', 500),
   ]
+}
+
+/** The BYOK credential routes' cases (decisions/0054). */
+function BYOK_ERROR_CASES(): ErrorCase[] {
+  const noCredential = { metadata: { resource: 'byok_key' } }
+  const globexCredential = (): string => {
+    globexCredentialId = sim.byok.create({ userId: world.otherTenant.userId, provider: 'openai', key: 'sk-globex-0123456789' }).id
+    return world.managementKey
+  }
+  return [
+    produced('createBYOKKey', 400, 'provider is not a slug', asManagement, (sdk) => sdk.byok.create({ createBYOKKeyRequest: { provider: 'Open AI' as 'openai', key: 'sk-1234567890' } }), bodyField({ parameter: 'provider', reason: 'must be a lowercase provider slug such as "openai"', value: '"Open AI"' })),
+    produced('createBYOKKey', 400, "workspace_id is another organisation's workspace", asManagement, (sdk) => sdk.byok.create({ createBYOKKeyRequest: { provider: 'openai', key: 'sk-1234567890', workspaceId: world.otherTenant.workspaceId } }), bodyField({ parameter: 'workspace_id', reason: 'is not a workspace of the caller', value: `"${world.otherTenant.workspaceId}"` })),
+    ...unauthorized('createBYOKKey', VALID_CALL.createBYOKKey),
+    produced('createBYOKKey', 403, 'the key is a regular key', asRegular, VALID_CALL.createBYOKKey),
+    overridden('createBYOKKey', 500),
+    produced('listBYOKKeys', 400, 'limit is over 100', asManagement, (sdk) => sdk.byok.list({ limit: 101 }), { metadata: { parameter: 'limit', reason: 'must be between 1 and 100', value: '101' } }),
+    ...unauthorized('listBYOKKeys', VALID_CALL.listBYOKKeys),
+    overridden('listBYOKKeys', 500),
+    ...unauthorized('getBYOKKey', VALID_CALL.getBYOKKey),
+    produced('getBYOKKey', 404, 'no credential has the id', asManagement, VALID_CALL.getBYOKKey, noCredential),
+    produced('getBYOKKey', 404, "the credential is another organisation's", globexCredential, (sdk) => sdk.byok.get({ id: globexCredentialId }), noCredential),
+    overridden('getBYOKKey', 500),
+    produced('updateBYOKKey', 400, 'key is empty', withCredential, (sdk) => sdk.byok.update({ id: credentialId, updateBYOKKeyRequest: { key: '' } }), bodyField({ parameter: 'key', reason: 'must not be empty', value: '""' })),
+    ...unauthorized('updateBYOKKey', VALID_CALL.updateBYOKKey),
+    produced('updateBYOKKey', 403, 'the key is a regular key', asRegular, VALID_CALL.updateBYOKKey),
+    produced('updateBYOKKey', 404, 'no credential has the id', asManagement, VALID_CALL.updateBYOKKey, noCredential),
+    overridden('updateBYOKKey', 500),
+    ...unauthorized('deleteBYOKKey', VALID_CALL.deleteBYOKKey),
+    produced('deleteBYOKKey', 404, 'no credential has the id', asManagement, VALID_CALL.deleteBYOKKey, noCredential),
+    overridden('deleteBYOKKey', 500),
+  ]
+}
+const NO_CREDENTIAL = '00000000-0000-4000-8000-000000000000'
+let globexCredentialId = ''
+let credentialId = ''
+const withCredential = (): string => {
+  credentialId = sim.byok.create({ userId: world.userId, provider: 'openai', key: 'sk-proj-0123456789' }).id
+  return world.managementKey
 }
 
 /** The workspace budget routes' cases (decisions/0052). */
@@ -1307,6 +1365,7 @@ const ERROR_CASES: ErrorCase[] = [
   overridden('listModelsUser', 500),
   overridden('listEndpointsZdr', 403),
   overridden('listEndpointsZdr', 500),
+  ...BYOK_ERROR_CASES(),
 ]
 
 describe('declared error statuses arrive as the SDK typed errors', () => {

@@ -585,6 +585,26 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         return NO_CONTENT
       },
     },
+    // BYOK credentials (decisions/0054): made and deleted as sim.byok does, answered as the wire answers them.
+    {
+      method: 'POST',
+      path: '/byok',
+      run: ({ body }) => jsonResponse(201, sim.byok.create(options(body))),
+    },
+    {
+      method: 'GET',
+      path: '/byok',
+      run: () => jsonResponse(200, { data: sim.byok.list() }),
+    },
+    {
+      method: 'DELETE',
+      path: '/byok/{id}',
+      run: ({ params }) => {
+        const id = params['id'] as string
+        if (!sim.byok.delete(id)) throw notFound('byok credential', id)
+        return NO_CONTENT
+      },
+    },
     {
       method: 'POST',
       path: '/credits',

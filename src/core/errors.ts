@@ -129,6 +129,8 @@ export const SimulatorErrorCode = {
   MemberHasKeys: 'MEMBER_HAS_KEYS',
   /** A guardrail id (`sim.guardrails.update`, `delete`, assignments) names no guardrail (decisions/0051). */
   UnknownGuardrail: 'UNKNOWN_GUARDRAIL',
+  /** `sim.byok.update` names no BYOK credential (decisions/0054). */
+  UnknownByok: 'UNKNOWN_BYOK',
 } as const
 
 export type SimulatorErrorCode = (typeof SimulatorErrorCode)[keyof typeof SimulatorErrorCode]

@@ -93,6 +93,12 @@ export const OPERATION_NAMES = [
   // The catalog as a caller may use it (operations/models-user.ts).
   'listModelsUser',
   'listEndpointsZdr',
+  // BYOK provider credentials (operations/byok.ts).
+  'createBYOKKey',
+  'listBYOKKeys',
+  'getBYOKKey',
+  'updateBYOKKey',
+  'deleteBYOKKey',
 ] as const
 
 /** Names of the simulated operations, as faults, journals and errors refer to them. */

@@ -31,6 +31,7 @@ import { type WorkspaceCollection, createWorkspaceCollection } from './store/wor
 import { type PresetCollection, createPresetCollection } from './store/presets.js'
 import { type BudgetCollection, createBudgetCollection } from './store/budgets.js'
 import { type GenerationReader, createGenerationReader } from './store/generations.js'
+import { type ByokCollection, createByokCollection } from './store/byok.js'
 import { checkPresetConfig } from './inference/presets.js'
 import { type MemberCollection, createMemberCollection } from './store/members.js'
 import { type GuardrailCollection, createGuardrailCollection } from './store/guardrails.js'
@@ -174,6 +175,8 @@ export interface Simulator<World = DefaultWorld> {
   readonly guardrails: GuardrailCollection
   /** The generations the store keeps: their stored content and feedback (decisions/0053). */
   readonly generations: GenerationReader
+  /** BYOK provider credentials: an organisation's own provider keys, which inference is served through (decisions/0054). */
+  readonly byok: ByokCollection
   /** Fault rules: errors, network errors or silence for the requests they match. */
   readonly faults: FaultControls
   /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
@@ -225,6 +228,7 @@ function createStore(seed: number, clock: StoreClock) {
     members: createMemberCollection(ctx),
     guardrails: createGuardrailCollection(ctx, guardrailReaders(ctx)),
     generations: createGenerationReader(ctx),
+    byok: createByokCollection(ctx),
   }
   return { ctx, collections }
 }

@@ -17,6 +17,7 @@ import type { WorkspaceBudget } from './store/budgets.js'
 import type { OrganizationMember, WorkspaceMember } from './store/members.js'
 import type { Guardrail, GuardrailKeyAssignment, GuardrailMemberAssignment } from './store/guardrails.js'
 import type { GuardrailBuiltinFilter, GuardrailContentFilter } from './store/state.js'
+import type { ByokKey } from './store/byok.js'
 import { parseInstant } from './time.js'
 import {
   type ActivityItem,
@@ -738,6 +739,25 @@ export const ACTIVITY_ITEM = object<ActivityItem>('ActivityItem', {
   workspace_id: optional(string),
 })
 
+/** `BYOKKey`: a BYOK provider credential, never its raw key (decisions/0054). */
+export const BYOK_KEY = object<ByokKey>('BYOKKey', {
+  id: string,
+  provider: string,
+  label: string,
+  name: optional(nullable(string)),
+  workspace_id: nullable(string),
+  allowed_api_key_hashes: nullable(arrayOf(string)),
+  allowed_models: nullable(arrayOf(string)),
+  allowed_user_ids: nullable(arrayOf(string)),
+  declared_zdr: nullable(boolean),
+  disabled: boolean,
+  is_byok_only: boolean,
+  is_fallback: boolean,
+  is_required: boolean,
+  sort_order: integer,
+  created_at: timestamp,
+})
+
 const pageOf = (name: string, of: PlainShape): ObjectShape => ({ kind: 'object', name: `{ data: ${name}[], total_count: integer }`, fields: { data: arrayOf(of), total_count: integer } })
 
 type ErrorBody = ErrorEnvelope['error']
@@ -869,6 +889,11 @@ export const RESPONSE_SHAPES: Readonly<Record<JsonOperationName, ObjectShape>> =
       warnings: optional(arrayOf(string)),
     },
   }),
+  createBYOKKey: dataOf('BYOKKey', BYOK_KEY),
+  listBYOKKeys: pageOf('BYOKKey', BYOK_KEY),
+  getBYOKKey: dataOf('BYOKKey', BYOK_KEY),
+  updateBYOKKey: dataOf('BYOKKey', BYOK_KEY),
+  deleteBYOKKey: { kind: 'object', name: '{ deleted: true }', fields: { deleted: boolean } },
 }
 
 /** What a 200 of `GET /files/{file_id}/content` carries besides the bytes. */

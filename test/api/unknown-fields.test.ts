@@ -34,7 +34,7 @@ const ENDPOINT =
 const VIDEO_MODEL =
   'id, canonical_slug, name, created, description, generate_audio, allowed_passthrough_parameters, pricing_skus, seed, supported_aspect_ratios, ' +
   'supported_durations, supported_frame_images, supported_resolutions, supported_sizes, creativity, upscale_factor, hugging_face_id'
-const SPEC = 'format, now, users, workspaces, keys, files, models, videoModels, presets, budgets, members, guardrails, responders, handles'
+const SPEC = 'format, now, users, workspaces, keys, files, models, videoModels, presets, budgets, members, guardrails, byok, responders, handles'
 const RECORD = 'at, cost, byok'
 
 const ORG = 'user_acme'

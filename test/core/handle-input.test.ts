@@ -26,7 +26,8 @@ const SIMULATED =
   'GET /guardrails, POST /guardrails, GET /guardrails/{id}, PATCH /guardrails/{id}, DELETE /guardrails/{id}, GET /guardrails/assignments/keys, GET /guardrails/assignments/members, ' +
   'GET /guardrails/{id}/assignments/keys, GET /guardrails/{id}/assignments/members, POST /guardrails/{id}/assignments/keys, POST /guardrails/{id}/assignments/keys/remove, ' +
   'POST /guardrails/{id}/assignments/members, POST /guardrails/{id}/assignments/members/remove, ' +
-  'GET /activity, GET /analytics/meta, POST /analytics/query, GET /generation/content, POST /generation/feedback, GET /models/user, GET /endpoints/zdr'
+  'GET /activity, GET /analytics/meta, POST /analytics/query, GET /generation/content, POST /generation/feedback, GET /models/user, GET /endpoints/zdr, ' +
+  'POST /byok, GET /byok, GET /byok/{id}, PATCH /byok/{id}, DELETE /byok/{id}'
 
 /** sim.handle with a request no SimRequest type would allow: what plain JavaScript callers send. */
 const handleAnything = (sim: Sim, request: unknown): SimResponse => sim.handle(request as SimRequest)

@@ -248,11 +248,12 @@ describe('write operations under hostile bodies', () => {
 
   it('answers a body over the cap with a 413 envelope on every write operation, and changes nothing', () => {
     const sim = createSimulator()
+    const credential = sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-fuzz-0123456789' }).id
     const before = JSON.stringify(sim.exportWorld())
     const huge = `{"name":"${'x'.repeat(MAX_BODY_BYTES)}"}`
     // A DELETE reads no body: it is answered as if it had none, so it is not sent here.
     for (const operation of WRITES.filter((write) => write.method !== 'DELETE')) {
-      const path = operation.template.replace('{hash}', sim.world.apiKeyHash).replace('{id}', sim.world.workspaces.default).replace('{workspace_ref}', sim.world.workspaces.default).replace('{interval}', 'daily')
+      const path = operation.template.replace('/byok/{id}', `/byok/${credential}`).replace('{hash}', sim.world.apiKeyHash).replace('{id}', sim.world.workspaces.default).replace('{workspace_ref}', sim.world.workspaces.default).replace('{interval}', 'daily')
       const response = sim.handle({ method: operation.method, path, authorization: `Bearer ${sim.world.managementKey}`, body: huge, headers: { 'content-type': 'application/json' } })
       expect(response.status, `${operation.method} ${operation.template}`).toBe(413)
       expect(problemsOf(response, path)).toEqual([])

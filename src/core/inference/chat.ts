@@ -14,7 +14,9 @@ import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { canonicalSlugOf } from '../store/models.js'
 import { type GenerationFacts, activityOf, recordGeneration } from '../store/generations.js'
 import { refuseAtWorkspaceBudget } from './budgets.js'
-import { chargeKey, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
+import { chargeKey, recordByokUsage, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
+import { byokFee, byokOnlyWithout, credentialFor } from './byok.js'
+import type { ByokState } from '../store/state.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
 import { defaultReply, replyHash } from './reply.js'
 import { type ReasoningStyle, type ReplyOptions, composeReply, cutAtStop, formatted, requestSeed, toolArguments } from './compose.js'
@@ -261,6 +263,13 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           failure = overQuota
           continue
         }
+        // The organisation's BYOK credential for the endpoint's provider, if one applies (decisions/0054);
+        // an `is_byok_only` provider without one is passed over as the preferences pass one over.
+        const credential = credentialFor(ctx, key, model.model.id, endpoint)
+        if (byokOnlyWithout(ctx, key, endpoint, credential)) {
+          failure ??= new ApiError(404, { message: 'No endpoints found matching your provider preferences', metadata: { reason: 'no_endpoint_provider', model: model.id } })
+          continue
+        }
         const billing = search === null ? undefined : searchBilling(endpoint, search)
         refuseWithoutCredits(ctx, principal.userId, endpoint, input.maxTokens, estimatedPrompt, now, billing)
         const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
@@ -272,7 +281,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           provider_name: endpoint.provider_name,
           status,
           latency: ms,
-          is_byok: false,
+          is_byok: credential !== undefined,
         })
         const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: shape.operation })
         if (fault !== null) {
@@ -297,7 +306,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: shape.operation }) : null
         attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
         countFreeRequest(ctx, key.userId, endpoint, now)
-        const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault, billing }, shape)
+        const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault, billing, byok: credential }, shape)
         // For the journal: the rule that answered (null: the default reply did).
         if (picked !== undefined) outcome.responder = picked
         return outcome
@@ -321,6 +330,8 @@ interface Completion {
   streamFault: StreamFault | null
   /** A web search's pricing and count, when the request searches (decisions/0038). */
   billing: { pricing: CompiledPricing; webSearches: number } | undefined
+  /** The BYOK credential that serves the request (decisions/0054); undefined: the service's own account. */
+  byok: ByokState | undefined
 }
 
 /** A message as GET /generation/content shows it: its role and text. */
@@ -384,11 +395,21 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   // A web search is billed with the request, at the pricing that prices it (decisions/0038).
   const pricing = c.billing?.pricing ?? pricingOf(endpoint)
   const webSearches = c.billing?.webSearches ?? 0
-  const { cost, usage: chatUsage, usageJson } = priceCounts(pricing, counts, now, webSearches)
+  const priced = priceCounts(pricing, counts, now, webSearches)
+  // Through a BYOK credential (decisions/0054) the provider bills the customer the cost (the
+  // upstream cost), and the service charges its fee: 5% of it, exact, rounded half up to 10^-10 USD.
+  let { cost, usage: chatUsage, usageJson } = priced
+  if (c.byok !== undefined) {
+    cost = byokFee(priced.cost)
+    chatUsage = { ...chatUsage, cost: Number(cost), is_byok: true, cost_details: { ...chatUsage.cost_details, upstream_inference_cost: Number(priced.cost) } }
+    usageJson = usageText(chatUsage)
+  }
   const units = costToUnits(cost)
 
   // Step 8: the key's usage record at this instant, and the organisation's credits, in one write.
   const record = chargeKey(ctx, key, units, now)
+  // What the provider billed is the key's BYOK usage, which the credits never pay.
+  if (c.byok !== undefined) recordByokUsage(ctx, ctx.data.keys.get(key.hash) as KeyState, costToUnits(priced.cost), now)
 
   recordAttempt(ctx, model.model, endpoint, c.streamFault === null ? 200 : c.streamFault.respond.status, c.latency, throughput)
   const generationTime = Math.round((counts.completionTokens / Math.max(throughput, 1)) * 1000)
@@ -421,6 +442,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
       reasoning: reply.reasoning,
     },
   }
+  if (c.byok !== undefined) facts.byokUpstreamCost = Number(priced.cost)
   const row = recordGeneration(ctx, { userId: key.userId, keyHash: key.hash, cost, units, facts, activity: activityOf(model.model, endpoint, key.creatorUserId) })
 
   // Written out, not spread from `base`: a spread of it was the costliest line of a completion.
@@ -428,7 +450,8 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   if (plan === undefined) return { type: 'json', answer: new AnswerPayload(shape, done), responder: null, warnings: reply.warnings }
   if (cut === undefined) shape.end(plan, done)
   const price = (sent: StreamCounts) => {
-    const sentCost = pricing.cost(webSearches === 0 ? sent : { ...sent, webSearches }, { at: now })
+    const upstream = pricing.cost(webSearches === 0 ? sent : { ...sent, webSearches }, { at: now })
+    const sentCost = c.byok === undefined ? upstream : byokFee(upstream)
     return { cost: sentCost, units: costToUnits(sentCost) }
   }
   const settle = streamCanceller(ctx, { keyHash: key.hash, record, index: key.usageCount, generation: row, counts: { ...counts }, plan, estimate: plan.estimate, throughput, price })

@@ -44,6 +44,21 @@ export function chargeKey(ctx: StoreContext, key: KeyState, units: number, now: 
   return record
 }
 
+/**
+ * Records what the provider billed for a request served through a BYOK credential (decisions/0054)
+ * as a `byok: true` usage record of the key at `now`. Such records are the key's `byok_usage`:
+ * the credits never pay them; the key's limit counts them under `include_byok_in_limit`, a
+ * workspace's budgets under `include_byok_in_budgets`.
+ */
+export function recordByokUsage(ctx: StoreContext, key: KeyState, units: number, now: number): UsageRecord {
+  const record: UsageRecord = { at: now, units, byok: true }
+  const before = ctx.indices.keysEpoch
+  put(ctx, 'keys', key.hash, chargedKey(key, record, now))
+  // Nothing of it is the credits': the organisation's sum moves by nothing.
+  noteCharge(ctx, key.userId, before, now, 0)
+  return record
+}
+
 /** The message of the 402 when the organisation's credits cannot cover the request's worst case. */
 export function creditsMessage(requested: number, affordable: number): string {
   return `This request requires more credits, or fewer max_tokens. You requested up to ${requested} tokens, but can only afford ${affordable}. To increase, visit https://openrouter.ai/settings/credits and add more credits`

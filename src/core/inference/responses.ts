@@ -160,9 +160,10 @@ function usageOf(u: Completed['usage']): ResponsesUsage {
     output_tokens_details: { reasoning_tokens: u.completion_tokens_details.reasoning_tokens },
     total_tokens: u.total_tokens,
     cost: u.cost,
-    is_byok: false,
+    // Served through a BYOK credential: the flag and the upstream cost, as the chat usage says (decisions/0054).
+    is_byok: u.is_byok,
     cost_details: {
-      upstream_inference_cost: null,
+      upstream_inference_cost: u.cost_details.upstream_inference_cost,
       upstream_inference_input_cost: u.cost_details.upstream_inference_prompt_cost,
       upstream_inference_output_cost: u.cost_details.upstream_inference_completions_cost,
     },

@@ -178,6 +178,8 @@ export interface GenerationFacts {
   presetId?: string | null
   /** The prompt and the reply, for `GET /generation/content` (decisions/0053); absent: none kept. */
   content?: GenerationContent
+  /** Served through a BYOK credential (decisions/0054): what the provider billed, in USD; absent: not. */
+  byokUpstreamCost?: number
 }
 
 /** The wire record of a generation (`GET /generation?id=`'s data), for the money path and the fixtures alike. */
@@ -187,7 +189,7 @@ export function generationWire(f: GenerationFacts): Generation {
     upstream_id: f.upstreamId,
     total_cost: f.cost,
     cache_discount: null,
-    upstream_inference_cost: null,
+    upstream_inference_cost: f.byokUpstreamCost ?? null,
     created_at: formatTimestamp(f.createdMs),
     model: f.model,
     app_id: null,
@@ -213,7 +215,7 @@ export function generationWire(f: GenerationFacts): Generation {
     num_fetches: 0,
     origin: '',
     usage: f.cost,
-    is_byok: false,
+    is_byok: f.byokUpstreamCost !== undefined,
     api_type: f.apiType,
     data_region: 'global',
     external_user: f.externalUser,

@@ -115,6 +115,28 @@ export interface BudgetState {
   readonly updatedAt: number
 }
 
+/** A BYOK provider credential (decisions/0054), keyed by id. A value: a change stores a new one. */
+export interface ByokState {
+  readonly id: string
+  readonly userId: string
+  /** Null: a credential of every workspace of the organisation. */
+  readonly workspaceId: string | null
+  readonly provider: string
+  /** The raw key: never answered. */
+  readonly key: string
+  readonly name: string | null
+  readonly allowedApiKeyHashes: readonly string[] | null
+  readonly allowedModels: readonly string[] | null
+  readonly allowedUserIds: readonly string[] | null
+  readonly declaredZdr: boolean | null
+  readonly disabled: boolean
+  readonly isByokOnly: boolean
+  readonly isFallback: boolean
+  readonly isRequired: boolean
+  readonly sortOrder: number
+  readonly createdAt: number
+}
+
 /** The store's key of a preset: its organisation and its slug. */
 export function presetScopeKey(userId: string, slug: string): string {
   return `${userId}\u0000${slug}`
@@ -265,6 +287,8 @@ export interface StoreData {
   guardrailMembers: Map<string, GuardrailMemberState>
   /** Daily activity per organisation, day, key and endpoint (store/activity.ts, decisions/0053). */
   activity: Map<string, ActivityState>
+  /** BYOK provider credentials, keyed by id (store/byok.ts, decisions/0054). */
+  byok: Map<string, ByokState>
 }
 
 /** How a PKCE code challenge was made from its verifier. */
@@ -613,6 +637,7 @@ export function emptyStoreData(): StoreData {
     guardrailKeys: new Map(),
     guardrailMembers: new Map(),
     activity: new Map(),
+    byok: new Map(),
   }
 }
 
@@ -645,5 +670,6 @@ export function copyStoreData(data: StoreData): StoreData {
     guardrailKeys: new Map(data.guardrailKeys),
     guardrailMembers: new Map(data.guardrailMembers),
     activity: new Map(data.activity),
+    byok: new Map(data.byok),
   }
 }

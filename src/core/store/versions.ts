@@ -21,7 +21,7 @@ export interface VersionedStore {
   history?: History
 }
 
-const TABLES: readonly Table[] = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'rateBuckets', 'generations', 'endpointStats', 'freeRequests', 'oauthCodes', 'presets', 'budgets', 'members', 'workspaceMembers', 'guardrails', 'guardrailKeys', 'guardrailMembers', 'activity']
+const TABLES: readonly Table[] = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'rateBuckets', 'generations', 'endpointStats', 'freeRequests', 'oauthCodes', 'presets', 'budgets', 'members', 'workspaceMembers', 'guardrails', 'guardrailKeys', 'guardrailMembers', 'activity', 'byok']
 
 /** The changes of one edge, per table: [id, value at the parent, value at the child] (undefined: absent). */
 type Changes = Record<Table, (readonly [string, unknown, unknown])[]>

@@ -469,6 +469,8 @@ export function deleteWorkspace(ctx: StoreContext, state: WorkspaceState): void 
   for (const [scope, budget] of ctx.data.budgets) if (budget.workspaceId === id) remove(ctx, 'budgets', scope)
   // Its members stay members of the organisation; only their place in it goes (decisions/0051).
   for (const [scope, membership] of ctx.data.workspaceMembers) if (membership.workspaceId === id) remove(ctx, 'workspaceMembers', scope)
+  // Its BYOK credentials too (a global one, workspace null, stays): none may name a workspace that is gone (decisions/0054).
+  for (const [credentialId, credential] of ctx.data.byok) if (credential.workspaceId === id) remove(ctx, 'byok', credentialId)
   remove(ctx, 'workspaces', id)
   const user = ctx.data.users.get(state.userId)
   if (user !== undefined && user.defaultWorkspaceId === id) put(ctx, 'users', user.id, { ...user, defaultWorkspaceId: null })

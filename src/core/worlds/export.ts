@@ -8,9 +8,9 @@ import { maskSecret } from '../store/keys.js'
 import { givenCanonicalSlug } from '../store/models.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
-import type { BudgetState, FileState, GuardrailState, KeyState, MemberState, PresetState, StoreData, UserState, WorkspaceMemberState } from '../store/state.js'
+import type { BudgetState, ByokState, FileState, GuardrailState, KeyState, MemberState, PresetState, StoreData, UserState, WorkspaceMemberState } from '../store/state.js'
 import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd } from '../usage.js'
-import { WORLD_FORMAT, type WorldBudget, type WorldFile, type WorldGuardrail, type WorldKey, type WorldMember, type WorldModel, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
+import { WORLD_FORMAT, type WorldBudget, type WorldByok, type WorldFile, type WorldGuardrail, type WorldKey, type WorldMember, type WorldModel, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -156,6 +156,28 @@ export function worldBudget(budget: BudgetState): WorldBudget {
   return { id: budget.id, workspace: budget.workspaceId, interval: budget.interval, limitUsd: budget.limitUsd, createdAt: iso(budget.createdAt), updatedAt: iso(budget.updatedAt) }
 }
 
+/** A BYOK credential as a world spec holds it (decisions/0054): every field, defaults left out. */
+export function worldByok(c: ByokState): WorldByok {
+  return {
+    id: c.id,
+    userId: c.userId,
+    workspace: c.workspaceId,
+    provider: c.provider,
+    key: c.key,
+    ...(c.name !== null && { name: c.name }),
+    ...(c.allowedApiKeyHashes !== null && { allowedApiKeyHashes: [...c.allowedApiKeyHashes] }),
+    ...(c.allowedModels !== null && { allowedModels: [...c.allowedModels] }),
+    ...(c.allowedUserIds !== null && { allowedUserIds: [...c.allowedUserIds] }),
+    ...(c.declaredZdr !== null && { declaredZdr: c.declaredZdr }),
+    ...(c.disabled && { disabled: true }),
+    ...(c.isByokOnly && { isByokOnly: true }),
+    ...(c.isFallback && { isFallback: true }),
+    ...(c.isRequired && { isRequired: true }),
+    sortOrder: c.sortOrder,
+    createdAt: iso(c.createdAt),
+  }
+}
+
 /** A preset as a world spec holds it: every version, with its id, config, system prompt and instant. */
 export function worldPreset(preset: PresetState): WorldPreset {
   return {
@@ -239,6 +261,7 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
     // Likewise members: the owners are members without an entry. An owner's workspace places are kept by an entry of its own below.
     ...(rows.members.length > 0 && { members: rows.members.map((member) => worldMember(member, placesOf(data, member))) }),
     ...(rows.guardrails.length > 0 && { guardrails: rows.guardrails.map((guardrail) => worldGuardrail(data, guardrail)) }),
+    ...(rows.byok.length > 0 && { byok: rows.byok.map(worldByok) }),
     handles: structuredClone(handles),
   }
 }
@@ -262,6 +285,7 @@ function exportRows(data: StoreData) {
     budgets: [...data.budgets.values()],
     members: [...ownersWithPlaces(data), ...data.members.values()],
     guardrails: [...data.guardrails.values()],
+    byok: [...data.byok.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)),
   }
 }
 
@@ -308,6 +332,7 @@ export function exportWorldParts(data: StoreData, nowMs: number, handles: object
     if (rows.budgets.length > 0) yield* list('budgets', rows.budgets, one(worldBudget))
     if (rows.members.length > 0) yield* list('members', rows.members, one((member: MemberState) => worldMember(member, placesOf(data, member))))
     if (rows.guardrails.length > 0) yield* list('guardrails', rows.guardrails, one((guardrail: GuardrailState) => worldGuardrail(data, guardrail)))
+    if (rows.byok.length > 0) yield* list('byok', rows.byok, one(worldByok))
     yield `,"handles":${handlesText}}`
   }
   return parts()

@@ -24,6 +24,7 @@ import { type SetBudgetOptions, setBudgetFromOptions } from '../store/budgets.js
 import { type CreateMemberOptions, buildMember, writeMember } from '../store/members.js'
 import { type CreateGuardrailOptions, loadGuardrail } from '../store/guardrails.js'
 import { guardrailReaders } from '../guardrail-rules.js'
+import { type CreateByokOptions, createByokFromOptions } from '../store/byok.js'
 
 /**
  * The format tag every world spec carries; a spec with another one is refused.
@@ -127,6 +128,19 @@ export type WorldGuardrail = Omit<CreateGuardrailOptions, 'createdAt' | 'updated
   members?: { memberId: string; id?: string; createdAt?: WorldInstant }[]
 }
 
+/**
+ * A BYOK provider credential (decisions/0054): `sim.byok.create`'s options, with its instant. The
+ * raw key is part of the world, so a reloaded world serves requests through it alike.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator()
+ * sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789', isByokOnly: true })
+ * console.log(sim.exportWorld().byok?.map((c) => [c.provider, c.isByokOnly]))
+ * //=> [["openai",true]]
+ */
+export type WorldByok = Omit<CreateByokOptions, 'createdAt'> & { createdAt?: WorldInstant }
+
 export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant }
 export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { created?: WorldInstant }
 
@@ -153,6 +167,8 @@ export interface WorldSpec<Handles extends object = Record<string, unknown>> {
   presets?: WorldPreset[]
   /** Workspace budgets (decisions/0052): `sim.budgets.set`'s options, with their instants. */
   budgets?: WorldBudget[]
+  /** BYOK provider credentials (decisions/0054): `sim.byok.create`'s options, with their instants. */
+  byok?: WorldByok[]
   /**
    * Members of the world's organisations and their workspaces (decisions/0051). An owner is a member
    * without an entry; an entry `{ userId, id: userId, workspaces }` gives it places in workspaces.
@@ -177,7 +193,7 @@ export interface WorldCollections {
   videoModels: VideoModelCollection
 }
 
-const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'budgets', 'members', 'guardrails'] as const
+const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'budgets', 'members', 'guardrails', 'byok'] as const
 const SPEC_FIELDS = fieldsOf<WorldSpec>({
   format: true,
   now: true,
@@ -191,6 +207,7 @@ const SPEC_FIELDS = fieldsOf<WorldSpec>({
   budgets: true,
   members: true,
   guardrails: true,
+  byok: true,
   responders: true,
   handles: true,
 })
@@ -513,6 +530,14 @@ export function loadWorld<Handles extends object>(
         guardrailReaders(ctx),
         OPERATION,
       )
+    })
+  })
+  each<WorldByok>('byok', (credential, index) => {
+    const path = itemPath('byok', index)
+    at(path, () => {
+      const { createdAt, ...options } = credential
+      const made = when(createdAt, path, 'createdAt')
+      createByokFromOptions(ctx, { ...options, ...(made !== undefined && { createdAt: made }) } as CreateByokOptions, OPERATION)
     })
   })
   let handles = {} as Handles
