@@ -9,7 +9,7 @@
  *    the rounds' ratios, with their min–max. Target: at most 1.25x.
  * 2. Through the server: the simulator's `startServer` and a bare node:http server (each in its own
  *    child process) that reads the request body and writes the same bytes: the JSON answer, and a
- *    100-chunk stream written frame by frame as the simulator's server writes it. CONNECTIONS
+ *    100-chunk stream in one write, as the simulator's server writes one without real waits. CONNECTIONS
  *    keep-alive connections over loopback, rounds alternating between the servers; the ratio is bare
  *    req/s over simulator req/s, median of rounds with min–max. Target: at most 1.5x, each.
  * 3. aimock: `new LLMock({ port: 0 })` with one `onMessage` fixture, in its own child process, loaded
@@ -146,9 +146,9 @@ async function serveChild(kind: string): Promise<void> {
       if (answer === undefined) {
         res.writeHead(400).end()
       } else if (Array.isArray(answer)) {
+        // As the simulator's server writes a stream without real waits: its frames in one write.
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-        for (const frame of answer) res.write(frame)
-        res.end()
+        res.end(Buffer.concat(answer))
       } else {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(answer.byteLength) })
         res.end(answer)
@@ -430,7 +430,7 @@ two cores, so every ratio comes with its spread over rounds.
   \`json_schema\` response format (five properties; the content made for the schema). ${MSW_ROUNDS} rounds of ${MSW_BATCH} pairs (after ${MSW_WARMUP_ROUNDS} warm-up rounds), the arm that goes
   first alternating within each round; the ratio is the median of the rounds' ratios.
 - **Server**: \`startServer(sim)\` against a bare node:http server that reads the body and writes the
-  same bytes (the stream frame by frame, as the simulator's server does), each in a child process;
+  same bytes (a stream in one write, as the simulator's server writes one without real waits), each in a child process;
   ${CONNECTIONS} keep-alive connections, ${fmtInt(REQUESTS_PER_ROUND)} requests a round, ${ROUNDS} rounds alternating between the servers after
   ${fmtInt(WARMUP_REQUESTS)} warm-up requests each. The ratio is the bare server's median req/s over the simulator's.
 - **aimock**: \`new LLMock({ port: 0 })\` with \`onMessage('Hello there', { content })\`, in a child
