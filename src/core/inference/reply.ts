@@ -2,6 +2,7 @@
 // a function of the simulator's seed, the model and the messages alone, so the same request gets
 // the same reply whatever came before it (decisions/0024).
 import type { ChatInput } from './request.js'
+import { uint32Source } from '../schema/index.js'
 
 /** The words default replies are drawn from (exported for the tests' reference reply). */
 export const REPLY_WORDS = [
@@ -85,19 +86,11 @@ export function replyHash(seed: number, model: string, messages: ChatInput['mess
 
 /** The reply a hash makes (see defaultReply). */
 function replyOfHash(h: number): string {
-  let state = h || 1
-  const cached = made.get(state)
+  const key = h || 1
+  const cached = made.get(key)
   if (cached !== undefined) return cached
-  const key = state
-  const next = (): number => {
-    // xorshift32: a small, fixed stream from the hash.
-    state ^= state << 13
-    state >>>= 0
-    state ^= state >>> 17
-    state ^= state << 5
-    state >>>= 0
-    return state
-  }
+  // xorshift32: a small, fixed stream from the hash, the schema generator's source too.
+  const next = uint32Source(key)
   const count = 12 + (next() % 36)
   const words: string[] = []
   for (let i = 0; i < count; i++) words.push(REPLY_WORDS[next() % REPLY_WORDS.length] as string)
