@@ -2,6 +2,7 @@
 // shared by the wire (a 400 naming the field) and sim.guardrails (an INVALID_ARGUMENT naming it).
 import { BodyReader } from './body.js'
 import { ApiError, invalidArgument } from './errors.js'
+import { unboundedBacktracking } from './inference/content-filters.js'
 import { providerSlug } from './store/catalog.js'
 import type { StoreContext } from './store/context.js'
 import type { GuardrailRules } from './store/state.js'
@@ -72,6 +73,8 @@ export function readGuardrailRules(ctx: StoreContext, body: BodyReader, base: Gu
             } catch {
               item.fail(item.at('pattern'), 'must be a regular expression', pattern)
             }
+            const danger = unboundedBacktracking(pattern)
+            if (danger !== null) item.fail(item.at('pattern'), `could backtrack without bound: ${danger}`, pattern)
             const label = item.optionalString('label', { nullable: true })
             return { action, pattern, ...(label !== undefined && { label }) }
           })

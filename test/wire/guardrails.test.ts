@@ -119,6 +119,7 @@ describe('guardrails', () => {
       [{ name: 'x', content_filters: [{ action: 'shout', pattern: 'a' }] }, 'content_filters[0].action'],
       [{ name: 'x', content_filters: [{ action: 'block', pattern: '(' }] }, 'content_filters[0].pattern'],
       [{ name: 'x', content_filters: [{ action: 'block', pattern: 'a', extra: 1 }] }, 'content_filters[0].extra'],
+      [{ name: 'x', content_filters: [{ action: 'flag', pattern: 'a' }, { action: 'block', pattern: '(a+)+$' }] }, 'content_filters[1].pattern'],
       [{ name: 'x', content_filter_builtins: [{ action: 'block', slug: 'dna' }] }, 'content_filter_builtins[0].slug'],
       [{ name: 'x', content_filter_builtins: [{ action: 'block', slug: 'email', scan_scope: 'everything' }] }, 'content_filter_builtins[0].scan_scope'],
       [{ name: 'x', enforce_zdr: 'yes' }, 'enforce_zdr'],
@@ -135,6 +136,19 @@ describe('guardrails', () => {
       expect(res.body.error.metadata.parameter).toBe(parameter)
       expect(res.body.error.message).toContain(parameter)
       expect(sim.guardrails.list()).toEqual([])
+    })
+
+    it('refuses a pattern that could backtrack without bound, on the wire and in sim.guardrails', () => {
+      const res = handle('POST', '/guardrails', { name: 'x', content_filters: [{ action: 'block', pattern: '(a+)+$' }] })
+      expect(res.status).toBe(400)
+      expect(res.body.error.metadata.parameter).toBe('content_filters[0].pattern')
+      expect(res.body.error.message).toContain('content_filters[0].pattern')
+      expect(res.body.error.message).toContain('could backtrack without bound')
+      const refused = simulatorErrorOf(() => sim.guardrails.create({ userId, rules: { name: 'x', content_filters: [{ action: 'block', pattern: '(a+)+$' }] } }))
+      expect(refused.argument).toBe('rules.content_filters[0].pattern')
+      expect(refused.message).toContain('rules.content_filters[0].pattern')
+      expect(sim.guardrails.list()).toEqual([])
+      expect(sim.guardrails.create({ userId, rules: { name: 'x', content_filters: [{ action: 'block', pattern: '(foo|bar)+' }] } }).content_filters).toEqual([{ action: 'block', pattern: '(foo|bar)+' }])
     })
 
     it('refuses a bad update naming the field, changing nothing', () => {

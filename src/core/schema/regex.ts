@@ -32,6 +32,32 @@ const SPACE: Range[] = [[32, 32]]
 const POOL = ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~éßЖ中'
 const DOT = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
+/**
+ * The quantifier at `i` of a pattern (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, lazy or not): its
+ * counts and where it ends, or null when none stands there (a `{` that is no quantifier included).
+ */
+export function readQuantifier(s: string, i: number): { min: number; max: number; end: number } | null {
+  const c = s[i]
+  let min: number
+  let max: number
+  let end = i + 1
+  if (c === '*') [min, max] = [0, Infinity]
+  else if (c === '+') [min, max] = [1, Infinity]
+  else if (c === '?') [min, max] = [0, 1]
+  else if (c === '{') {
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(s.slice(i))
+    if (m === null) return null
+    min = Number(m[1])
+    max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3])
+    end = i + m[0].length
+  } else return null
+  if (s[end] === '?') end++
+  return { min, max, end }
+}
+
+/** The code units of the escapes of one control character (`\n`...). */
+export const CONTROL_ESCAPES: Readonly<Record<string, number>> = { n: 10, t: 9, r: 13, f: 12, v: 11, '0': 0 }
+
 class Parser {
   i = 0
   groups = 0
@@ -62,22 +88,10 @@ class Parser {
   }
 
   private quantified(atom: RNode): RNode {
-    const c = this.peek()
-    let min: number
-    let max: number
-    if (c === '*') [min, max] = [0, Infinity]
-    else if (c === '+') [min, max] = [1, Infinity]
-    else if (c === '?') [min, max] = [0, 1]
-    else if (c === '{') {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(this.s.slice(this.i))
-      if (m === null) return atom
-      min = Number(m[1])
-      max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3])
-      this.i += m[0].length - 1
-    } else return atom
-    this.i++
-    if (this.peek() === '?') this.i++ // lazy: the same strings
-    return { t: 'repeat', node: atom, min, max }
+    const q = readQuantifier(this.s, this.i)
+    if (q === null) return atom
+    this.i = q.end // lazy: the same strings
+    return { t: 'repeat', node: atom, min: q.min, max: q.max }
   }
 
   private atom(): RNode {
@@ -148,17 +162,12 @@ class Parser {
       case 'B':
         return { t: 'empty' }
       case 'n':
-        return lit(10)
       case 't':
-        return lit(9)
       case 'r':
-        return lit(13)
       case 'f':
-        return lit(12)
       case 'v':
-        return lit(11)
       case '0':
-        return lit(0)
+        return lit(CONTROL_ESCAPES[c] as number)
       case 'c':
         return lit((this.s.charCodeAt(this.i++) % 32) as number)
       case 'x': {
