@@ -87,11 +87,15 @@ const STRUCTURED_BODY = JSON.stringify({
 /** The bodies the bare server answers, each with the simulator's bytes for it. */
 const BODIES = [CHAT_BODY, STREAM_BODY, STREAM_TOOL_BODY]
 
-/** A simulator with one organisation (credits for millions of requests), one key and one model. */
-function chatSimulator() {
+/**
+ * A simulator with one organisation (credits for millions of requests), one key and one model.
+ * `governed`: the key is held by a guardrail (its models, providers and a daily limit) and its
+ * workspace by a daily budget, none of them reached (decisions/0052, 0055).
+ */
+function chatSimulator(governed = false) {
   const sim = createSimulator({ world: 'empty', seed: 5, now: '2026-03-02T10:00:00Z' })
   const org = sim.users.create({ name: 'Bench', credits: { total: 100_000_000 } })
-  const { key } = sim.keys.create({ userId: org.id, name: 'bench' })
+  const { key, record } = sim.keys.create({ userId: org.id, name: 'bench' })
   sim.models.create({
     id: MODEL,
     endpoints: [
@@ -100,6 +104,11 @@ function chatSimulator() {
     ],
   })
   sim.inference.respond({ match: { lastUserMessage: /story/ }, reply: { content: STREAM_TEXT } })
+  if (governed) {
+    const guardrail = sim.guardrails.create({ userId: org.id, rules: { name: 'Bench plan', allowed_models: [MODEL], allowed_providers: ['alpha', 'beta'], limit_usd: 1_000_000, reset_interval: 'daily' } })
+    sim.guardrails.assignKeys(guardrail.id, [record.hash])
+    sim.budgets.set({ workspace: record.workspace_id, interval: 'daily', limitUsd: 1_000_000 })
+  }
   return { sim, key }
 }
 
@@ -244,8 +253,8 @@ async function load(target: Child, path: string, body: string, count: number, ch
 // ---------------------------------------------------------------------------------------------
 // 1. MSW
 
-async function mswRatio(requestBody: string): Promise<{ ratios: number[]; simUs: number; bareUs: number; bytes: number }> {
-  const { sim, key } = chatSimulator()
+async function mswRatio(requestBody: string, governed = false): Promise<{ ratios: number[]; simUs: number; bareUs: number; bytes: number }> {
+  const { sim, key } = chatSimulator(governed)
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
   const sample = sim.handle({ method: 'POST', path: '/chat/completions', authorization: headers.authorization, body: requestBody })
   const text = JSON.stringify(sample.body)
@@ -316,9 +325,10 @@ async function main(): Promise<void> {
     { id: 'msw-ratio', label: 'MSW, non-streamed', what: 'non-streamed chat completion', body: CHAT_BODY },
     { id: 'msw-tool-ratio', label: 'MSW, a required tool call', what: 'non-streamed chat completion with a required tool call (arguments made for its schema)', body: TOOL_BODY },
     { id: 'msw-structured-ratio', label: 'MSW, structured output', what: 'non-streamed chat completion with a json_schema response format (content made for its schema)', body: STRUCTURED_BODY },
+    { id: 'msw-governed-ratio', label: 'MSW, a guardrail and a budget', what: 'non-streamed chat completion of a key held by a guardrail (models, providers, a daily limit) in a workspace with a daily budget', body: CHAT_BODY, governed: true },
   ]
   for (const c of mswCases) {
-    const msw = await mswRatio(c.body)
+    const msw = await mswRatio(c.body, c.governed === true)
     const mswMedian = median(msw.ratios)
     console.log(`${c.label}: simulator ${msw.simUs.toFixed(1)} µs, bare ${msw.bareUs.toFixed(1)} µs a request; ratio ${fmtRatio(mswMedian)} (rounds ${ratioSpread(msw.ratios)})`)
     rows.push([c.label, fmtInt(msw.bytes), `${msw.bareUs.toFixed(0)} µs/request`, `${msw.simUs.toFixed(0)} µs/request`, fmtRatio(mswMedian), ratioSpread(msw.ratios)])

@@ -188,6 +188,7 @@ function journalQuery(query: URLSearchParams): JournalQuery {
   if (responder) filter.responder = responder
   if (query.has('hasIgnoredFields')) filter.hasIgnoredFields = queryBoolean(query, 'hasIgnoredFields', false)
   if (query.has('hasWarnings')) filter.hasWarnings = queryBoolean(query, 'hasWarnings', false)
+  if (query.has('flagged')) filter.flagged = queryBoolean(query, 'flagged', false)
   return {
     filter,
     after: queryInteger(query, 'after', 0, Number.MAX_SAFE_INTEGER, 0),

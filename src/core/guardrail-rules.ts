@@ -6,9 +6,10 @@ import { unboundedBacktracking } from './inference/content-filters.js'
 import { providerSlug } from './store/catalog.js'
 import type { StoreContext } from './store/context.js'
 import type { GuardrailRules } from './store/state.js'
-import { type GuardrailReaders, EMPTY_RULES, GUARDRAIL_BOOLEANS, GUARDRAIL_BUILTINS, GUARDRAIL_LISTS, GUARDRAIL_UPDATE_FIELDS } from './store/guardrails.js'
+import { EMPTY_RULES } from './store/guardrail-rows.js'
+import { type GuardrailReaders, GUARDRAIL_BOOLEANS, GUARDRAIL_BUILTINS, GUARDRAIL_LISTS, GUARDRAIL_UPDATE_FIELDS } from './store/guardrails.js'
 import { findMember } from './store/members.js'
-import { catalogNames } from './store/models.js'
+import { canonicalSlugOf, catalogNames } from './store/models.js'
 
 const ACTIONS = ['redact', 'block', 'flag'] as const
 const REGIONS = ['global', 'europe', 'us'] as const
@@ -34,6 +35,12 @@ function readList(body: BodyReader, name: string, check: (value: string, path: s
   })
 }
 
+/** Whether a model of the catalog has `slug` as its canonical slug. */
+function hasCanonicalSlug(ctx: StoreContext, slug: string): boolean {
+  for (const model of ctx.data.models.values()) if (canonicalSlugOf(model) === slug) return true
+  return false
+}
+
 /**
  * Reads a guardrail's fields from a body (a 400 naming the first bad one, a model or provider the
  * simulator does not have included): the changes they make to `base`'s rules.
@@ -45,7 +52,8 @@ export function readGuardrailRules(ctx: StoreContext, body: BodyReader, base: Gu
   if (description !== undefined) rules.description = description
   const names = catalogNames(ctx)
   const knownModel = (value: string, path: string): void => {
-    if (!names.hasModel(value)) body.fail(path, 'names no model of this simulator', value)
+    // A model id, or a canonical slug (what the service's dashboard writes).
+    if (!names.hasModel(value) && !hasCanonicalSlug(ctx, value)) body.fail(path, 'names no model of this simulator', value)
   }
   const knownProvider = (value: string, path: string): void => {
     const lower = value.toLowerCase()

@@ -1,4 +1,4 @@
-import { type OperationName, type SimResponse, type StreamFrame, OPERATION_NAMES } from './protocol.js'
+import { type GuardrailFlag, type OperationName, type SimResponse, type StreamFrame, OPERATION_NAMES } from './protocol.js'
 import { frameRebuildOf, payloadOf } from './operations/operation.js'
 import type { Principal } from './auth.js'
 import { ArgumentChecker, fieldsOf } from './store/check.js'
@@ -100,6 +100,13 @@ export interface JournalEntry {
    */
   warnings: string[]
   /**
+   * What the content filters of the guardrails that govern the request flagged (`action: "flag"`):
+   * one entry per filter and message with a match, naming the guardrail, the rule and how many
+   * matches (decisions/0055 in the repository). Flags change nothing the model sees. Empty for
+   * every request nothing flagged. Filter on it with `list({ flagged: true })`.
+   */
+  guardrailFlags: GuardrailFlag[]
+  /**
    * The response `handle()` returned, as it was returned: a success body is rebuilt from the
    * simulator's cached records on `list()`. A stream cut short (`outcome: 'cut-short'`) shows
    * only the frames the client was sent. An error body is shared with the response until `list()`
@@ -184,6 +191,8 @@ export interface JournalFilter {
   hasIgnoredFields?: boolean
   /** Whether the reply could not satisfy all the request's schemas (`JournalEntry.warnings` not empty), or could. */
   hasWarnings?: boolean
+  /** Whether a guardrail's content filter flagged the request (`JournalEntry.guardrailFlags` not empty), or none did. */
+  flagged?: boolean
 }
 
 /**
@@ -216,7 +225,7 @@ export interface Journal {
 export const JOURNAL_OUTCOMES: readonly JournalOutcome[] = ['response', 'network-error', 'never', 'cut-short', 'client-left']
 
 /** A misspelt criterion (`opertion`) is refused: ignored, it would make the filter match everything. */
-export const JOURNAL_FILTER_FIELDS = fieldsOf<JournalFilter>({ operation: true, status: true, method: true, keyHash: true, outcome: true, responder: true, hasIgnoredFields: true, hasWarnings: true })
+export const JOURNAL_FILTER_FIELDS = fieldsOf<JournalFilter>({ operation: true, status: true, method: true, keyHash: true, outcome: true, responder: true, hasIgnoredFields: true, hasWarnings: true, flagged: true })
 
 function checkFilter(filter: unknown): void {
   const check: ArgumentChecker = new ArgumentChecker('list the journal')
@@ -235,6 +244,9 @@ function checkFilter(filter: unknown): void {
   }
   if (given['hasWarnings'] !== undefined && typeof given['hasWarnings'] !== 'boolean') {
     check.fail('filter.hasWarnings', `must be true or false, got ${describe(given['hasWarnings'])}`)
+  }
+  if (given['flagged'] !== undefined && typeof given['flagged'] !== 'boolean') {
+    check.fail('filter.flagged', `must be true or false, got ${describe(given['flagged'])}`)
   }
 }
 
@@ -352,6 +364,7 @@ export class JournalStore {
       delayMs: entry.delayMs,
       ignoredFields: entry.ignoredFields.length === 0 ? NONE_IGNORED : entry.ignoredFields,
       warnings: entry.warnings.length === 0 ? NONE_IGNORED : entry.warnings,
+      guardrailFlags: entry.guardrailFlags.length === 0 ? (NONE_IGNORED as unknown as GuardrailFlag[]) : entry.guardrailFlags,
       kept,
       size: JOURNAL_ENTRY_OVERHEAD + entry.path.length + entry.query.length + body.size + responseBytes,
     }
@@ -423,7 +436,8 @@ export class JournalStore {
         (filter.outcome === undefined || e.outcome === filter.outcome) &&
         (filter.responder === undefined || e.responder === filter.responder) &&
         (filter.hasIgnoredFields === undefined || e.ignoredFields.length > 0 === filter.hasIgnoredFields) &&
-        (filter.hasWarnings === undefined || e.warnings.length > 0 === filter.hasWarnings),
+        (filter.hasWarnings === undefined || e.warnings.length > 0 === filter.hasWarnings) &&
+        (filter.flagged === undefined || e.guardrailFlags.length > 0 === filter.flagged),
     )
   }
 

@@ -177,3 +177,18 @@ export type SimResponse = Timing &
       }
     | { status: 0; headers: Record<string, string>; type: 'network-error' | 'never'; body: null }
   )
+
+/** A guardrail content filter's flag on a request, as the journal shows it (decisions/0055 in the repository). */
+export interface GuardrailFlag {
+  guardrailId: string
+  /** The guardrail's name. */
+  guardrail: string
+  /** The filter: `content_filters[0]`, or `content_filter_builtins[1] (email)`. */
+  rule: string
+  /** The filter's label. */
+  label: string
+  /** The index of the message it matched in (the request's messages as the simulator reads them; an embeddings input's index). */
+  message: number
+  /** How many matches. */
+  matches: number
+}

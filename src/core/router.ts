@@ -9,11 +9,11 @@ import { decodeSegment } from './params.js'
 import type { StoreContext } from './store/context.js'
 import { OPERATIONS } from './operations/index.js'
 import { oauthErrorResponse } from './operations/oauth.js'
-import { type Call, type Operation, JSON_HEADERS, responderOf, settleOf, warningsOf, withResponder } from './operations/operation.js'
+import { type Call, type Operation, JSON_HEADERS, guardrailFlagsOf, responderOf, settleOf, warningsOf, withResponder } from './operations/operation.js'
 
 /** The warnings of a reply that had none: one shared list (the journal never writes to it). */
 const NO_WARNINGS: string[] = Object.freeze([]) as unknown as string[]
-import type { OperationName, SimRequest, SimResponse } from './protocol.js'
+import type { GuardrailFlag, OperationName, SimRequest, SimResponse } from './protocol.js'
 import type { InferenceRuntime } from './inference/chat.js'
 import { ResponderFailure, remainingUses } from './inference/responders.js'
 
@@ -298,6 +298,7 @@ export function handleRequest(ctx: StoreContext, router: RouterContext, request:
     delayMs: delay.ms,
     ignoredFields: unknownFields.ignored,
     warnings: warningsOf(response) ?? NO_WARNINGS,
+    guardrailFlags: guardrailFlagsOf(response) ?? (NO_WARNINGS as unknown as GuardrailFlag[]),
     response,
   })
   // The caller gets its own copy of a file's bytes (unless it is an adapter that asked to share

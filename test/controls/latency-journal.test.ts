@@ -215,7 +215,7 @@ describe('journal', () => {
     const entries = sim.journal.list()
     const adminPrincipal = { userId: sim.world.userId, keyHash: admin.hash, management: true }
     const regularPrincipal = { userId: sim.world.userId, keyHash: sim.world.apiKeyHash, management: false }
-    const common = { at, fault: null, responder: null, responderRemaining: null, rateLimited: false, delayMs: 0, outcome: 'response', cutShort: null, requestBody: null, requestBodyBytes: null, requestBodyTruncated: false, ignoredFields: [], warnings: [] }
+    const common = { at, fault: null, responder: null, responderRemaining: null, rateLimited: false, delayMs: 0, outcome: 'response', cutShort: null, requestBody: null, requestBodyBytes: null, requestBodyTruncated: false, ignoredFields: [], warnings: [], guardrailFlags: [] }
     expect(entries.map(({ response: _response, ...rest }) => rest)).toEqual([
       { ...common, seq: 1, method: 'GET', path: '/keys', query: 'include_disabled=true&offset=0', operation: 'listKeys', status: 200, principal: adminPrincipal },
       { ...common, seq: 2, method: 'GET', path: '/videos/models', query: '', operation: 'listVideoModels', status: 200, principal: null },

@@ -137,7 +137,7 @@ describe('an unknown criterion of a journal filter is refused', () => {
     const error = simulatorErrorOf(() => sim.journal.list({ opertion: 'getKey' } as never))
     expect(error.argument).toBe('filter.opertion')
     expect(error.message).toBe(
-      'Failed to list the journal: "filter.opertion" is not a field of a journal filter (known fields: operation, status, method, keyHash, outcome, responder, hasIgnoredFields, hasWarnings).',
+      'Failed to list the journal: "filter.opertion" is not a field of a journal filter (known fields: operation, status, method, keyHash, outcome, responder, hasIgnoredFields, hasWarnings, flagged).',
     )
     expect(sim.journal.list({ operation: 'getKey', status: 200, method: 'GET', keyHash: 'x', outcome: 'response' })).toEqual([])
   })

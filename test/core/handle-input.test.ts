@@ -98,6 +98,7 @@ describe('sim.handle with a malformed request', () => {
       delayMs: 0,
       ignoredFields: [],
       warnings: [],
+      guardrailFlags: [],
     })
     expect(sim.clock.nowMs()).toBe(before)
   })

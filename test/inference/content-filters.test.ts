@@ -3,7 +3,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BUILTIN_RULES, type CompiledFilter, type FilterAction, type GuardrailBuiltin, compileFilters, scanMessages, unboundedBacktracking } from '../../src/core/inference/content-filters.js'
-import { EMPTY_RULES, GUARDRAIL_BUILTINS } from '../../src/core/store/guardrails.js'
+import { GUARDRAIL_BUILTINS } from '../../src/core/store/guardrails.js'
+import { EMPTY_RULES } from '../../src/core/store/guardrail-rows.js'
 import type { GuardrailBuiltinFilter, GuardrailContentFilter, GuardrailRules } from '../../src/core/store/state.js'
 
 function rules(custom: GuardrailContentFilter[] | null, builtins: GuardrailBuiltinFilter[] | null = null, name = 'g'): GuardrailRules {

@@ -342,7 +342,7 @@ describe('the control API', () => {
     const misspelt = await control('GET', '/journal?opertion=getKey')
     expectBadArgument(misspelt, 'opertion')
     expect(misspelt.body.error.message).toBe(
-      'Failed to read the request: "opertion" is not a parameter of the journal (known parameters: operation, status, method, keyHash, outcome, responder, hasIgnoredFields, hasWarnings, after, limit, bodies).',
+      'Failed to read the request: "opertion" is not a parameter of the journal (known parameters: operation, status, method, keyHash, outcome, responder, hasIgnoredFields, hasWarnings, flagged, after, limit, bodies).',
     )
     expect((await control('DELETE', '/journal')).status).toBe(204)
     expect(sim.journal.list()).toEqual([])

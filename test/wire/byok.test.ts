@@ -184,6 +184,25 @@ describe('BYOK on the money path', () => {
     expect(generation.providerResponses?.[0]?.isByok).toBe(true)
   })
 
+  it("GET /activity reports what the provider billed through the credential as byok_usage_inference, beside the fee", () => {
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789' })
+    const served = (ask('/chat/completions', chatBody).body as { usage: Usage }).usage
+    const plain = (ask('/chat/completions', { ...chatBody, provider: { order: ['azure'] } }).body as { usage: Usage }).usage
+    expect(plain.is_byok).toBe(false)
+    // The day ends: the activity covers completed UTC days.
+    sim.clock.advance(24 * 60 * 60 * 1000)
+    const rows = (sim.handle({ method: 'GET', path: '/activity', authorization: `Bearer ${sim.world.managementKey}` }).body as { data: { provider_name: string; usage: number; byok_usage_inference: number; model: string }[] }).data
+    const mini = rows.filter((r) => r.model === 'openai/gpt-4.1-mini')
+    const openai = mini.find((r) => r.provider_name === 'OpenAI')!
+    const azure = mini.find((r) => r.provider_name === 'Azure')!
+    expect(openai.byok_usage_inference).toBe(served.cost_details.upstream_inference_cost)
+    expect(openai.usage).toBe(served.cost)
+    expect(azure.byok_usage_inference).toBe(0)
+    const query = sim.handle({ method: 'POST', path: '/analytics/query', authorization: `Bearer ${sim.world.managementKey}`, body: JSON.stringify({ metrics: ['byok_usage'], dimensions: ['provider'] }) })
+    const byProvider = (query.body as { data: { data: { provider: string; byok_usage: number }[] } }).data.data
+    expect(byProvider.find((r) => r.provider === 'OpenAI')?.byok_usage).toBe(served.cost_details.upstream_inference_cost)
+  })
+
   it('says is_byok in the stream usage chunk, the Responses usage and the text completion usage', async () => {
     sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789' })
     type Last = { isByok?: boolean; costDetails?: { upstreamInferenceCost?: number | null } | null }

@@ -14,6 +14,8 @@ describe('guardrails', () => {
   let model: string
   let provider: string
   let keyHashes: string[]
+  /** The guardrails every world has: each workspace's default (decisions/0055). */
+  let defaults: ReturnType<typeof sim.guardrails.list>
   beforeEach(() => {
     sim = createSimulator()
     harness.serve(sim)
@@ -21,6 +23,7 @@ describe('guardrails', () => {
     model = sim.world.models.paid
     provider = (sim.models.get(model)?.endpoints[0]?.provider_name) as string
     keyHashes = [1, 2].map((i) => sim.keys.create({ userId, name: `Guarded ${i}` }).record.hash)
+    defaults = sim.guardrails.list()
   })
 
   const handle = (method: string, path: string, body?: unknown, secret = sim.world.managementKey) =>
@@ -39,10 +42,13 @@ describe('guardrails', () => {
       expect(updated).toMatchObject({ name: 'Cheap', allowedModels: null, ignoredModels: [model], limitUsd: null, resetInterval: 'daily' })
       expect(updated.updatedAt).not.toBeNull()
       const listed = await sdk.guardrails.list()
-      expect(listed.result.data.map((g) => g.id)).toEqual([made.id])
-      expect((await sdk.guardrails.list({ workspaceId: sim.world.workspaces.production })).result.totalCount).toBe(0)
+      const own = defaults.filter((g) => sim.workspaces.get(g.workspace_id as string)?.created_by === userId)
+      expect(listed.result.data.map((g) => g.id)).toEqual([...own.map((g) => g.id), made.id])
+      // The production workspace holds its default guardrail only.
+      const production = await sdk.guardrails.list({ workspaceId: sim.world.workspaces.production })
+      expect(production.result.data.map((g) => [g.id, g.name])).toEqual([[sim.workspaces.get(sim.world.workspaces.production)!.default_guardrail_id, 'Default guardrail']])
       expect(await sdk.guardrails.delete({ id: made.id })).toEqual({ deleted: true })
-      expect(sim.guardrails.list()).toEqual([])
+      expect(sim.guardrails.list()).toEqual(defaults)
     })
 
     it('assigns keys and members, lists the assignments, and unassigns them', async () => {
@@ -91,7 +97,9 @@ describe('guardrails', () => {
       ] as const) {
         expect(handle(method, path, body).status, `${method} ${path}`).toBe(404)
       }
-      expect(handle('GET', '/guardrails').body).toEqual({ data: [], total_count: 0 })
+      const listed = handle('GET', '/guardrails').body as { data: { id: string; workspace_id: string }[]; total_count: number }
+      expect(listed.data.every((g) => sim.workspaces.get(g.workspace_id)?.default_guardrail_id === g.id && sim.workspaces.get(g.workspace_id)?.created_by === userId)).toBe(true)
+      expect(listed.data.some((g) => g.workspace_id === sim.world.otherTenant.workspaceId)).toBe(false)
       const own = sim.guardrails.create({ userId, rules: { name: 'Own' } })
       const globexKey = sim.keys.list().find((k) => k.creator_user_id === sim.world.otherTenant.userId)!.hash
       const refused = handle('POST', `/guardrails/${own.id}/assignments/keys`, { key_hashes: [keyHashes[0], globexKey] })
@@ -135,7 +143,7 @@ describe('guardrails', () => {
       expect(res.status).toBe(400)
       expect(res.body.error.metadata.parameter).toBe(parameter)
       expect(res.body.error.message).toContain(parameter)
-      expect(sim.guardrails.list()).toEqual([])
+      expect(sim.guardrails.list()).toEqual(defaults)
     })
 
     it('refuses a pattern that could backtrack without bound, on the wire and in sim.guardrails', () => {
@@ -147,7 +155,7 @@ describe('guardrails', () => {
       const refused = simulatorErrorOf(() => sim.guardrails.create({ userId, rules: { name: 'x', content_filters: [{ action: 'block', pattern: '(a+)+$' }] } }))
       expect(refused.argument).toBe('rules.content_filters[0].pattern')
       expect(refused.message).toContain('rules.content_filters[0].pattern')
-      expect(sim.guardrails.list()).toEqual([])
+      expect(sim.guardrails.list()).toEqual(defaults)
       expect(sim.guardrails.create({ userId, rules: { name: 'x', content_filters: [{ action: 'block', pattern: '(foo|bar)+' }] } }).content_filters).toEqual([{ action: 'block', pattern: '(foo|bar)+' }])
     })
 
@@ -221,10 +229,10 @@ describe('guardrails', () => {
       expect(copy.exportWorld().guardrails).toEqual(spec.guardrails)
 
       sim.restore(saved)
-      expect(sim.guardrails.list()).toEqual([])
+      expect(sim.guardrails.list()).toEqual(defaults)
       sim.guardrails.create({ userId, rules: { name: 'z' } })
       sim.reset()
-      expect(sim.guardrails.list()).toEqual([])
+      expect(sim.guardrails.list()).toEqual(defaults)
     })
 
     it('reports a bad world guardrail by its path', () => {

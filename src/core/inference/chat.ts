@@ -14,6 +14,7 @@ import { countFreeRequest, freeQuotaRefusal } from './free-quota.js'
 import { canonicalSlugOf } from '../store/models.js'
 import { type GenerationFacts, activityOf, recordGeneration } from '../store/generations.js'
 import { refuseAtWorkspaceBudget } from './budgets.js'
+import { endpointRefusal, filterMessages, governing, modelRefusal, refuseAtGuardrailLimits } from './guardrails.js'
 import { chargeKey, recordByokUsage, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
 import { byokFee, byokOnlyWithout, credentialFor } from './byok.js'
 import type { ByokState } from '../store/state.js'
@@ -28,7 +29,7 @@ import { type ChatInput, readChatRequest } from './request.js'
 import { withPreset } from './presets.js'
 import { DEFAULT_WEB_SEARCH, type ResolvedModel, type WebSearch, pricingOf, resolveModels, routeEndpoints, searchBilling, webPluginOf } from './route.js'
 import { type StreamCut, type StreamPlan, type StreamSource, endStream, streamPlan } from './stream.js'
-import type { StreamFrame } from '../protocol.js'
+import type { GuardrailFlag, StreamFrame } from '../protocol.js'
 import { type StreamCounts, type StreamSettle, sentCounts, streamCanceller } from './settle.js'
 import { streamCut } from './stream-errors.js'
 import { promptTokensOf, textTokens, CHARS_PER_TOKEN } from './tokens.js'
@@ -54,14 +55,14 @@ export interface InferenceRuntime {
 
 /** What a successful request produced: its JSON answer, or the frames of its stream. */
 export type InferenceOutcome<T> =
-  | { type: 'json'; answer: AnswerPayload<T>; responder: ResponderState | null; warnings: string[] }
+  | { type: 'json'; answer: AnswerPayload<T>; responder: ResponderState | null; warnings: string[]; flags?: GuardrailFlag[] }
   /**
    * `settle(framesSent)`: the client went away after that many frames (decisions/0026); the
    * router makes it the response's `cancel`, and journals it (decisions/0044).
    * `rebuild()`: the same frames made again, for a journal that keeps the means to make them
    * rather than the frames themselves.
    */
-  | { type: 'stream'; frames: StreamFrame[]; settle: StreamSettle; rebuild: () => StreamFrame[]; responder: ResponderState | null; warnings: string[] }
+  | { type: 'stream'; frames: StreamFrame[]; settle: StreamSettle; rebuild: () => StreamFrame[]; responder: ResponderState | null; warnings: string[]; flags?: GuardrailFlag[] }
 
 /** What a successful completion produced: the JSON answer, or the frames of a stream. */
 export type ChatOutcome = InferenceOutcome<ChatCompletion>
@@ -235,12 +236,17 @@ export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, pri
  * ApiError to answer with.
  */
 export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, input: ChatInput, path: string, shape: AnswerShape<T>, plugin: WebSearch | null = null): InferenceOutcome<T> {
+  const key = ctx.data.keys.get(principal.keyHash) as KeyState
+  // The guardrails that govern the key (decisions/0055); their content filters change what the model sees.
+  const guards = governing(ctx, key)
+  const filtered = filterMessages(guards, input.messages)
+  if (filtered.messages !== input.messages) input = { ...input, messages: filtered.messages }
   const estimatedPrompt = promptTokensOf(input)
   const models = resolveModels(ctx, input, { promptTokens: estimatedPrompt, maxTokens: input.maxTokens, parameters: input.parameters })
-  const key = ctx.data.keys.get(principal.keyHash) as KeyState
   const now = ctx.clock.nowMs()
   refuseAtKeyLimit(ctx, key, now)
   refuseAtWorkspaceBudget(ctx, key, now)
+  refuseAtGuardrailLimits(ctx, key, guards, now)
   const lastUser = lastUserText(input)
   // Routing draws from the seeded stream; a request that fails leaves it as it was.
   return atomically(ctx, () => {
@@ -251,7 +257,13 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
     for (const model of models) {
       // The plugin's own settings win over `:online`'s, which are the plugin's defaults.
       const search = plugin ?? (model.webSearch ? DEFAULT_WEB_SEARCH : null)
-      const route = routeEndpoints(model, input, { promptTokens: estimatedPrompt, at: now, random: ctx.random, sort: null, outage: (e) => hadOutage(ctx, model.model, e) })
+      const refused = guards.length === 0 ? null : modelRefusal(guards, model.model, model.id)
+      if (refused !== null) {
+        failure = refused
+        continue
+      }
+      const guard = guards.length === 0 ? undefined : (e: Endpoint) => endpointRefusal(guards, model.model, e)
+      const route = routeEndpoints(model, input, { promptTokens: estimatedPrompt, at: now, random: ctx.random, sort: null, outage: (e) => hadOutage(ctx, model.model, e), guard })
       if (route instanceof ApiError) {
         failure = route
         continue
@@ -307,8 +319,9 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
         attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
         countFreeRequest(ctx, key.userId, endpoint, now)
         const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault, billing, byok: credential }, shape)
-        // For the journal: the rule that answered (null: the default reply did).
+        // For the journal: the rule that answered (null: the default reply did), and what guardrails flagged.
         if (picked !== undefined) outcome.responder = picked
+        if (filtered.flags.length > 0) outcome.flags = filtered.flags
         return outcome
       }
     }

@@ -10,14 +10,18 @@ import type { KeyState } from '../store/state.js'
 import type { Endpoint } from '../types.js'
 import { attemptError, type InferenceRuntime } from './chat.js'
 import { costToUnits, flatPricing } from './price.js'
-import { type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
+import { type EmbeddingInput, type EmbeddingsInput, readEmbeddingsRequest } from './embeddings-request.js'
+import type { InputMessage } from './request.js'
+import { MEDIA_PART_TOKENS, textTokens } from './tokens.js'
 import { type GenerationFacts, activityOf, recordGeneration } from '../store/generations.js'
 import { canonicalSlugOf } from '../store/models.js'
 import { refuseAtWorkspaceBudget } from './budgets.js'
+import { type Governing, endpointRefusal, filterMessages, governing, modelRefusal, refuseAtGuardrailLimits } from './guardrails.js'
 import { chargeKey, refuseAtKeyLimit, refuseEmbeddingsWithoutCredits } from './ledger.js'
 import { type ResponderRule, type ResponderState, ResponderFailure } from './responders.js'
 import { type ResolvedModel, pricingOf, resolveModels, routeEndpoints } from './route.js'
 import type { JsonPayload } from '../json-text.js'
+import type { GuardrailFlag } from '../protocol.js'
 import { dataText } from './vectors.js'
 import type { ProviderResponse } from './wire.js'
 
@@ -97,7 +101,7 @@ export function embeddingDimensions(modelId: string): number {
  * text made from each vector's cached JSON; see {@link embeddingsPayload}). Throws the ApiError to
  * answer with.
  */
-export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string, unknownFields?: UnknownFields): { payload: JsonPayload; responder: ResponderState | null } {
+export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string, unknownFields?: UnknownFields): { payload: JsonPayload; responder: ResponderState | null; flags: GuardrailFlag[] } {
   if (principal.management) {
     throw new ApiError(403, { message: 'Management keys cannot be used for inference requests; use a regular API key', metadata: { reason: 'management_key' } })
   }
@@ -116,8 +120,19 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
   const dimensions = input.dimensions ?? most
   const key = ctx.data.keys.get(principal.keyHash) as KeyState
   const now = ctx.clock.nowMs()
+  // The governing guardrails (decisions/0055): the model first, then the limits, as for chat.
+  const guards = governing(ctx, key)
+  const refused = guards.length === 0 ? null : modelRefusal(guards, model.model, model.id)
+  if (refused !== null) throw refused
   refuseAtKeyLimit(ctx, key, now)
   refuseAtWorkspaceBudget(ctx, key, now)
+  refuseAtGuardrailLimits(ctx, key, guards, now)
+  let flags = NO_FLAGS
+  if (guards.length > 0) {
+    const filtered = filteredInputs(guards, input.inputs)
+    input.inputs = filtered.inputs
+    flags = filtered.flags
+  }
   const estimatedPrompt = input.inputs.reduce((sum, i) => sum + i.tokens, 0)
   const longest = input.inputs.reduce((most, i) => Math.max(most, i.tokens), 0)
   const texts = input.inputs.flatMap((i) => (i.text === null ? [] : [i.text]))
@@ -125,7 +140,8 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
   const routing = { provider: input.provider, maxTokens: 0, parameters: [] }
   return atomically(ctx, () => {
     const attempts: ProviderResponse[] = []
-    const route = routeEndpoints(model, routing, { promptTokens: estimatedPrompt, contextTokens: longest, at: now, random: ctx.random, sort: null })
+    const guard = guards.length === 0 ? undefined : (e: Endpoint) => endpointRefusal(guards, model.model, e)
+    const route = routeEndpoints(model, routing, { promptTokens: estimatedPrompt, contextTokens: longest, at: now, random: ctx.random, sort: null, guard })
     if (route instanceof ApiError) throw route
     let failure: ApiError | undefined
     // The last failure a responder's error made, and its rule: the journal names the rule when that is the answer.
@@ -160,12 +176,31 @@ export function createEmbeddings(ctx: StoreContext, runtime: InferenceRuntime, p
       attempts.push(attempt(200))
       const answer = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, dimensions, now, attempts, latency })
       // For the journal: the rule that answered (null: the default vectors did).
-      return { payload: answer, responder: picked ?? null }
+      return { payload: answer, responder: picked ?? null, flags }
     }
     if (failure !== undefined && failure === ruleFailure?.error) throw new ResponderFailure(failure, ruleFailure.by)
     throw failure ?? new ApiError(502)
   })
 }
+
+/**
+ * The inputs after the governing guardrails' content filters, each input read as a user's
+ * message: a block is a 403, a redaction changes the text the vector is made from and its tokens.
+ */
+function filteredInputs(guards: readonly Governing[], inputs: EmbeddingInput[]): { inputs: EmbeddingInput[]; flags: GuardrailFlag[] } {
+  const messages = inputs.map((i): InputMessage => ({ role: 'user', text: i.text ?? '', mediaParts: 0, toolCallChars: 0 }))
+  const { messages: filtered, flags } = filterMessages(guards, messages)
+  if (filtered === messages) return { inputs, flags }
+  const changed = inputs.map((i, n) => {
+    const text = (filtered[n] as InputMessage).text
+    if (i.text === null || text === i.text) return i
+    return { ...i, key: i.key === i.text ? text : `${text}\u0000${i.key}`, text, tokens: textTokens(text) + i.mediaParts * MEDIA_PART_TOKENS }
+  })
+  return { inputs: changed, flags }
+}
+
+/** No flags: shared, never written to. */
+const NO_FLAGS: GuardrailFlag[] = Object.freeze([]) as unknown as GuardrailFlag[]
 
 interface Answer {
   key: KeyState

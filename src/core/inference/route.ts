@@ -342,6 +342,8 @@ export interface RouteContext {
   outage?: (endpoint: Endpoint) => boolean
   /** The tokens the context window must hold, when not the prompt's (embeddings: the longest input). */
   contextTokens?: number
+  /** The governing guardrails' refusal of an endpoint, or null (decisions/0055); absent: no guardrail governs. */
+  guard?: ((endpoint: Endpoint) => ApiError | null) | undefined
 }
 
 /**
@@ -377,6 +379,17 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
     endpoints = endpoints.filter((e) => (e.status ?? 0) >= 0)
     if (open === 0) drop = 'status'
     else endpoints = keep(endpoints, 'context', holds)
+  }
+  // A guardrail that keeps the request off every endpoint left is a 403 naming it, not a 404.
+  const guard = route.guard
+  if (guard !== undefined && endpoints.length > 0) {
+    let refusal: ApiError | null = null
+    endpoints = endpoints.filter((e) => {
+      const refused = guard(e)
+      if (refused !== null) refusal ??= refused
+      return refused === null
+    })
+    if (endpoints.length === 0) return refusal as unknown as ApiError
   }
   if (prefs.only !== null) endpoints = keep(endpoints, 'provider', (e) => names(e, prefs.only as string[]))
   if (prefs.ignore !== null) endpoints = keep(endpoints, 'provider', (e) => !names(e, prefs.ignore as string[]))

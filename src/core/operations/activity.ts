@@ -58,6 +58,7 @@ function readQuery(ctx: StoreContext, userId: string, query: URLSearchParams): A
 interface Sum {
   first: ActivityState
   units: number
+  byokUnits: number
   requests: number
   promptTokens: number
   completionTokens: number
@@ -77,10 +78,11 @@ export function activityItems(ctx: StoreContext, userId: string, q: ActivityQuer
     const id = `${row.day}\u0000${row.endpointId}${q.byWorkspace ? `\u0000${row.workspaceId}` : ''}`
     const sum = sums.get(id)
     if (sum === undefined) {
-      sums.set(id, { first: row, units: row.units, requests: row.requests, promptTokens: row.promptTokens, completionTokens: row.completionTokens, reasoningTokens: row.reasoningTokens })
+      sums.set(id, { first: row, units: row.units, byokUnits: row.byokUnits, requests: row.requests, promptTokens: row.promptTokens, completionTokens: row.completionTokens, reasoningTokens: row.reasoningTokens })
       continue
     }
     sum.units += row.units
+    sum.byokUnits += row.byokUnits
     sum.requests += row.requests
     sum.promptTokens += row.promptTokens
     sum.completionTokens += row.completionTokens
@@ -95,7 +97,7 @@ export function activityItems(ctx: StoreContext, userId: string, q: ActivityQuer
       endpoint_id: row.endpointId,
       provider_name: row.provider,
       usage: toUsd(sum.units),
-      byok_usage_inference: 0,
+      byok_usage_inference: toUsd(sum.byokUnits),
       requests: sum.requests,
       prompt_tokens: sum.promptTokens,
       completion_tokens: sum.completionTokens,

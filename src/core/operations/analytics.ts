@@ -38,7 +38,7 @@ export const ANALYTICS_METRICS: readonly Metric[] = [
   { name: 'request_count', display_label: 'Requests', display_format: 'number', of: (row) => row.requests },
   // Summed in units of 10^-10 USD, exact, and written in USD.
   { name: 'usage', display_label: 'Spend', display_format: 'currency', of: (row) => row.units },
-  { name: 'byok_usage', display_label: 'BYOK spend', display_format: 'currency', of: () => 0 },
+  { name: 'byok_usage', display_label: 'BYOK spend', display_format: 'currency', of: (row) => row.byokUnits },
   { name: 'prompt_tokens', display_label: 'Prompt tokens', display_format: 'number', of: (row) => row.promptTokens },
   { name: 'completion_tokens', display_label: 'Completion tokens', display_format: 'number', of: (row) => row.completionTokens },
   { name: 'reasoning_tokens', display_label: 'Reasoning tokens', display_format: 'number', of: (row) => row.reasoningTokens },

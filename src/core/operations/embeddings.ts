@@ -1,6 +1,6 @@
 // `POST /embeddings` (decisions/0030): the money path of core/inference/embeddings.ts.
 import { createEmbeddings } from '../inference/embeddings.js'
-import { type Operation, payloadResponse, withResponder } from './operation.js'
+import { type Operation, payloadResponse, withGuardrailFlags, withResponder } from './operation.js'
 
 export const EMBEDDINGS_OPERATIONS: readonly Operation[] = [
   {
@@ -9,8 +9,9 @@ export const EMBEDDINGS_OPERATIONS: readonly Operation[] = [
     template: '/embeddings',
     auth: 'key',
     run({ ctx, principal, request, json, inference, unknownFields }) {
-      const { payload, responder } = createEmbeddings(ctx, inference, principal, json(), request.path, unknownFields)
+      const { payload, responder, flags } = createEmbeddings(ctx, inference, principal, json(), request.path, unknownFields)
       const response = payloadResponse(payload)
+      if (flags.length > 0) withGuardrailFlags(response, flags)
       return responder === null ? response : withResponder(response, responder)
     },
   },

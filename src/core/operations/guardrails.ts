@@ -2,7 +2,7 @@
 // keys and members, read and changed with a management key. Another organisation's guardrail is as
 // absent as one never made (404); a body's bad field, or a key or member not the organisation's, a
 // 400 naming it, and nothing is changed.
-import { BodyReader } from '../body.js'
+import { BodyReader, fieldError } from '../body.js'
 import { ApiError } from '../errors.js'
 import { readGuardrailRules, readKeyHashes, readMemberIds } from '../guardrail-rules.js'
 import { offsetParam, single } from '../params.js'
@@ -13,7 +13,7 @@ import {
   GUARDRAIL_UPDATE_FIELDS,
   assignKeys,
   assignMembers,
-  deleteGuardrail,
+  defaultGuardrailDeletion,
   freshGuardrailId,
   guardrailWire,
   guardrailsOf,
@@ -23,8 +23,9 @@ import {
   memberAssignmentsOf,
   unassignKeys,
   unassignMembers,
-  writeGuardrail,
+  workspaceDefaulting,
 } from '../store/guardrails.js'
+import { deleteGuardrail, writeGuardrail } from '../store/guardrail-rows.js'
 import type { GuardrailState } from '../store/state.js'
 import { type Operation, jsonAnswer } from './operation.js'
 import { limitParam } from './workspaces.js'
@@ -85,7 +86,11 @@ export const GUARDRAIL_OPERATIONS: readonly Operation[] = [
     return { data: guardrailWire(writeGuardrail(ctx, { ...guardrail, rules, updatedAt: ctx.clock.nowMs() })) }
   }),
   row('deleteGuardrail', 'DELETE', '/guardrails/{id}', ({ ctx, params, principal }) => {
-    deleteGuardrail(ctx, ownGuardrail(ctx, principal.userId, params['id'] as string))
+    const guardrail = ownGuardrail(ctx, principal.userId, params['id'] as string)
+    // A workspace's default guardrail goes with its workspace only (decisions/0055).
+    const workspace = workspaceDefaulting(ctx, guardrail)
+    if (workspace !== undefined) throw fieldError('id', defaultGuardrailDeletion(workspace), guardrail.id)
+    deleteGuardrail(ctx, guardrail)
     return { deleted: true }
   }),
   row('listGuardrailKeyAssignments', 'GET', '/guardrails/{id}/assignments/keys', ({ ctx, params, query, principal }) => {

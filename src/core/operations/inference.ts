@@ -8,7 +8,7 @@ import { type InferenceOutcome, type InferenceRuntime, chatCompletion } from '..
 import { queriedGeneration } from './generation-content.js'
 import { createResponse } from '../inference/responses.js'
 import { createCompletion } from '../inference/completions.js'
-import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild, withResponder, withSettle, withWarnings } from './operation.js'
+import { type Operation, clone, jsonAnswer, payloadResponse, withFrameRebuild, withGuardrailFlags, withResponder, withSettle, withWarnings } from './operation.js'
 
 /** An inference's answer: a JSON payload, or a stream (its frames, and `cancel` for the adapter to report a client gone early). */
 function inferenceAnswer<T>(outcome: InferenceOutcome<T>): SimResponse {
@@ -22,6 +22,7 @@ function inferenceAnswer<T>(outcome: InferenceOutcome<T>): SimResponse {
     withFrameRebuild(response, outcome.rebuild)
   }
   if (outcome.warnings.length > 0) withWarnings(response, outcome.warnings)
+  if (outcome.flags !== undefined) withGuardrailFlags(response, outcome.flags)
   return outcome.responder === null ? response : withResponder(response, outcome.responder)
 }
 

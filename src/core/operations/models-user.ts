@@ -1,7 +1,7 @@
 // The catalog as a caller may use it (decisions/0053): `GET /models/user`, the models a key may
 // route to, and `GET /endpoints/zdr`, the endpoints with zero data retention.
 import type { Principal } from '../auth.js'
-import { isFree } from '../inference/route.js'
+import { endpointRefusal, governing, isZdrEndpoint, modelRefusal } from '../inference/guardrails.js'
 import { modelWithStatistics } from '../inference/statistics.js'
 import type { StoreContext } from '../store/context.js'
 import type { Endpoint, ModelWithEndpoints } from '../types.js'
@@ -9,21 +9,21 @@ import { outputsParam, pageQuery } from './catalog.js'
 import { type Operation, jsonAnswer, payloadResponse } from './operation.js'
 
 /**
- * The models `principal` may use: the catalog, filtered by the caller's guardrails and provider
- * preferences once the store holds them. It holds neither today, so it is the whole catalog, the
- * same Map (the catalog's cached pages keep serving it); a filter returns a Map of the models left.
+ * The ids of the models `principal` may use, under the guardrails that govern its key
+ * (decisions/0055): a model a guardrail does not allow, or whose every endpoint one keeps it off,
+ * is left out. Undefined when no guardrail governs it: the whole catalog, whose pages are kept.
  */
-export function modelsForCaller(ctx: StoreContext, principal: Principal): ReadonlyMap<string, ModelWithEndpoints> {
-  void principal
-  return ctx.data.models
+export function modelsForCaller(ctx: StoreContext, principal: Principal): ReadonlySet<string> | undefined {
+  const key = ctx.data.keys.get(principal.keyHash)
+  const guards = key === undefined ? [] : governing(ctx, key)
+  if (guards.length === 0) return undefined
+  const usable = new Set<string>()
+  for (const [id, model] of ctx.data.models) {
+    if (modelRefusal(guards, model, id) !== null) continue
+    if (model.endpoints.some((e) => endpointRefusal(guards, model, e) === null)) usable.add(id)
+  }
+  return usable
 }
-
-/**
- * Whether an endpoint keeps no data. The catalog carries no retention policy; the one data policy
- * it tells is the price: on the service, free endpoints are the ones whose providers may keep and
- * train on prompts (decisions/0024, `data_collection: "deny"`), so a paid endpoint is zero-retention.
- */
-export const isZdrEndpoint = (endpoint: Endpoint): boolean => !isFree(endpoint.pricing)
 
 export const MODELS_USER_OPERATIONS: readonly Operation[] = [
   {
@@ -34,7 +34,7 @@ export const MODELS_USER_OPERATIONS: readonly Operation[] = [
     run({ ctx, query, principal }) {
       const outputs = outputsParam(query)
       const page = pageQuery('/models/user', query, { outputs: outputs.bits, parameters: 0, given: [['output_modalities', outputs.given]] })
-      return payloadResponse(ctx.indices.catalog.page(modelsForCaller(ctx, principal) as Map<string, ModelWithEndpoints>, page))
+      return payloadResponse(ctx.indices.catalog.page(ctx.data.models, page, modelsForCaller(ctx, principal)))
     },
   },
   {

@@ -3,7 +3,7 @@
 // everything around them (routing, authentication, faults, rate limits, latency, the journal).
 import type { Principal } from '../auth.js'
 import type { UnknownFields } from '../body.js'
-import type { OperationName, SimRequest, SimResponse, StreamFrame } from '../protocol.js'
+import type { GuardrailFlag, OperationName, SimRequest, SimResponse, StreamFrame } from '../protocol.js'
 import type { RateLimit } from '../store/state.js'
 import type { JsonPayload } from '../json-text.js'
 import type { StoreContext } from '../store/context.js'
@@ -149,6 +149,14 @@ export const withWarnings: (response: SimResponse, warnings: string[]) => SimRes
 
 /** What a response's reply could not satisfy, if anything; else undefined. */
 export const warningsOf: (response: SimResponse) => string[] | undefined = warningsMark.of
+
+const flagsMark = responseMark<GuardrailFlag[]>('guardrail flags')
+
+/** Marks the response to a request a guardrail's content filter flagged, for the journal's `guardrailFlags` (decisions/0055). */
+export const withGuardrailFlags: (response: SimResponse, flags: GuardrailFlag[]) => SimResponse = flagsMark.mark
+
+/** What guardrails flagged of a response's request, if anything; else undefined. */
+export const guardrailFlagsOf: (response: SimResponse) => GuardrailFlag[] | undefined = flagsMark.of
 
 /** The responder rule that made a response, if one did; else undefined. */
 export const responderOf: (response: SimResponse) => ResponderState | undefined = responderMark.of

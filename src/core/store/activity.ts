@@ -32,6 +32,8 @@ export interface ActivityCharge {
   promptTokens: number
   completionTokens: number
   reasoningTokens: number
+  /** What the provider billed through a BYOK credential (decisions/0054), in 10^-10 USD; 0 otherwise. */
+  byokUnits: number
 }
 
 /** The UTC day of an instant, as days since the epoch. */
@@ -82,6 +84,7 @@ export function addActivity(ctx: StoreContext, endpoint: ActivityEndpoint, charg
     promptTokens: (row?.promptTokens ?? 0) + charge.promptTokens,
     completionTokens: (row?.completionTokens ?? 0) + charge.completionTokens,
     reasoningTokens: (row?.reasoningTokens ?? 0) + charge.reasoningTokens,
+    byokUnits: (row?.byokUnits ?? 0) + charge.byokUnits,
   })
   return id
 }

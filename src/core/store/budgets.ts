@@ -182,7 +182,7 @@ export function deleteBudget(ctx: StoreContext, workspaceId: string, interval: B
 
 
 /** The figure of `f` an interval's budget counts, in 10^-10 USD: regular spend, and BYOK spend when `includeByok`. */
-function spentIn(f: Readonly<UsageFigures>, interval: BudgetInterval, includeByok: boolean): number {
+export function spentIn(f: Readonly<UsageFigures>, interval: BudgetInterval, includeByok: boolean): number {
   switch (interval) {
     case 'daily':
       return f.daily + (includeByok ? f.byokDaily : 0)

@@ -219,21 +219,26 @@ export class CatalogCache {
     return count
   }
 
-  /** The page a query asks for, made once until a model changes. */
-  page(models: ReadonlyMap<string, ModelWithEndpoints>, query: CatalogQuery): JsonPayload {
+  /**
+   * The page a query asks for, made once until a model changes. `only`: the ids of the models a
+   * caller may see (`GET /models/user` under guardrails); such a page is made afresh each time,
+   * never kept, as another caller may see other models.
+   */
+  page(models: ReadonlyMap<string, ModelWithEndpoints>, query: CatalogQuery, only?: ReadonlySet<string>): JsonPayload {
     const name = `${query.link}\u0000${query.offset}`
-    const kept = this.pages.get(name)
+    const kept = only === undefined ? this.pages.get(name) : undefined
     if (kept !== undefined) return kept
     const selected: CatalogEntry[] = []
     let total = 0
     const end = query.limit === undefined ? Infinity : query.offset + query.limit
     for (const entry of this.entries(models)) {
-      if (!matches(entry, query)) continue
+      if (!matches(entry, query) || (only !== undefined && !only.has(entry.id))) continue
       if (total >= query.offset && total < end) selected.push(entry)
       total++
     }
     const next = query.limit !== undefined && end < total ? `${SERVICE_PATH}${query.link}${query.link.includes('?') ? '&' : '?'}offset=${end}` : null
     const page = new CatalogPage(selected, next, total)
+    if (only !== undefined) return page
     // Each distinct query keeps a page; a caller walking thousands of offsets must not grow this without end.
     if (this.pages.size >= 256) this.pages.clear()
     this.pages.set(name, page)

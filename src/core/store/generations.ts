@@ -7,6 +7,7 @@ import { type ActivityEndpoint, addActivity } from './activity.js'
 import type { GenerationContent, GenerationFeedback, GenerationState } from './state.js'
 import { put, remove } from './versions.js'
 import { formatTimestamp } from '../time.js'
+import { toUnits } from '../usage.js'
 import type { Endpoint, ModelWithEndpoints } from '../types.js'
 import { canonicalSlugOf } from './models.js'
 import type { Generation, ProviderResponse } from '../inference/wire.js'
@@ -77,6 +78,7 @@ export function recordGeneration(ctx: StoreContext, input: GenerationInput, limi
       promptTokens: f.promptTokens,
       completionTokens: f.completionTokens,
       reasoningTokens: f.reasoningTokens,
+      byokUnits: f.byokUpstreamCost === undefined ? 0 : toUnits(f.byokUpstreamCost),
     })
   }
   const order = ctx.indices.generationOrder

@@ -1,13 +1,14 @@
 // Guardrails (decisions/0051): an organisation's rules for the requests of the keys and members
 // they are assigned to. The fields are kept as the service names them (`allowed_models`...), read
 // by one reader shared by the wire and `sim.guardrails`, so a bad field is refused alike on both.
-import { SimulatorError, SimulatorErrorCode } from '../errors.js'
+import { invalidArgument, SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import { ArgumentChecker, fieldsOf, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
-import type { GuardrailKeyState, GuardrailMemberState, GuardrailRules, GuardrailState } from './state.js'
+import type { GuardrailKeyState, GuardrailMemberState, GuardrailRules, GuardrailState, StoreData, WorkspaceState } from './state.js'
 import { findMember } from './members.js'
 import { put, remove } from './versions.js'
+import { deleteGuardrail, untouchedDefault, writeGuardrail } from './guardrail-rows.js'
 import { requireUser } from './workspaces.js'
 
 /** A guardrail as `GET /guardrails/{id}` shows it. */
@@ -75,28 +76,16 @@ export const GUARDRAIL_UPDATE_FIELDS: ReadonlySet<string> = new Set([
 /** `POST /guardrails` takes those and `workspace_id`. */
 export const GUARDRAIL_CREATE_FIELDS: ReadonlySet<string> = new Set([...GUARDRAIL_UPDATE_FIELDS, 'workspace_id'])
 
-/** The rules of a guardrail nothing was given for. */
-export const EMPTY_RULES: Omit<GuardrailRules, 'name'> = {
-  description: null,
-  allowed_models: null,
-  ignored_models: null,
-  allowed_providers: null,
-  ignored_providers: null,
-  allowed_data_regions: null,
-  content_filters: null,
-  content_filter_builtins: null,
-  enable_free_model_publication: null,
-  enable_free_model_training: null,
-  enable_paid_model_training: null,
-  enforce_zdr: null,
-  enforce_zdr_anthropic: null,
-  enforce_zdr_google: null,
-  enforce_zdr_openai: null,
-  enforce_zdr_other: null,
-  enforce_zdr_xai: null,
-  include_byok_in_budgets: false,
-  limit_usd: null,
-  reset_interval: null,
+/** The workspace whose default guardrail `guardrail` is, if it is one. */
+export function workspaceDefaulting(ctx: StoreContext, guardrail: GuardrailState): WorkspaceState | undefined {
+  if (guardrail.workspaceId === null) return undefined
+  const workspace = ctx.data.workspaces.get(guardrail.workspaceId)
+  return workspace?.record.default_guardrail_id === guardrail.id ? workspace : undefined
+}
+
+/** Why a workspace's default guardrail cannot be deleted: the refusal's words, on the wire and in code. */
+export function defaultGuardrailDeletion(workspace: WorkspaceState): string {
+  return `is the default guardrail of workspace "${workspace.record.slug}", which goes only with its workspace; clear its rules with an update instead`
 }
 
 /** A guardrail as the wire shows it: a fresh object. */
@@ -162,18 +151,6 @@ export function freshGuardrailId(ctx: StoreContext, taken: Set<string> = new Set
   while (taken.has(id) || idTaken(ctx, id))
   taken.add(id)
   return id
-}
-
-export function writeGuardrail(ctx: StoreContext, guardrail: GuardrailState): GuardrailState {
-  put(ctx, 'guardrails', guardrail.id, guardrail)
-  return guardrail
-}
-
-/** Deletes a guardrail and its assignments. */
-export function deleteGuardrail(ctx: StoreContext, guardrail: GuardrailState): void {
-  for (const [hash, a] of ctx.data.guardrailKeys) if (a.guardrailId === guardrail.id) remove(ctx, 'guardrailKeys', hash)
-  for (const [scope, a] of ctx.data.guardrailMembers) if (a.guardrailId === guardrail.id) remove(ctx, 'guardrailMembers', scope)
-  remove(ctx, 'guardrails', guardrail.id)
 }
 
 /** Assigns keys (hashes checked already) to a guardrail, replacing what they held; the count newly assigned to it. */
@@ -297,7 +274,10 @@ export function buildGuardrail(ctx: StoreContext, options: CreateGuardrailOption
   let id: string
   if (options.id !== undefined) {
     id = check.string(options.id, 'id', UUID, 'a UUID').toLowerCase()
-    if (idTaken(ctx, id)) throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: id "${id}" is already taken.`, { argument: 'id' })
+    // A workspace's default guardrail as it was made may be given its rules this way (a world spec's does).
+    const existing = ctx.data.guardrails.get(id)
+    const replaces = existing !== undefined && existing.userId === userId && untouchedDefault(ctx.data, existing)
+    if (!replaces && idTaken(ctx, id)) throw new SimulatorError(SimulatorErrorCode.DuplicateId, `Failed to ${operation}: id "${id}" is already taken.`, { argument: 'id' })
   } else id = freshGuardrailId(ctx)
   const createdAt = options.createdAt === undefined ? ctx.clock.nowMs() : toEpochMs(options.createdAt, operation, 'createdAt')
   const updatedAt = options.updatedAt === undefined || options.updatedAt === null ? null : toEpochMs(options.updatedAt, operation, 'updatedAt')
@@ -376,7 +356,12 @@ export function createGuardrailCollection(ctx: StoreContext, readers: GuardrailR
       const rules = readers.rules(given, guardrail.rules, operation)
       return guardrailWire(writeGuardrail(ctx, { ...guardrail, rules, updatedAt: ctx.clock.nowMs() }))
     },
-    delete: (id) => deleteGuardrail(ctx, requireGuardrail(ctx, id, 'delete guardrail')),
+    delete: (id) => {
+      const guardrail = requireGuardrail(ctx, id, 'delete guardrail')
+      const workspace = workspaceDefaulting(ctx, guardrail)
+      if (workspace !== undefined) throw invalidArgument('delete guardrail', 'id', defaultGuardrailDeletion(workspace))
+      deleteGuardrail(ctx, guardrail)
+    },
     get: (id) => {
       const found = typeof id === 'string' ? ctx.data.guardrails.get(id.toLowerCase()) : undefined
       return found && guardrailWire(found)

@@ -382,6 +382,8 @@ export interface ActivityState {
   readonly promptTokens: number
   readonly completionTokens: number
   readonly reasoningTokens: number
+  /** What providers billed through BYOK credentials (`byok_usage_inference`), in 10^-10 USD. */
+  readonly byokUnits: number
 }
 
 /** A token bucket's level at the instant it was last updated. */

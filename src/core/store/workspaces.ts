@@ -5,6 +5,7 @@ import type { Workspace } from '../types.js'
 import { ArgumentChecker, fieldsOf, UUID, withoutFields } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { put, remove } from './versions.js'
+import { defaultGuardrailOf, deleteGuardrail, writeGuardrail } from './guardrail-rows.js'
 import type { UserState, WorkspaceState } from './state.js'
 
 export interface CreateWorkspaceOptions {
@@ -303,6 +304,8 @@ export function buildWorkspace(ctx: StoreContext, options: CreateWorkspaceOption
 
 export function insertWorkspace(ctx: StoreContext, state: WorkspaceState): void {
   put(ctx, 'workspaces', state.record.id, state)
+  // The guardrail its `default_guardrail_id` names, with no rules until someone gives it some (decisions/0055).
+  if (!ctx.data.guardrails.has(state.record.default_guardrail_id)) writeGuardrail(ctx, defaultGuardrailOf(state, parseInstant(state.record.created_at) ?? ctx.clock.nowMs()))
 }
 
 /** A workspace of `userId` by UUID (any case) or slug; another organisation's is not found. */
@@ -469,6 +472,9 @@ export function deleteWorkspace(ctx: StoreContext, state: WorkspaceState): void 
   for (const [scope, budget] of ctx.data.budgets) if (budget.workspaceId === id) remove(ctx, 'budgets', scope)
   // Its members stay members of the organisation; only their place in it goes (decisions/0051).
   for (const [scope, membership] of ctx.data.workspaceMembers) if (membership.workspaceId === id) remove(ctx, 'workspaceMembers', scope)
+  // Its default guardrail too, with its assignments (decisions/0055); other guardrails placed in it stay.
+  const guardrail = ctx.data.guardrails.get(state.record.default_guardrail_id)
+  if (guardrail !== undefined && guardrail.workspaceId === id) deleteGuardrail(ctx, guardrail)
   // Its BYOK credentials too (a global one, workspace null, stays): none may name a workspace that is gone (decisions/0054).
   for (const [credentialId, credential] of ctx.data.byok) if (credential.workspaceId === id) remove(ctx, 'byok', credentialId)
   remove(ctx, 'workspaces', id)

@@ -9,6 +9,7 @@ import { givenCanonicalSlug } from '../store/models.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
 import type { BudgetState, ByokState, FileState, GuardrailState, KeyState, MemberState, PresetState, StoreData, UserState, WorkspaceMemberState } from '../store/state.js'
+import { untouchedDefault } from '../store/guardrail-rows.js'
 import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd } from '../usage.js'
 import { WORLD_FORMAT, type WorldBudget, type WorldByok, type WorldFile, type WorldGuardrail, type WorldKey, type WorldMember, type WorldModel, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
@@ -284,7 +285,8 @@ function exportRows(data: StoreData) {
     presets: [...data.presets.values()],
     budgets: [...data.budgets.values()],
     members: [...ownersWithPlaces(data), ...data.members.values()],
-    guardrails: [...data.guardrails.values()],
+    // A workspace's default guardrail as it was made is made again by its workspace (decisions/0055).
+    guardrails: [...data.guardrails.values()].filter((g) => !untouchedDefault(data, g)),
     byok: [...data.byok.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)),
   }
 }
