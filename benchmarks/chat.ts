@@ -105,9 +105,9 @@ function chatSimulator(governed = false) {
   })
   sim.inference.respond({ match: { lastUserMessage: /story/ }, reply: { content: STREAM_TEXT } })
   if (governed) {
-    const guardrail = sim.guardrails.create({ userId: org.id, rules: { name: 'Bench plan', allowed_models: [MODEL], allowed_providers: ['alpha', 'beta'], limit_usd: 1_000_000, reset_interval: 'daily' } })
+    const guardrail = sim.guardrails.create({ userId: org.id, rules: { name: 'Bench plan', allowed_models: [MODEL], allowed_providers: ['alpha', 'beta'], limit_usd: 100_000, reset_interval: 'daily' } })
     sim.guardrails.assignKeys(guardrail.id, [record.hash])
-    sim.budgets.set({ workspace: record.workspace_id, interval: 'daily', limitUsd: 1_000_000 })
+    sim.budgets.set({ workspace: record.workspace_id, interval: 'daily', limitUsd: 100_000 })
   }
   return { sim, key }
 }
