@@ -203,6 +203,23 @@ describe('BYOK on the money path', () => {
     expect(byProvider.find((r) => r.provider === 'OpenAI')?.byok_usage).toBe(served.cost_details.upstream_inference_cost)
   })
 
+  it("checks the credits against the fee's worst case, not the whole cost's, when a credential serves", () => {
+    const org = sim.users.create({ name: 'Small', credits: { total: 0.001 } })
+    const { key } = sim.keys.create({ userId: org.id })
+    const body = (maxTokens: number) => ({ ...chatBody, max_tokens: maxTokens, provider: { order: ['openai'], allow_fallbacks: false } })
+    // Without a credential, 10,000 tokens at 1.6 USD per million is 0.016 USD: more than the credits.
+    expect(ask('/chat/completions', body(10_000), key).status).toBe(402)
+    sim.byok.create({ userId: org.id, provider: 'openai', key: 'sk-proj-small' })
+    // Through the credential the credits pay 5% of it, 0.0008 USD.
+    expect(ask('/chat/completions', body(10_000), key).status).toBe(200)
+    const refused = ask('/chat/completions', body(20_000), key)
+    expect(refused.status).toBe(402)
+    // What the credits left could pay the fee of: about twenty times what they could pay in full.
+    const affordable = Number(/can only afford (\d+)/.exec((refused.body as { error: { message: string } }).error.message)?.[1])
+    expect(affordable).toBeGreaterThan(11_000)
+    expect(affordable).toBeLessThan(20_000)
+  })
+
   it('says is_byok in the stream usage chunk, the Responses usage and the text completion usage', async () => {
     sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789' })
     type Last = { isByok?: boolean; costDetails?: { upstreamInferenceCost?: number | null } | null }

@@ -9,7 +9,7 @@ import type { Endpoint } from '../types.js'
  * The share of the upstream cost the service charges for a request served through a credential:
  * 5%, as a decimal fraction (`BYOK_FEE_PERCENT / 100`).
  */
-const BYOK_FEE_PERCENT = 5n
+export const BYOK_FEE_PERCENT = 5n
 
 /**
  * Whether a credential's provider slug names the endpoint's provider: the endpoint's tag before

@@ -283,7 +283,7 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           continue
         }
         const billing = search === null ? undefined : searchBilling(endpoint, search)
-        refuseWithoutCredits(ctx, principal.userId, endpoint, input.maxTokens, estimatedPrompt, now, billing)
+        refuseWithoutCredits(ctx, principal.userId, endpoint, input.maxTokens, estimatedPrompt, now, billing, credential !== undefined)
         const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
         const attemptId = `${endpoint.tag}-${attempts.length + 1}`
         const attempt = (status: number, ms = latency): ProviderResponse => ({

@@ -14,6 +14,7 @@ import { figuresAt, limitRemaining, type UsageRecord } from '../usage.js'
 import { costToUnits, flatPricing, worstCaseUnits } from './price.js'
 import type { CompiledPricing } from '../pricing/compile.js'
 import { pricingOf } from './route.js'
+import { BYOK_FEE_PERCENT } from './byok.js'
 
 /** The message of a key limit's 403, naming the period as the service does. */
 export function keyLimitMessage(limitReset: KeyState['limitReset']): string {
@@ -71,7 +72,9 @@ export const EMBEDDINGS_CREDITS_MESSAGE = ERROR_MESSAGES[402]
  * The 402 of step 3: when credits are tracked (see creditsAvailable) and the organisation cannot pay the
  * worst case on this endpoint (the prompt, and the completion cap at the completion price), with
  * how many completion tokens it could pay for. Free endpoints are never refused, unless `search`
- * (a web search's pricing and count) adds its price (decisions/0038).
+ * (a web search's pricing and count) adds its price (decisions/0038). `byok`: the request is served
+ * through a BYOK credential, and the credits pay only the fee, 5% of the cost (decisions/0054): the
+ * worst case is the fee's.
  */
 export function refuseWithoutCredits(
   ctx: StoreContext,
@@ -81,17 +84,21 @@ export function refuseWithoutCredits(
   promptTokens: number,
   at: number,
   search?: { pricing: CompiledPricing; webSearches: number },
+  byok = false,
 ): void {
   const available = creditsAvailable(ctx, userId)
   if (available === null) return
   const pricing = search?.pricing ?? pricingOf(endpoint)
   const webSearches = search?.webSearches ?? 0
   const requested = maxTokens ?? endpoint.max_completion_tokens ?? Math.max(0, endpoint.context_length - promptTokens)
+  // The fee is a twentieth of the cost (5%): the worst case's fee is compared with the credits
+  // exactly, as the cost against twenty times the credits.
+  const share = byok ? 100 / Number(BYOK_FEE_PERCENT) : 1
   const worst = worstCaseUnits(pricing, promptTokens, requested, at, webSearches)
-  if (worst === 0 || worst <= available) return
+  if (worst === 0 || worst <= available * share) return
   const base = costToUnits(pricing.cost({ promptTokens, completionTokens: 0, webSearches }, { at }))
   const perToken = costToUnits(flatPricing(pricing.resolve({ promptTokens, at })).cost({ completionTokens: 1, requests: 0 }, { at }))
-  const affordable = perToken === 0 ? requested : Math.max(0, Math.floor((available - base) / perToken))
+  const affordable = perToken === 0 ? requested : Math.max(0, Math.floor((available * share - base) / perToken))
   throw new ApiError(402, { message: creditsMessage(requested, Math.min(affordable, requested)), metadata: { provider_name: null } })
 }
 
