@@ -203,6 +203,23 @@ describe('BYOK on the money path', () => {
     expect(byProvider.find((r) => r.provider === 'OpenAI')?.byok_usage).toBe(served.cost_details.upstream_inference_cost)
   })
 
+  it('a stream left early through a credential is billed upstream for the part sent, and charged 5% of that', () => {
+    sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-0123456789' })
+    sim.inference.respond({ reply: { content: 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen' } })
+    const key = sim.keys.create({ userId: sim.world.userId, name: 'streamer' })
+    const response = ask('/chat/completions', { ...chatBody, stream: true }, key.key) as unknown as { body: { data: string }[]; cancel?: (frames: number) => boolean }
+    expect(response.cancel?.(3)).toBe(true)
+    const id = JSON.parse(response.body[1]!.data.slice(6)).id as string
+    const generation = (sim.handle({ method: 'GET', path: '/generation', query: `id=${id}`, authorization: `Bearer ${key.key}` }).body as { data: { total_cost: number; upstream_inference_cost: number; tokens_prompt: number; tokens_completion: number; cancelled: boolean } }).data
+    expect(generation.cancelled).toBe(true)
+    const upstream = estimateCost(OPENAI_PRICING, { promptTokens: generation.tokens_prompt, completionTokens: generation.tokens_completion }, { at: sim.clock.nowMs() })
+    expect(generation.upstream_inference_cost).toBe(Number(upstream))
+    expect(generation.total_cost).toBe(Number(byokFee(upstream)))
+    const figures = sim.keys.get(key.record.hash)!
+    expect(figures.byok_usage).toBe(Number(upstream))
+    expect(figures.usage).toBe(Number(byokFee(upstream)))
+  })
+
   it("checks the credits against the fee's worst case, not the whole cost's, when a credential serves", () => {
     const org = sim.users.create({ name: 'Small', credits: { total: 0.001 } })
     const { key } = sim.keys.create({ userId: org.id })

@@ -422,7 +422,7 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   // Step 8: the key's usage record at this instant, and the organisation's credits, in one write.
   const record = chargeKey(ctx, key, units, now)
   // What the provider billed is the key's BYOK usage, which the credits never pay.
-  if (c.byok !== undefined) recordByokUsage(ctx, ctx.data.keys.get(key.hash) as KeyState, costToUnits(priced.cost), now)
+  const byokRecord = c.byok === undefined ? undefined : { index: key.usageCount + 1, record: recordByokUsage(ctx, ctx.data.keys.get(key.hash) as KeyState, costToUnits(priced.cost), now) }
 
   recordAttempt(ctx, model.model, endpoint, c.streamFault === null ? 200 : c.streamFault.respond.status, c.latency, throughput)
   const generationTime = Math.round((counts.completionTokens / Math.max(throughput, 1)) * 1000)
@@ -464,10 +464,11 @@ function complete<T>(ctx: StoreContext, runtime: InferenceRuntime, c: Completion
   if (cut === undefined) shape.end(plan, done)
   const price = (sent: StreamCounts) => {
     const upstream = pricing.cost(webSearches === 0 ? sent : { ...sent, webSearches }, { at: now })
-    const sentCost = c.byok === undefined ? upstream : byokFee(upstream)
-    return { cost: sentCost, units: costToUnits(sentCost) }
+    if (c.byok === undefined) return { cost: upstream, units: costToUnits(upstream) }
+    const fee = byokFee(upstream)
+    return { cost: fee, units: costToUnits(fee), upstream: { cost: upstream, units: costToUnits(upstream) } }
   }
-  const settle = streamCanceller(ctx, { keyHash: key.hash, record, index: key.usageCount, generation: row, counts: { ...counts }, plan, estimate: plan.estimate, throughput, price })
+  const settle = streamCanceller(ctx, { keyHash: key.hash, record, index: key.usageCount, generation: row, counts: { ...counts }, plan, estimate: plan.estimate, throughput, price, ...(byokRecord !== undefined && { byok: byokRecord }) })
   // The plan is a function of these values alone (none of them changes after), so it is made again alike.
   const rebuild = (): StreamFrame[] => {
     const again = shape.plan(source as Omit<Completed, 'usage'>, cut)

@@ -52,8 +52,10 @@ export interface StreamCharge {
   estimate: number
   /** Tokens per second, for the generation's `generation_time`. */
   throughput: number
-  /** The exact cost of counts at the charge's instant, and its units of 10^-10 USD. */
-  price(counts: StreamCounts): { cost: string; units: number }
+  /** The exact cost of counts at the charge's instant, and its units of 10^-10 USD; through a BYOK credential, also what the provider bills for them. */
+  price(counts: StreamCounts): { cost: string; units: number; upstream?: { cost: string; units: number } }
+  /** Through a BYOK credential (decisions/0054): the key's `byok: true` record of the upstream cost, and its place in the log. */
+  byok?: { record: UsageRecord; index: number }
 }
 
 /**
@@ -62,15 +64,15 @@ export interface StreamCharge {
  * group. Groups are disjoint spans of time, each dated at its latest record, so the group of the
  * charge is the first regular record of its UTC day dated at or after it. -1 when none can hold it.
  */
-function recordHolding(key: KeyState, charge: StreamCharge): number {
-  const { record, index } = charge
-  if (index < key.usageCount && key.usage[index] === record) return index
+function recordHolding(usage: readonly UsageRecord[], record: UsageRecord, index: number): number {
+  if (index < usage.length && usage[index] === record) return index
   const day = Math.floor(record.at / DAY_MS)
   let found = -1
-  for (let i = 0; i < key.usageCount; i++) {
-    const r = key.usage[i] as UsageRecord
-    if (r.byok || r.at < record.at || Math.floor(r.at / DAY_MS) !== day || r.units < record.units) continue
-    if (found === -1 || r.at < (key.usage[found] as UsageRecord).at) found = i
+  for (let i = 0; i < usage.length; i++) {
+    const r = usage[i] as UsageRecord
+    // A regular record is held by a regular one, a BYOK record by a BYOK one: folds keep the kinds apart.
+    if (r.byok !== record.byok || r.at < record.at || Math.floor(r.at / DAY_MS) !== day || r.units < record.units) continue
+    if (found === -1 || r.at < (usage[found] as UsageRecord).at) found = i
   }
   return found
 }
@@ -114,17 +116,28 @@ export function streamCanceller(ctx: StoreContext, charge: StreamCharge): Stream
     const whole = { changed: false, charged: charge.generation.wire.total_cost, generationId }
     if (framesSent > charge.plan.terminal) return whole
     const counts = sentCounts(charge.counts, charge.plan.shares, framesSent, charge.estimate)
-    const { cost, units } = charge.price(counts)
+    const { cost, units, upstream } = charge.price(counts)
     const left = { changed: false, charged: Number(cost), generationId }
     const key = ctx.data.keys.get(charge.keyHash) as KeyState | undefined
     const row = ctx.data.generations.get(charge.generation.id)
     if (key === undefined || row !== charge.generation) return left
-    const at = recordHolding(key, charge)
-    if (at === -1) return left
     const usage = key.usage.slice(0, key.usageCount)
+    const at = recordHolding(usage, charge.record, charge.index)
+    if (at === -1) return left
     const holder = usage[at] as UsageRecord
     // The charge's own record, or the sum a fold made of it and others (decisions/0029): less by what was not sent.
     usage[at] = { ...holder, units: holder.units - (charge.record.units - units) }
+    // Through a BYOK credential, what the provider bills is the sent part's too.
+    const byok = charge.byok
+    let byokLess = 0
+    if (byok !== undefined && upstream !== undefined) {
+      const held = recordHolding(usage, byok.record, byok.index)
+      if (held !== -1) {
+        byokLess = byok.record.units - upstream.units
+        const was = usage[held] as UsageRecord
+        usage[held] = { ...was, units: was.units - byokLess }
+      }
+    }
     put(ctx, 'keys', key.hash, { ...key, usage })
     const wire = row.wire
     put(ctx, 'generations', row.id, {
@@ -149,11 +162,12 @@ export function streamCanceller(ctx: StoreContext, charge: StreamCharge): Stream
         native_tokens_completion: counts.completionTokens,
         native_tokens_reasoning: counts.reasoningTokens,
         generation_time: Math.round((counts.completionTokens / Math.max(charge.throughput, 1)) * 1000),
+        ...(upstream !== undefined && { upstream_inference_cost: Number(upstream.cost) }),
       },
     })
     // The day's activity loses what the generation lost (decisions/0053).
     if (row.activityKey !== undefined) {
-      correctActivity(ctx, row.activityKey, { units: row.units - units, completionTokens: charge.counts.completionTokens - counts.completionTokens, reasoningTokens: charge.counts.reasoningTokens - counts.reasoningTokens })
+      correctActivity(ctx, row.activityKey, { units: row.units - units, byokUnits: byokLess, completionTokens: charge.counts.completionTokens - counts.completionTokens, reasoningTokens: charge.counts.reasoningTokens - counts.reasoningTokens })
     }
     return { changed: true, charged: Number(cost), generationId }
   }

@@ -90,12 +90,13 @@ export function addActivity(ctx: StoreContext, endpoint: ActivityEndpoint, charg
 }
 
 /** Takes part of a charge back from the row `id` holds it in (a stream settled short); nothing when the row is gone. */
-export function correctActivity(ctx: StoreContext, id: string, less: { units: number; completionTokens: number; reasoningTokens: number }): void {
+export function correctActivity(ctx: StoreContext, id: string, less: { units: number; byokUnits: number; completionTokens: number; reasoningTokens: number }): void {
   const row = ctx.data.activity.get(id)
   if (row === undefined) return
   put(ctx, 'activity', id, {
     ...row,
     units: row.units - less.units,
+    byokUnits: row.byokUnits - less.byokUnits,
     completionTokens: row.completionTokens - less.completionTokens,
     reasoningTokens: row.reasoningTokens - less.reasoningTokens,
   })
