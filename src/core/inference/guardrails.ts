@@ -33,8 +33,8 @@ const NONE: readonly Governing[] = Object.freeze([])
 /**
  * The guardrails that govern a key's requests, in the order a refusal looks for the one to name:
  * its workspace's default guardrail, then its member's (the member named by the key's
- * `creator_user_id`), then its own. Empty (the shared empty list) when none does, which is every
- * request of a world without guardrails, at the cost of one look at a table's size.
+ * `creator_user_id`), then its own. Empty (the shared empty list) when none does: a few map
+ * lookups, a workspace's untouched default guardrail skipped by a check kept per rules object.
  */
 export function governing(ctx: StoreContext, key: KeyState): readonly Governing[] {
   const table = ctx.data.guardrails
