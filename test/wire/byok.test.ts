@@ -220,6 +220,45 @@ describe('BYOK on the money path', () => {
     expect(figures.usage).toBe(Number(byokFee(upstream)))
   })
 
+  describe('"Use this key as a fallback" (is_fallback)', () => {
+    type Answer = { usage: Usage; id: string }
+    const attemptsOf = (id: string) =>
+      ((sim.handle({ method: 'GET', path: '/generation', query: `id=${id}`, authorization: `Bearer ${sim.world.apiKey}` }).body as { data: { provider_responses: { provider_name: string; status: number; is_byok: boolean }[] } }).data.provider_responses).map((a) => [a.provider_name, a.status, a.is_byok])
+    const only = { ...chatBody, provider: { order: ['openai'], allow_fallbacks: false } }
+
+    it('a fallback credential serves only when the credits fail: the credits first, then the key on the same provider', () => {
+      sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-fallback', isFallback: true })
+      const first = ask('/chat/completions', only).body as Answer
+      expect(first.usage.is_byok).toBe(false)
+      sim.faults.providerDown({ provider: 'OpenAI', once: true })
+      const retried = ask('/chat/completions', only).body as Answer
+      expect(retried.usage.is_byok).toBe(true)
+      expect(attemptsOf(retried.id)).toEqual([['OpenAI', 502, false], ['OpenAI', 200, true]])
+    })
+
+    it('a fallback credential serves once the credits cannot pay', () => {
+      const org = sim.users.create({ name: 'Small', credits: { total: 0.001 } })
+      const { key } = sim.keys.create({ userId: org.id })
+      const body = { ...only, max_tokens: 10_000 }
+      expect(ask('/chat/completions', body, key).status).toBe(402)
+      sim.byok.create({ userId: org.id, provider: 'openai', key: 'sk-proj-fallback', isFallback: true })
+      const served = ask('/chat/completions', body, key)
+      expect(served.status).toBe(200)
+      expect((served.body as Answer).usage.is_byok).toBe(true)
+    })
+
+    it('a prioritized credential that fails is retried on the credits, unless a credential says is_byok_only', () => {
+      const made = sim.byok.create({ userId: sim.world.userId, provider: 'openai', key: 'sk-proj-first' })
+      sim.faults.providerDown({ provider: 'OpenAI', once: true })
+      const retried = ask('/chat/completions', only).body as Answer
+      expect(retried.usage.is_byok).toBe(false)
+      expect(attemptsOf(retried.id)).toEqual([['OpenAI', 502, true], ['OpenAI', 200, false]])
+      sim.byok.update(made.id, { isByokOnly: true })
+      sim.faults.providerDown({ provider: 'OpenAI', once: true })
+      expect(ask('/chat/completions', only).status).toBe(502)
+    })
+  })
+
   it("checks the credits against the fee's worst case, not the whole cost's, when a credential serves", () => {
     const org = sim.users.create({ name: 'Small', credits: { total: 0.001 } })
     const { key } = sim.keys.create({ userId: org.id })

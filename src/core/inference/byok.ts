@@ -59,6 +59,22 @@ export function byokOnlyWithout(ctx: StoreContext, key: KeyState, endpoint: Endp
   return inScope(ctx, key, endpoint).some((c) => c.isByokOnly)
 }
 
+/** An endpoint without a credential is tried once, on the organisation's credits: shared, never written to. */
+const CREDITS_ONLY: readonly (ByokState | undefined)[] = Object.freeze([undefined])
+
+/**
+ * The ways an endpoint is tried for `key`, in order, each through a credential or (undefined) on the
+ * organisation's credits, as the service documents "Use this key as a fallback": a prioritized
+ * credential first, then the credits when it fails (unless a credential in scope says
+ * `is_byok_only`); a fallback credential after the credits, when they fail or cannot pay; without a
+ * credential, the credits alone.
+ */
+export function byokTries(ctx: StoreContext, key: KeyState, endpoint: Endpoint, credential: ByokState | undefined): readonly (ByokState | undefined)[] {
+  if (credential === undefined) return CREDITS_ONLY
+  if (credential.isFallback) return [undefined, credential]
+  return inScope(ctx, key, endpoint).some((c) => c.isByokOnly) ? [credential] : [credential, undefined]
+}
+
 /**
  * The service's fee for a request served through a credential whose upstream cost is `cost` (an
  * exact decimal in USD): 5% of it, exactly, as a decimal. The charge is that decimal rounded half

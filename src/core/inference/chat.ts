@@ -16,7 +16,7 @@ import { type GenerationFacts, activityOf, recordGeneration } from '../store/gen
 import { refuseAtWorkspaceBudget } from './budgets.js'
 import { endpointRefusal, filterMessages, governing, modelRefusal, refuseAtGuardrailLimits } from './guardrails.js'
 import { chargeKey, recordByokUsage, refuseAtKeyLimit, refuseWithoutCredits } from './ledger.js'
-import { byokFee, byokOnlyWithout, credentialFor } from './byok.js'
+import { byokFee, byokOnlyWithout, byokTries, credentialFor } from './byok.js'
 import type { ByokState } from '../store/state.js'
 import { costToUnits, priceCounts, usageText } from './price.js'
 import { defaultReply, replyHash } from './reply.js'
@@ -283,46 +283,64 @@ export function runInference<T>(ctx: StoreContext, runtime: InferenceRuntime, pr
           continue
         }
         const billing = search === null ? undefined : searchBilling(endpoint, search)
-        refuseWithoutCredits(ctx, principal.userId, endpoint, input.maxTokens, estimatedPrompt, now, billing, credential !== undefined)
         const latency = Math.round(endpoint.latency_last_30m?.p50 ?? 500)
-        const attemptId = `${endpoint.tag}-${attempts.length + 1}`
-        const attempt = (status: number, ms = latency): ProviderResponse => ({
-          id: attemptId,
-          endpoint_id: endpoint.tag,
-          model_permaslug: canonicalSlugOf(model.model),
-          provider_name: endpoint.provider_name,
-          status,
-          latency: ms,
-          is_byok: credential !== undefined,
-        })
-        const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: shape.operation })
-        if (fault !== null) {
-          const respond = typeof fault.respond === 'string' ? { status: 502 } : fault.respond
-          attempts.push(attempt(respond.status))
-          recordAttempt(ctx, model.model, endpoint, respond.status)
-          failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
-          continue
+        // Through the credential, or the organisation's credits, or one and then the other when the
+        // first fails (`is_fallback` says which goes first, decisions/0054).
+        const tries = byokTries(ctx, key, endpoint, credential)
+        // The first way's 402, when no way can pay: it says what the preferred way could afford.
+        let unpaid: ApiError | undefined
+        let paid = 0
+        for (const via of tries) {
+          try {
+            refuseWithoutCredits(ctx, principal.userId, endpoint, input.maxTokens, estimatedPrompt, now, billing, via !== undefined)
+          } catch (error) {
+            // The credits cannot pay: with another way to try, that way is tried (a fallback credential serves once the credits run out).
+            if (tries.length === 1 || !(error instanceof ApiError)) throw error
+            failure = unpaid ??= error
+            // No way can pay: the 402 ends the request, as it does with one way.
+            if (via === tries[tries.length - 1] && paid === 0) throw unpaid
+            continue
+          }
+          paid++
+          const attemptId = `${endpoint.tag}-${attempts.length + 1}`
+          const attempt = (status: number, ms = latency): ProviderResponse => ({
+            id: attemptId,
+            endpoint_id: endpoint.tag,
+            model_permaslug: canonicalSlugOf(model.model),
+            provider_name: endpoint.provider_name,
+            status,
+            latency: ms,
+            is_byok: via !== undefined,
+          })
+          const fault = runtime.providerFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: shape.operation })
+          if (fault !== null) {
+            const respond = typeof fault.respond === 'string' ? { status: 502 } : fault.respond
+            attempts.push(attempt(respond.status))
+            recordAttempt(ctx, model.model, endpoint, respond.status)
+            failure = attemptError(respond.status, respond.message, respond.metadata, endpoint.provider_name)
+            continue
+          }
+          // Rules name the stored model that serves the request, a variant's base included (decisions/0042).
+          const picked = runtime.responders.pick({ operation: shape.operation, model: model.model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
+          const rule = picked?.rule
+          if (picked !== undefined && rule?.error !== undefined) {
+            attempts.push(attempt(rule.error.status))
+            recordAttempt(ctx, model.model, endpoint, rule.error.status)
+            failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
+            ruleFailure = { error: failure, by: picked }
+            continue
+          }
+          const ttft = rule?.reply?.latencyMs ?? latency
+          // A mid-stream error: the attempt started answering, then failed (decisions/0026).
+          const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: shape.operation }) : null
+          attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
+          countFreeRequest(ctx, key.userId, endpoint, now)
+          const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault, billing, byok: via }, shape)
+          // For the journal: the rule that answered (null: the default reply did), and what guardrails flagged.
+          if (picked !== undefined) outcome.responder = picked
+          if (filtered.flags.length > 0) outcome.flags = filtered.flags
+          return outcome
         }
-        // Rules name the stored model that serves the request, a variant's base included (decisions/0042).
-        const picked = runtime.responders.pick({ operation: shape.operation, model: model.model.id, provider: endpoint.provider_name, keyHash: principal.keyHash, lastUserMessage: lastUser, hasTools: input.hasTools })
-        const rule = picked?.rule
-        if (picked !== undefined && rule?.error !== undefined) {
-          attempts.push(attempt(rule.error.status))
-          recordAttempt(ctx, model.model, endpoint, rule.error.status)
-          failure = attemptError(rule.error.status, rule.error.message, rule.error.metadata, endpoint.provider_name)
-          ruleFailure = { error: failure, by: picked }
-          continue
-        }
-        const ttft = rule?.reply?.latencyMs ?? latency
-        // A mid-stream error: the attempt started answering, then failed (decisions/0026).
-        const streamFault = input.stream ? runtime.streamFault({ provider: endpoint.provider_name, keyHash: principal.keyHash, path, operation: shape.operation }) : null
-        attempts.push(attempt(streamFault === null ? 200 : streamFault.respond.status, ttft))
-        countFreeRequest(ctx, key.userId, endpoint, now)
-        const outcome = complete(ctx, runtime, { key, model, endpoint, input, rule, estimatedPrompt, now, attempts, latency: ttft, streamFault, billing, byok: credential }, shape)
-        // For the journal: the rule that answered (null: the default reply did), and what guardrails flagged.
-        if (picked !== undefined) outcome.responder = picked
-        if (filtered.flags.length > 0) outcome.flags = filtered.flags
-        return outcome
       }
     }
     if (failure !== undefined && failure === ruleFailure?.error) throw new ResponderFailure(failure, ruleFailure.by)
