@@ -3,7 +3,9 @@
 // each generation's cost and tokens (store/generations.ts), and a stream settled short takes back
 // what it did not send (inference/settle.ts). Rows are values in the store's `activity` table, so
 // snapshots, restore and reset cover them; unlike the generations they are not let go, and they
-// grow with the distinct days, keys and endpoints, not with the requests.
+// grow with the distinct days, keys and endpoints, not with the requests. They are world state: a
+// world spec's `activity` list and `sim.activity.record` add entries to them (recordActivityFromOptions),
+// and exportWorld writes them back (worlds/export.ts).
 import { describe } from '../describe.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import type { ActivityItem } from '../types.js'
