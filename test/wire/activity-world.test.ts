@@ -6,7 +6,7 @@ import { toBase64 } from '../../src/core/base64.js'
 import { createControlApi } from '../../src/core/control-api.js'
 import { internalsOf } from '../../src/core/internals.js'
 import { MAX_EXACT_USD } from '../../src/core/usage.js'
-import { createSimulator, type RecordActivityOptions, type WorldActivity } from '../../src/index.js'
+import { createSimulator, validateWorld, type RecordActivityOptions, type WorldActivity } from '../../src/index.js'
 import { simulatorErrorOf } from '../support/server.js'
 
 const NOW = '2026-03-02T10:00:00Z'
@@ -151,6 +151,14 @@ describe('a bad entry', () => {
   it.each(cases)('is refused in a world spec, naming world.activity[i].field: %s', (_, fields, field, code) => {
     const error = simulatorErrorOf(() => createSimulator({ world: worldWith([entry(), { ...entry(), ...fields }]) }))
     expect([error.argument, error.code]).toEqual([`world.activity[1].${field}`, code])
+  })
+
+  it('is reported by validateWorld with the others, each at its path', () => {
+    const problems = validateWorld(worldWith([entry({ usage: -1 }), entry(), entry({ date: '2026-02-30', requests: -1 })]))
+    expect(problems.map((p) => [p.path, p.code])).toEqual([
+      ['world.activity[0].usage', 'INVALID_ARGUMENT'],
+      ['world.activity[2].date', 'INVALID_ARGUMENT'],
+    ])
   })
 
   it('is refused when it names a row already there otherwise, and nothing is added', () => {
