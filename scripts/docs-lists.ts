@@ -165,6 +165,7 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'GET /__sim/oauth/codes/{code}': { body: '', answer: '200 the code, with `usedAt` and `keyHash` once exchanged' },
   'POST /__sim/budgets': { body: '`sim.budgets.set` options (`workspace`, `interval`, `limitUsd`, `includeByokInBudgets`)', answer: '200 the budget as `GET /workspaces/{workspace_ref}/budgets/{interval}` shows it' },
   'DELETE /__sim/budgets/{workspace}/{interval}': { body: '', answer: '204; 404 when the workspace has no budget for the interval' },
+  'POST /__sim/activity': { body: '`sim.activity.record` entry (`userId`, `date`, `keyHash`, `model`, `provider`, `requests`, `usage`, `promptTokens`, `completionTokens`, ...)', answer: '200 the day\'s row as `GET /activity?group_by=workspace` would list it alone' },
   'POST /__sim/guardrails': { body: '`sim.guardrails.create` options (`{ userId, rules }`)', answer: '201 the guardrail as `GET /guardrails/{id}` shows it' },
   'PATCH /__sim/guardrails/{id}': { body: 'rules to change, as `sim.guardrails.update` takes them', answer: '200 the guardrail' },
   'DELETE /__sim/guardrails/{id}': { body: '', answer: '204, its assignments gone with it' },

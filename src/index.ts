@@ -31,7 +31,7 @@ export {
 // Types
 export type { EmptyWorld, Simulator, SimulatorOptions } from './core/simulator.js'
 export type { DefaultWorld } from './core/worlds/default.js'
-export type { WorldBudget, WorldByok, WorldFile, WorldInstant, WorldKey, WorldModel, WorldPreset, WorldPresetVersion, WorldSpec, WorldUsageRecord, WorldUser, WorldVideoModel, WorldWorkspace } from './core/worlds/spec.js'
+export type { WorldActivity, WorldBudget, WorldByok, WorldFile, WorldInstant, WorldKey, WorldModel, WorldPreset, WorldPresetVersion, WorldSpec, WorldUsageRecord, WorldUser, WorldVideoModel, WorldWorkspace } from './core/worlds/spec.js'
 export type { WorldProblem } from './core/worlds/problems.js'
 export type { WorldRegExp, WorldResponder } from './core/worlds/responders.js'
 export type { LeftEarly, OperationName, SimRequest, SimResponse } from './core/protocol.js'
@@ -53,6 +53,7 @@ export type { CreatedKey, KeyCollection, UpdateKeyOptions } from './core/store/k
 export type { CreateOAuthCodeOptions, OAuthCode, OAuthCodeCollection, OAuthControls } from './core/store/oauth.js'
 export type { BudgetInterval, CodeChallengeMethod } from './core/store/state.js'
 export type { BudgetCollection, SetBudgetOptions, WorkspaceBudget } from './core/store/budgets.js'
+export type { ActivityCollection, RecordActivityOptions } from './core/store/activity.js'
 export type { ByokCollection, ByokKey, CreateByokOptions, UpdateByokOptions } from './core/store/byok.js'
 export type { LoadKeyOptions, SdkKeyRecord } from './core/store/key-records.js'
 export type { CreateFileOptions, FileCollection, StoredFile } from './core/store/files.js'

@@ -544,6 +544,12 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         return NO_CONTENT
       },
     },
+    // Activity (decisions/0053): history recorded as sim.activity.record does, answered as the row GET /activity?group_by=workspace would list alone.
+    {
+      method: 'POST',
+      path: '/activity',
+      run: ({ body }) => jsonResponse(200, sim.activity.record(options(body))),
+    },
     // Guardrails (decisions/0051): created, changed and deleted as sim.guardrails does, answered as GET /guardrails/{id} shows one.
     {
       method: 'POST',

@@ -30,6 +30,7 @@ import { type VideoModelCollection, createVideoModelCollection } from './store/v
 import { type WorkspaceCollection, createWorkspaceCollection } from './store/workspaces.js'
 import { type PresetCollection, createPresetCollection } from './store/presets.js'
 import { type BudgetCollection, createBudgetCollection } from './store/budgets.js'
+import { type ActivityCollection, createActivityCollection } from './store/activity.js'
 import { type GenerationReader, createGenerationReader } from './store/generations.js'
 import { type ByokCollection, createByokCollection } from './store/byok.js'
 import { checkPresetConfig } from './inference/presets.js'
@@ -177,6 +178,11 @@ export interface Simulator<World = DefaultWorld> {
   readonly generations: GenerationReader
   /** BYOK provider credentials: an organisation's own provider keys, which inference is served through (decisions/0054). */
   readonly byok: ByokCollection
+  /**
+   * Daily activity, what `GET /activity` and analytics read: `sim.activity.record({ userId, date,
+   * keyHash, model, provider, requests, usage, ... })` adds history without sending the requests (decisions/0053).
+   */
+  readonly activity: ActivityCollection
   /** Fault rules: errors, network errors or silence for the requests they match. */
   readonly faults: FaultControls
   /** Simulated latency per operation, on the simulator clock (real waits only when asked). */
@@ -200,7 +206,8 @@ export interface Simulator<World = DefaultWorld> {
   reset(): void
   /**
    * The current state as a world spec: users, workspaces, keys (with their secrets and usage
-   * records), files (as base64), models and video models, the clock as `now` and `sim.world` as the
+   * records), files (as base64), models and video models, presets, budgets, members, guardrails,
+   * BYOK credentials and daily activity, the clock as `now` and `sim.world` as the
    * handles. `createSimulator({ world: sim.exportWorld() })` answers every request as `sim` does at
    * the same clock. Rate-limit buckets, faults, latency and the journal are not part of a world.
    */
@@ -229,6 +236,7 @@ function createStore(seed: number, clock: StoreClock) {
     guardrails: createGuardrailCollection(ctx, guardrailReaders(ctx)),
     generations: createGenerationReader(ctx),
     byok: createByokCollection(ctx),
+    activity: createActivityCollection(ctx),
   }
   return { ctx, collections }
 }

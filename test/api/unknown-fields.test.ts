@@ -34,8 +34,9 @@ const ENDPOINT =
 const VIDEO_MODEL =
   'id, canonical_slug, name, created, description, generate_audio, allowed_passthrough_parameters, pricing_skus, seed, supported_aspect_ratios, ' +
   'supported_durations, supported_frame_images, supported_resolutions, supported_sizes, creativity, upscale_factor, hugging_face_id'
-const SPEC = 'format, now, users, workspaces, keys, files, models, videoModels, presets, budgets, members, guardrails, byok, responders, handles'
+const SPEC = 'format, now, users, workspaces, keys, files, models, videoModels, presets, budgets, members, guardrails, byok, activity, responders, handles'
 const RECORD = 'at, cost, byok'
+const ACTIVITY = 'userId, date, keyHash, model, provider, endpointId, permaslug, workspaceId, creatorUserId, requests, usage, byokUsage, promptTokens, completionTokens, reasoningTokens'
 
 const ORG = 'user_acme'
 const NOW = '2026-03-02T10:00:00Z'
@@ -135,6 +136,12 @@ const typos: [string, (sim: Sim, hash: string) => unknown, string, string][] = [
     (s, hash) => s.usage.record({ keyHash: hash, cost: 1, byOk: true } as never),
     'byOk',
     `Failed to record usage: "byOk" is not a field of a usage record (known fields: ${USAGE}).`,
+  ],
+  [
+    'sim.activity.record',
+    (s, hash) => s.activity.record({ userId: ORG, date: '2026-03-01', keyHash: hash, model: 'openai/gpt-4.1-mini', provider: 'OpenAI', requests: 1, usage: 1, promptTokens: 1, completionTokens: 1, usd: 1 } as never),
+    'usd',
+    `Failed to record activity: "usd" is not a field of an activity entry (known fields: ${ACTIVITY}).`,
   ],
   [
     'sim.models.create',

@@ -3,9 +3,17 @@
 // each generation's cost and tokens (store/generations.ts), and a stream settled short takes back
 // what it did not send (inference/settle.ts). Rows are values in the store's `activity` table, so
 // snapshots, restore and reset cover them; unlike the generations they are not let go, and they
-// grow with the distinct days, keys and endpoints, not with the requests.
+// grow with the distinct days, keys and endpoints, not with the requests. They are world state: a
+// world spec's `activity` list and `sim.activity.record` add entries to them (recordActivityFromOptions),
+// and exportWorld writes them back (worlds/export.ts).
+import { describe } from '../describe.js'
+import { SimulatorError, SimulatorErrorCode } from '../errors.js'
+import type { ActivityItem } from '../types.js'
+import { MAX_EXACT_USD, toUnits, toUsd } from '../usage.js'
+import { ArgumentChecker, UUID, fieldsOf } from './check.js'
 import type { StoreContext } from './context.js'
-import type { ActivityState } from './state.js'
+import { canonicalSlugOf } from './models.js'
+import type { ActivityState, KeyState, StoreData } from './state.js'
 import { put } from './versions.js'
 
 const DAY_MS = 86_400_000
@@ -107,4 +115,216 @@ export function activityOf(ctx: StoreContext, userId: string, from: number, to: 
   const rows: ActivityState[] = []
   for (const row of ctx.data.activity.values()) if (row.userId === userId && row.day >= from && row.day <= to) rows.push(row)
   return rows
+}
+
+/**
+ * An entry of activity history, as `sim.activity.record` and a world spec's `activity` list take
+ * it (decisions/0053): what one organisation's key spent on one endpoint on one UTC day. Entries
+ * for the same day, key and endpoint add up, as requests do.
+ *
+ * `workspaceId` and `creatorUserId` are the key's and `permaslug` the model's canonical slug, and
+ * `endpointId` is the id of the model's one endpoint of `provider`, when the key and the model are
+ * in the simulator; given, a value stands (the export writes one only where it differs). A key that
+ * is not in the simulator (a deleted key's history) must give its `workspaceId`; a model not in
+ * the catalog, its `permaslug` and `endpointId`.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator({ now: '2026-03-02T10:00:00Z' })
+ * const keyHash = sim.world.apiKeyHash
+ * sim.activity.record({ userId: sim.world.userId, date: '2026-02-27', keyHash, model: 'openai/gpt-4.1-mini', provider: 'OpenAI', requests: 120, usage: 1.25, promptTokens: 90_000, completionTokens: 30_000 })
+ * const res = sim.handle({ method: 'GET', path: '/activity', authorization: `Bearer ${sim.world.managementKey}` })
+ * const [item] = (res.body as { data: { date: string; requests: number; usage: number }[] }).data
+ * console.log(item!.date, item!.requests, item!.usage)
+ * //=> 2026-02-27 120 1.25
+ */
+export interface RecordActivityOptions {
+  /** The organisation. */
+  userId: string
+  /** The UTC day, `YYYY-MM-DD`: a calendar day, not after the clock's today. */
+  date: string
+  /** The key's hash (64 hexadecimal digits). */
+  keyHash: string
+  /** The model's id, without a variant (`openai/gpt-4.1-mini`). */
+  model: string
+  /** The endpoint's provider, as the catalog names it (`OpenAI`). */
+  provider: string
+  /** The endpoint's id (a UUID); default the id of the model's one endpoint of `provider`. */
+  endpointId?: string
+  /** The model's canonical slug; default the catalog's. */
+  permaslug?: string
+  /** The key's workspace (a UUID); default the key's. */
+  workspaceId?: string
+  /** The key's creator (`user_id` filter); default the key's, null for a key not in the simulator. */
+  creatorUserId?: string | null
+  /** Requests: a non-negative integer. */
+  requests: number
+  /** What they cost, in USD (kept exactly to 10^-10 USD, at most `MAX_EXACT_USD`). */
+  usage: number
+  /** What providers billed through BYOK credentials, in USD; default 0. */
+  byokUsage?: number
+  promptTokens: number
+  completionTokens: number
+  /** Default 0. */
+  reasoningTokens?: number
+}
+
+/**
+ * `sim.activity`: history of `GET /activity` and analytics, added without sending the requests.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator({ now: '2026-03-02T10:00:00Z' })
+ * const keyHash = sim.world.apiKeyHash
+ * const entry = { userId: sim.world.userId, keyHash, model: 'openai/gpt-4.1-mini', provider: 'OpenAI', requests: 2, usage: 0.5, promptTokens: 10, completionTokens: 5 }
+ * sim.activity.record({ ...entry, date: '2026-03-01' })
+ * const row = sim.activity.record({ ...entry, date: '2026-03-01' })
+ * console.log(row.requests, row.usage, row.workspace_id === sim.keys.get(keyHash)?.workspace_id)
+ * //=> 4 1 true
+ */
+export interface ActivityCollection {
+  /**
+   * Adds an entry to its day's row (a new row, or the sums of one already there) and returns the
+   * row as `GET /activity?group_by=workspace` would list it alone. A bad field throws
+   * INVALID_ARGUMENT naming it; an unknown organisation UNKNOWN_USER, an unknown key UNKNOWN_KEY.
+   */
+  record(entry: RecordActivityOptions): ActivityItem
+}
+
+export const ACTIVITY_ENTRY_FIELDS = fieldsOf<RecordActivityOptions>({
+  userId: true,
+  date: true,
+  keyHash: true,
+  model: true,
+  provider: true,
+  endpointId: true,
+  permaslug: true,
+  workspaceId: true,
+  creatorUserId: true,
+  requests: true,
+  usage: true,
+  byokUsage: true,
+  promptTokens: true,
+  completionTokens: true,
+  reasoningTokens: true,
+})
+
+/** What an entry leaves out is taken from: the key (when it is the organisation's) and the model's catalog entry. */
+export interface ActivityDefaults {
+  /** The key, when it is in the store; it may be another organisation's. */
+  key: KeyState | undefined
+  workspaceId: string | undefined
+  creatorUserId: string | null
+  permaslug: string | undefined
+  /** The ids of the model's endpoints of the provider (none when the model is not in the catalog). */
+  endpointIds: string[]
+}
+
+/** The fields an entry of `userId`'s key and model may leave out, as the store has them: what the loader and the export agree on. */
+export function activityDefaults(data: StoreData, userId: string, keyHash: string, model: string, provider: string): ActivityDefaults {
+  const key = data.keys.get(keyHash)
+  const own = key !== undefined && key.userId === userId ? key : undefined
+  const row = data.models.get(model)
+  const endpointIds = row === undefined ? [] : row.endpoints.filter((e) => e.provider_name === provider).map((e) => endpointIdOf(model, e.tag))
+  return { key, workspaceId: own?.workspaceId, creatorUserId: own === undefined ? null : own.creatorUserId, permaslug: row === undefined ? undefined : canonicalSlugOf(row), endpointIds }
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+const HASH = /^[0-9a-f]{64}$/
+
+/** A non-negative safe integer, else INVALID_ARGUMENT naming `field`. */
+function count(check: ArgumentChecker, value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) check.fail(field, `must be a non-negative integer, got ${describe(value)}`)
+  return value
+}
+
+/** USD as units: a finite number from 0 to MAX_EXACT_USD, else INVALID_ARGUMENT naming `field`. */
+function usd(check: ArgumentChecker, value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_EXACT_USD) check.fail(field, `must be a number of USD from 0 to ${MAX_EXACT_USD}, got ${describe(value)}`)
+  return toUnits(value)
+}
+
+/**
+ * Checks an entry and adds it to its day's row. `at` is the path of the entry (`world.activity[3]`,
+ * or '' for `sim.activity.record`'s options), `dayShift` the days a world's dates move by. Every
+ * check is made before anything is written.
+ */
+export function recordActivityFromOptions(ctx: StoreContext, options: RecordActivityOptions, operation = 'record activity', at = '', dayShift = 0): ActivityState {
+  const check: ArgumentChecker = new ArgumentChecker(operation)
+  const path = (field: string): string => (at === '' ? field : `${at}.${field}`)
+  check.knownFields(check.object(options, at === '' ? 'options' : at), ACTIVITY_ENTRY_FIELDS, at, 'an activity entry')
+  const userId = check.string(options.userId, path('userId'))
+  if (!ctx.data.users.has(userId)) throw new SimulatorError(SimulatorErrorCode.UnknownUser, `Failed to ${operation}: "${path('userId')}" names an unknown user "${userId}".`, { argument: path('userId') })
+  const date = check.string(options.date, path('date'), DATE, 'YYYY-MM-DD')
+  const ms = Date.parse(`${date}T00:00:00Z`)
+  if (!Number.isFinite(ms) || dayText(dayOf(ms)) !== date) check.fail(path('date'), `must be a calendar day (YYYY-MM-DD), got ${JSON.stringify(date)}`)
+  const day = dayOf(ms) + dayShift
+  const today = dayOf(ctx.clock.nowMs())
+  if (day > today) check.fail(path('date'), `must not be after the clock's today (${dayText(today)}), got ${JSON.stringify(dayText(day))}`)
+  const keyHash = check.string(options.keyHash, path('keyHash'), HASH, '64 lowercase hexadecimal digits')
+  const model = check.string(options.model, path('model'))
+  const provider = check.string(options.provider, path('provider'))
+  const defaults = activityDefaults(ctx.data, userId, keyHash, model, provider)
+  if (defaults.key !== undefined && defaults.key.userId !== userId) {
+    throw new SimulatorError(SimulatorErrorCode.UnknownKey, `Failed to ${operation}: "${path('keyHash')}" is a key of another organisation than "${userId}".`, { argument: path('keyHash') })
+  }
+  let workspaceId = defaults.workspaceId
+  if (options.workspaceId !== undefined) workspaceId = check.string(options.workspaceId, path('workspaceId'), UUID, 'a UUID').toLowerCase()
+  if (workspaceId === undefined) {
+    throw new SimulatorError(SimulatorErrorCode.UnknownKey, `Failed to ${operation}: "${path('keyHash')}" is not the hash of a key of "${userId}"; a deleted key's history gives its workspaceId.`, { argument: path('keyHash') })
+  }
+  const creatorUserId = options.creatorUserId === undefined ? defaults.creatorUserId : options.creatorUserId === null ? null : check.string(options.creatorUserId, path('creatorUserId'))
+  const permaslug = options.permaslug === undefined ? defaults.permaslug : check.string(options.permaslug, path('permaslug'))
+  if (permaslug === undefined) check.fail(path('permaslug'), `must be given: "${model}" is not a model of the catalog`)
+  let endpointId: string
+  if (options.endpointId !== undefined) endpointId = check.string(options.endpointId, path('endpointId'), UUID, 'a UUID').toLowerCase()
+  else if (defaults.endpointIds.length === 1) endpointId = defaults.endpointIds[0] as string
+  else if (defaults.permaslug === undefined) check.fail(path('endpointId'), `must be given: "${model}" is not a model of the catalog`)
+  else if (defaults.endpointIds.length === 0) check.fail(path('provider'), `must be the provider of one of "${model}"'s endpoints, or endpointId given, got ${JSON.stringify(provider)}`)
+  else check.fail(path('endpointId'), `must be given: "${model}" has ${defaults.endpointIds.length} endpoints of ${JSON.stringify(provider)} (${defaults.endpointIds.join(', ')})`)
+  const requests = count(check, options.requests, path('requests'))
+  const units = usd(check, options.usage, path('usage'))
+  const byokUnits = options.byokUsage === undefined ? 0 : usd(check, options.byokUsage, path('byokUsage'))
+  const promptTokens = count(check, options.promptTokens, path('promptTokens'))
+  const completionTokens = count(check, options.completionTokens, path('completionTokens'))
+  const reasoningTokens = options.reasoningTokens === undefined ? 0 : count(check, options.reasoningTokens, path('reasoningTokens'))
+  const id = rowKey(userId, day, keyHash, endpointId)
+  const row = ctx.data.activity.get(id)
+  const next: ActivityState = { userId, day, keyHash, workspaceId, creatorUserId, model, permaslug, provider, endpointId, requests, units, promptTokens, completionTokens, reasoningTokens, byokUnits }
+  if (row !== undefined) {
+    // Entries of one row add up; what names the row must agree with it.
+    for (const field of ['workspaceId', 'creatorUserId', 'model', 'permaslug', 'provider'] as const) {
+      if (row[field] !== next[field]) check.fail(path(field), `must be ${JSON.stringify(row[field])}, as the row of that day, key and endpoint already has it, got ${JSON.stringify(next[field])}`)
+    }
+    const sums = { requests: 'requests', units: 'usage', promptTokens: 'promptTokens', completionTokens: 'completionTokens', reasoningTokens: 'reasoningTokens', byokUnits: 'byokUsage' } as const
+    for (const [figure, field] of Object.entries(sums) as [keyof typeof sums, string][]) {
+      const total = row[figure] + next[figure]
+      if (!Number.isSafeInteger(total)) check.fail(path(field), `takes the row's ${field} past what is kept exactly`)
+    }
+  }
+  const stored: ActivityState = row === undefined ? next : { ...row, requests: row.requests + requests, units: row.units + units, promptTokens: row.promptTokens + promptTokens, completionTokens: row.completionTokens + completionTokens, reasoningTokens: row.reasoningTokens + reasoningTokens, byokUnits: row.byokUnits + byokUnits }
+  put(ctx, 'activity', id, stored)
+  return stored
+}
+
+/** A row as `GET /activity?group_by=workspace` lists it alone. */
+export function activityItemOf(row: ActivityState): ActivityItem {
+  return {
+    date: dayText(row.day),
+    model: row.model,
+    model_permaslug: row.permaslug,
+    endpoint_id: row.endpointId,
+    provider_name: row.provider,
+    usage: toUsd(row.units),
+    byok_usage_inference: toUsd(row.byokUnits),
+    requests: row.requests,
+    prompt_tokens: row.promptTokens,
+    completion_tokens: row.completionTokens,
+    reasoning_tokens: row.reasoningTokens,
+    workspace_id: row.workspaceId,
+  }
+}
+
+export function createActivityCollection(ctx: StoreContext): ActivityCollection {
+  return { record: (entry) => activityItemOf(recordActivityFromOptions(ctx, entry)) }
 }

@@ -8,10 +8,11 @@ import { maskSecret } from '../store/keys.js'
 import { givenCanonicalSlug } from '../store/models.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
-import type { BudgetState, ByokState, FileState, GuardrailState, KeyState, MemberState, PresetState, StoreData, UserState, WorkspaceMemberState } from '../store/state.js'
+import { activityDefaults, dayText } from '../store/activity.js'
+import type { ActivityState, BudgetState, ByokState, FileState, GuardrailState, KeyState, MemberState, PresetState, StoreData, UserState, WorkspaceMemberState } from '../store/state.js'
 import { untouchedDefault } from '../store/guardrail-rows.js'
-import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd } from '../usage.js'
-import { WORLD_FORMAT, type WorldBudget, type WorldByok, type WorldFile, type WorldGuardrail, type WorldKey, type WorldMember, type WorldModel, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
+import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd, toUsd } from '../usage.js'
+import { WORLD_FORMAT, type WorldActivity, type WorldBudget, type WorldByok, type WorldFile, type WorldGuardrail, type WorldKey, type WorldMember, type WorldModel, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -152,6 +153,43 @@ export function worldModel<M extends { created: number }>(model: M): Omit<M, 'cr
   return slug === undefined ? spec : { ...spec, canonicalSlug: slug }
 }
 
+/**
+ * An activity row as world spec entries (decisions/0053): the fields the loader would take from the
+ * key and the model written only where the row differs from them. Usage past what a double carries
+ * to the unit is written in more entries, which add up again when loaded.
+ */
+export function worldActivity(data: StoreData, row: ActivityState): WorldActivity[] {
+  const defaults = activityDefaults(data, row.userId, row.keyHash, row.model, row.provider)
+  const first: WorldActivity = {
+    userId: row.userId,
+    date: dayText(row.day),
+    keyHash: row.keyHash,
+    model: row.model,
+    provider: row.provider,
+    ...(!(defaults.endpointIds.length === 1 && defaults.endpointIds[0] === row.endpointId) && { endpointId: row.endpointId }),
+    ...(defaults.permaslug !== row.permaslug && { permaslug: row.permaslug }),
+    ...(defaults.workspaceId !== row.workspaceId && { workspaceId: row.workspaceId }),
+    ...(defaults.creatorUserId !== row.creatorUserId && { creatorUserId: row.creatorUserId }),
+    requests: row.requests,
+    usage: 0,
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens,
+    ...(row.reasoningTokens !== 0 && { reasoningTokens: row.reasoningTokens }),
+  }
+  const entries: WorldActivity[] = []
+  let units = row.units
+  let byok = row.byokUnits
+  do {
+    const part = Math.min(units, MAX_RECORD_UNITS)
+    const byokPart = Math.min(byok, MAX_RECORD_UNITS)
+    const base = entries.length === 0 ? first : { ...first, requests: 0, promptTokens: 0, completionTokens: 0, ...(first.reasoningTokens !== undefined && { reasoningTokens: 0 }) }
+    entries.push({ ...base, usage: toUsd(part), ...(byokPart !== 0 && { byokUsage: toUsd(byokPart) }) })
+    units -= part
+    byok -= byokPart
+  } while (units > 0 || byok > 0)
+  return entries
+}
+
 /** A workspace budget as a world spec holds it (decisions/0052). */
 export function worldBudget(budget: BudgetState): WorldBudget {
   return { id: budget.id, workspace: budget.workspaceId, interval: budget.interval, limitUsd: budget.limitUsd, createdAt: iso(budget.createdAt), updatedAt: iso(budget.updatedAt) }
@@ -263,6 +301,8 @@ export function exportWorld<Handles extends object>(data: StoreData, nowMs: numb
     ...(rows.members.length > 0 && { members: rows.members.map((member) => worldMember(member, placesOf(data, member))) }),
     ...(rows.guardrails.length > 0 && { guardrails: rows.guardrails.map((guardrail) => worldGuardrail(data, guardrail)) }),
     ...(rows.byok.length > 0 && { byok: rows.byok.map(worldByok) }),
+    // Likewise activity: a world without any exports as it did before it was world state.
+    ...(rows.activity.length > 0 && { activity: rows.activity.flatMap((row) => worldActivity(data, row)) }),
     handles: structuredClone(handles),
   }
 }
@@ -288,6 +328,7 @@ function exportRows(data: StoreData) {
     // A workspace's default guardrail as it was made is made again by its workspace (decisions/0055).
     guardrails: [...data.guardrails.values()].filter((g) => !untouchedDefault(data, g)),
     byok: [...data.byok.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)),
+    activity: [...data.activity.values()],
   }
 }
 
@@ -335,6 +376,7 @@ export function exportWorldParts(data: StoreData, nowMs: number, handles: object
     if (rows.members.length > 0) yield* list('members', rows.members, one((member: MemberState) => worldMember(member, placesOf(data, member))))
     if (rows.guardrails.length > 0) yield* list('guardrails', rows.guardrails, one((guardrail: GuardrailState) => worldGuardrail(data, guardrail)))
     if (rows.byok.length > 0) yield* list('byok', rows.byok, one(worldByok))
+    if (rows.activity.length > 0) yield* list('activity', rows.activity.flatMap((row) => worldActivity(data, row)), one((entry: WorldActivity) => entry))
     yield `,"handles":${handlesText}}`
   }
   return parts()

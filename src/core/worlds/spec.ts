@@ -25,6 +25,7 @@ import { type CreateMemberOptions, buildMember, writeMember } from '../store/mem
 import { type CreateGuardrailOptions, loadGuardrail } from '../store/guardrails.js'
 import { guardrailReaders } from '../guardrail-rules.js'
 import { type CreateByokOptions, createByokFromOptions } from '../store/byok.js'
+import { type RecordActivityOptions, dayOf, recordActivityFromOptions } from '../store/activity.js'
 
 /**
  * The format tag every world spec carries; a spec with another one is refused.
@@ -141,6 +142,20 @@ export type WorldGuardrail = Omit<CreateGuardrailOptions, 'createdAt' | 'updated
  */
 export type WorldByok = Omit<CreateByokOptions, 'createdAt'> & { createdAt?: WorldInstant }
 
+/**
+ * A day of a key's activity on one endpoint (decisions/0053): `sim.activity.record`'s entry. Its
+ * `date` moves with the world's `now` by whole days, so "3 days ago" stays 3 days ago.
+ *
+ * @example
+ * import { createSimulator } from 'model-access-sim'
+ * const sim = createSimulator({ now: '2026-03-02T10:00:00Z' })
+ * const keyHash = sim.world.apiKeyHash
+ * sim.activity.record({ userId: sim.world.userId, date: '2026-03-01', keyHash, model: 'openai/gpt-4.1-mini', provider: 'OpenAI', requests: 3, usage: 0.75, promptTokens: 30, completionTokens: 12 })
+ * console.log(sim.exportWorld().activity?.map((a) => [a.date, a.requests, a.usage]))
+ * //=> [["2026-03-01",3,0.75]]
+ */
+export type WorldActivity = RecordActivityOptions
+
 export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant }
 export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { created?: WorldInstant }
 
@@ -170,6 +185,11 @@ export interface WorldSpec<Handles extends object = Record<string, unknown>> {
   /** BYOK provider credentials (decisions/0054): `sim.byok.create`'s options, with their instants. */
   byok?: WorldByok[]
   /**
+   * Daily activity (decisions/0053): what `GET /activity` and analytics read, as
+   * `sim.activity.record` takes it; entries of the same day, key and endpoint add up.
+   */
+  activity?: WorldActivity[]
+  /**
    * Members of the world's organisations and their workspaces (decisions/0051). An owner is a member
    * without an entry; an entry `{ userId, id: userId, workspaces }` gives it places in workspaces.
    */
@@ -193,7 +213,7 @@ export interface WorldCollections {
   videoModels: VideoModelCollection
 }
 
-const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'budgets', 'members', 'guardrails', 'byok'] as const
+const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'budgets', 'members', 'guardrails', 'byok', 'activity'] as const
 const SPEC_FIELDS = fieldsOf<WorldSpec>({
   format: true,
   now: true,
@@ -208,6 +228,7 @@ const SPEC_FIELDS = fieldsOf<WorldSpec>({
   members: true,
   guardrails: true,
   byok: true,
+  activity: true,
   responders: true,
   handles: true,
 })
@@ -539,6 +560,12 @@ export function loadWorld<Handles extends object>(
       const made = when(createdAt, path, 'createdAt')
       createByokFromOptions(ctx, { ...options, ...(made !== undefined && { createdAt: made }) } as CreateByokOptions, OPERATION)
     })
+  })
+  // Dates move with the world's `now` by whole days: the days between the clock's today and the spec's.
+  const specNow = shift === 0 ? undefined : worldNow(spec)
+  const dayShift = specNow === undefined ? 0 : dayOf(specNow + shift) - dayOf(specNow)
+  each<WorldActivity>('activity', (entry, index) => {
+    recordActivityFromOptions(ctx, entry, OPERATION, itemPath('activity', index), dayShift)
   })
   let handles = {} as Handles
   step('world.handles', () => {
