@@ -13,7 +13,7 @@ import type { SimRequest } from '../core/protocol.js'
 import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
-import { createSimulator } from '../core/simulator.js'
+import { type Simulator, createSimulator } from '../core/simulator.js'
 import { maskSecret } from '../core/store/keys.js'
 import { parseInstant } from '../core/time.js'
 import { type JsonOperationName, RESPONSE_SHAPES, errorEnvelopeProblems, fileContentProblems, mediaType, shown, validateShape } from '../core/wire-shapes.js'
@@ -199,6 +199,8 @@ const UNKNOWN_FILE = 'file_model_access_sim_check_0'
 const UNKNOWN_PRESET = 'model-access-sim-check-0'
 /** The preset the simulator's side has, so that `GET /presets/{slug}` has one to read there (decisions/0050). */
 const CHECK_PRESET_SLUG = 'model-access-sim-check'
+/** The name of the governance records the simulator's side adds. */
+const CHECK_NAME = 'model-access-sim-check'
 const MODEL_ID = /^[^/\s]+\/[^/\s]+$/
 const MAX_DETAIL_GROUPS = 20
 
@@ -276,15 +278,26 @@ async function firstKeyField(side: Side, field: 'hash' | 'workspace_id'): Promis
   return { skip: `GET /keys listed no key with a ${field} to read` }
 }
 
-/** The slug of the first preset `GET /presets` lists, or why there is none. */
-async function firstPresetSlug(side: Side): Promise<string | { skip: string }> {
-  const r = await side.get('/presets', '', 'management')
+/** A field of the first item a management list (`GET /presets`, `GET /guardrails`) has, or why there is none. */
+async function firstListed(side: Side, path: string, field: string, what: string): Promise<string | { skip: string }> {
+  const r = await side.get(path, '', 'management')
   const data = isRecord(r.json) ? r.json['data'] : undefined
   const first: unknown = Array.isArray(data) ? data[0] : undefined
-  const slug = isRecord(first) ? first['slug'] : undefined
-  if (typeof slug === 'string' && slug !== '') return slug
-  return { skip: 'GET /presets listed no preset to read' }
+  const value = isRecord(first) ? first[field] : undefined
+  if (typeof value === 'string' && value !== '') return value
+  return { skip: `GET ${path} listed no ${what} to read` }
 }
+
+/** A read of the item `firstListed` found at `${prefix}/{value}`, as the management key. */
+async function readOfFirst(side: Side, list: string, field: string, what: string): Promise<Target | { skip: string }> {
+  const value = await firstListed(side, list, field, what)
+  return typeof value === 'string' ? { path: `${list}/${encodeURIComponent(value)}`, query: '', auth: 'management' } : value
+}
+
+/** A GET of a fixed path. */
+const fixed =
+  (path: string, auth: Auth = 'management') =>
+  async (): Promise<Target> => ({ path, query: '', auth })
 
 /** A request whose status is the rule (an error), for the status rules and the envelope rule. */
 interface ErrorProbe {
@@ -322,6 +335,7 @@ const ERROR_PROBES: readonly ErrorProbe[] = [
   },
   { name: '404 unknown model on GET /model/{author}/{slug}', path: `/model/${UNKNOWN_MODEL}`, query: '', auth: 'anonymous' },
   { name: '404 unknown preset', path: `/presets/${UNKNOWN_PRESET}`, query: '', auth: 'management' },
+  { name: '404 unknown guardrail', path: `/guardrails/${UNKNOWN_WORKSPACE}`, query: '', auth: 'management' },
 ]
 
 function statusRule(probe: ErrorProbe): Rule {
@@ -544,16 +558,29 @@ function rules(models: readonly string[], files: readonly string[], extraFields:
     shapeRule('shape GET /models', 'listModels', async () => ({ path: '/models', query: '', auth: 'anonymous' }), extraFields),
     shapeRule('shape GET /providers', 'listProviders', async () => ({ path: '/providers', query: '', auth: 'anonymous' }), extraFields),
     shapeRule('shape GET /presets', 'listPresets', async () => ({ path: '/presets', query: '', auth: 'management' }), extraFields),
+    shapeRule('shape GET /presets/{slug}', 'getPreset', (side) => readOfFirst(side, '/presets', 'slug', 'preset'), extraFields),
+    shapeRule('shape GET /oauth/jwks', 'listOauthJwks', async () => ({ path: '/oauth/jwks', query: '', auth: 'anonymous' }), extraFields),
+    // Governance (decisions/0051, 0052, 0054) and the account's reads: each a GET, as the management
+    // key unless the operation takes another.
+    shapeRule('shape GET /guardrails', 'listGuardrails', fixed('/guardrails'), extraFields),
+    // Every workspace has a default guardrail, so an account always lists one to read.
+    shapeRule('shape GET /guardrails/{id}', 'getGuardrail', (side) => readOfFirst(side, '/guardrails', 'id', 'guardrail'), extraFields),
+    shapeRule('shape GET /guardrails/assignments/keys', 'listKeyAssignments', fixed('/guardrails/assignments/keys'), extraFields),
+    shapeRule('shape GET /guardrails/assignments/members', 'listMemberAssignments', fixed('/guardrails/assignments/members'), extraFields),
     shapeRule(
-      'shape GET /presets/{slug}',
-      'getPreset',
+      'shape GET /workspaces/{id}/budgets',
+      'listWorkspaceBudgets',
       async (side) => {
-        const slug = await firstPresetSlug(side)
-        return typeof slug === 'string' ? { path: `/presets/${encodeURIComponent(slug)}`, query: '', auth: 'management' } : slug
+        const id = await firstKeyField(side, 'workspace_id')
+        return typeof id === 'string' ? { path: `/workspaces/${encodeURIComponent(id)}/budgets`, query: '', auth: 'management' } : id
       },
       extraFields,
     ),
-    shapeRule('shape GET /oauth/jwks', 'listOauthJwks', async () => ({ path: '/oauth/jwks', query: '', auth: 'anonymous' }), extraFields),
+    shapeRule('shape GET /byok', 'listBYOKKeys', fixed('/byok'), extraFields),
+    shapeRule('shape GET /organization/members', 'listOrganizationMembers', fixed('/organization/members'), extraFields),
+    shapeRule('shape GET /activity', 'getUserActivity', fixed('/activity'), extraFields),
+    shapeRule('shape GET /models/user', 'listModelsUser', async (side) => ({ path: '/models/user', query: '', auth: side.endpointsAuth }), extraFields),
+    shapeRule('shape GET /endpoints/zdr', 'listEndpointsZdr', fixed('/endpoints/zdr', 'anonymous'), extraFields),
     ...writeRules(allowWrites, extraFields),
     ...ERROR_PROBES.map(statusRule),
     envelopeRule(),
@@ -603,11 +630,27 @@ function secretScrubber(secrets: readonly string[]): (text: string) => string {
   return (text) => pairs.reduce((t, [secret, mask]) => t.split(secret).join(mask), text)
 }
 
+/**
+ * One record of each governance kind in the default world, so the simulator's side answers lists
+ * with an item to compare: a guardrail with a key (the disabled one, which sends no request) and a
+ * member assigned, a monthly budget on each workspace, a BYOK credential and a member.
+ */
+function addGovernance(sim: Simulator): void {
+  const { userId } = sim.world
+  const guardrail = sim.guardrails.create({ userId, rules: { name: CHECK_NAME, allowed_models: [sim.world.models.paid], limit_usd: 25, reset_interval: 'monthly' } })
+  const member = sim.members.add({ userId, email: 'check@model-access-sim.example', firstName: 'Check', lastName: null })
+  sim.guardrails.assignKeys(guardrail.id, [sim.world.keys.disabled])
+  sim.guardrails.assignMembers(guardrail.id, [member.id])
+  for (const workspace of Object.values(sim.world.workspaces)) sim.budgets.set({ workspace, interval: 'monthly', limitUsd: 100 })
+  sim.byok.create({ userId, provider: 'openai', key: 'sk-proj-model-access-sim-check-0000', name: CHECK_NAME })
+}
+
 /** The simulator's side: a fresh default world, asked through `sim.handle`. */
 function simulatorSide(hasRegularKey: boolean): Side {
   const sim = createSimulator()
   // The default world has no presets; one gives `GET /presets/{slug}` something to read.
   sim.presets.create({ userId: sim.world.userId, slug: CHECK_PRESET_SLUG, config: { model: sim.world.models.paid, temperature: 0.2 }, systemPrompt: 'Answer in one sentence.' })
+  addGovernance(sim)
   const secrets: Record<Auth, string | null> = { management: sim.world.managementKey, regular: sim.world.apiKey, anonymous: null }
   const handle = (method: string, path: string, query: string, auth: Auth, body: unknown): Observed => {
     const secret = secrets[auth]
@@ -765,8 +808,10 @@ function scrubbed<T>(value: T, clean: (text: string) => string): T {
  * response's shape (every field and type of the wire types, nullability and enumerations included),
  * the 401/403/404/400 statuses and their error envelope, key order, and what an anonymous caller
  * sees of a model's endpoints. Each rule is observed on a fresh default-world simulator (with one
- * preset added, `model-access-sim-check`) and on the service, the same way; a rule that cannot run
- * (no regular key, no model given, no preset on the account to read) is skipped.
+ * preset added, `model-access-sim-check`, and one record of each governance kind: a guardrail with
+ * a key and a member assigned, budgets, a BYOK credential, a member) and on the service, the same
+ * way; a rule that cannot run (no regular key, no model given, no preset on the account to read)
+ * is skipped.
  *
  * Read-only unless `allowWrites`: it sends GET requests only, to `baseUrl` only (redirects are not
  * followed); with `allowWrites` it also creates, updates and deletes one throwaway key. The keys go
@@ -863,7 +908,7 @@ function cell(text: string, width: number): string {
  * const report = await checkService({ baseUrl: server.url, managementKey: sim.world.managementKey })
  * const text = formatReport(report)
  * console.log(text.split('\n').at(-1))
- * //=> 34 rules: 25 same, 0 drift, 9 skipped
+ * //=> 45 rules: 36 same, 0 drift, 9 skipped
  * console.log(text.split('\n').some((line) => /^403 regular key .* skipped$/.test(line)))
  * //=> true
  * console.log(text.includes(sim.world.managementKey))

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { apiKey, endpoint, modelWithEndpoints, pricing, pricingOverride, requestContext, videoModel, workspace, workspaceList } from '../../src/arbitraries/index.js'
+import { apiKey, byokKey, endpoint, guardrail, member, modelWithEndpoints, pricing, pricingOverride, requestContext, videoModel, workspace, workspaceBudget, workspaceList } from '../../src/arbitraries/index.js'
 import { settings } from './support.js'
 
 /** Whether every object in a value is a plain object or array, as JSON.parse would build it. */
@@ -20,6 +20,10 @@ const wire: [string, fc.Arbitrary<unknown>][] = [
   ['pricing', pricing()],
   ['pricingOverride', pricingOverride()],
   ['workspaceList', workspaceList()],
+  ['guardrail', guardrail()],
+  ['workspaceBudget', workspaceBudget()],
+  ['byokKey', byokKey()],
+  ['member', member()],
 ]
 
 describe('values are plain data', () => {

@@ -12,6 +12,12 @@ const sim = createSimulator()
 const { world } = sim
 // A preset of the account, so that GET /presets/{slug} has one to read on this side too.
 sim.presets.create({ userId: world.userId, slug: 'support-replies', config: { model: world.models.paid, max_tokens: 300 }, systemPrompt: 'You answer support tickets.' })
+// Governance records of the account, so the governance lists have an item on this side too.
+const guarded = sim.guardrails.create({ userId: world.userId, rules: { name: 'Production guardrail', limit_usd: 100, reset_interval: 'monthly' } })
+sim.guardrails.assignKeys(guarded.id, [world.keys.exhausted])
+sim.guardrails.assignMembers(guarded.id, [sim.members.add({ userId: world.userId, email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' }).id])
+sim.budgets.set({ workspace: world.workspaces.production, interval: 'daily', limitUsd: 10 })
+sim.byok.create({ userId: world.userId, provider: 'anthropic', key: 'sk-ant-api03-0123456789abcdefghij', workspace: null })
 let server: SimulatorServer
 
 beforeAll(async () => {
@@ -69,6 +75,16 @@ describe('checkService against the simulator itself', () => {
       'shape GET /presets',
       'shape GET /presets/{slug}',
       'shape GET /oauth/jwks',
+      'shape GET /guardrails',
+      'shape GET /guardrails/{id}',
+      'shape GET /guardrails/assignments/keys',
+      'shape GET /guardrails/assignments/members',
+      'shape GET /workspaces/{id}/budgets',
+      'shape GET /byok',
+      'shape GET /organization/members',
+      'shape GET /activity',
+      'shape GET /models/user',
+      'shape GET /endpoints/zdr',
       'shape POST /keys (throwaway key)',
       'shape PATCH /keys/{hash} (throwaway key)',
       'shape DELETE /keys/{hash} (throwaway key)',
@@ -86,6 +102,7 @@ describe('checkService against the simulator itself', () => {
       '403 regular key on GET /credits',
       '404 unknown model on GET /model/{author}/{slug}',
       '404 unknown preset',
+      '404 unknown guardrail',
       'error envelope, code = status',
       'order of GET /keys: newest first',
       ...MODELS.map((id) => `anonymous hides performance: ${id}`),
@@ -278,20 +295,21 @@ const eachKey =
     })
   }
 
+/** Renames a field of every item of a 200 from the list at `path`. */
+const renamedInList =
+  (path: string, from: string, to: string): Alteration =>
+  (seen, answer) =>
+    seen.path === path && answer.status === 200
+      ? editJson(answer, (body) => {
+          for (const item of body.data) {
+            item[to] = item[from]
+            delete item[from]
+          }
+        })
+      : answer
+
 const ALTERATIONS: [string, Alteration, string[]][] = [
-  [
-    'renames limit_remaining to limitRemaining in GET /keys',
-    (seen, answer) =>
-      seen.path === '/keys' && answer.status === 200
-        ? editJson(answer, (body) => {
-            for (const key of body.data) {
-              key.limitRemaining = key.limit_remaining
-              delete key.limit_remaining
-            }
-          })
-        : answer,
-    ['shape GET /keys'],
-  ],
+  ['renames limit_remaining to limitRemaining in GET /keys', renamedInList('/keys', 'limit_remaining', 'limitRemaining'), ['shape GET /keys']],
   [
     'answers 403 instead of 404 for an unknown key hash',
     (seen, answer) =>
@@ -380,6 +398,22 @@ const ALTERATIONS: [string, Alteration, string[]][] = [
         ? editJson(answer, (body) => void body.keys.push({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: 'k1', n: 'AQAB', e: 'AQAB' }))
         : answer,
     ['shape GET /oauth/jwks'],
+  ],
+  [
+    'sends a guardrail without include_byok_in_budgets',
+    (seen, answer) => (/^\/guardrails\/[0-9a-f-]{36}$/.test(seen.path) && answer.status === 200 ? editJson(answer, (body) => void delete body.data.include_byok_in_budgets) : answer),
+    ['shape GET /guardrails/{id}'],
+  ],
+  ['lists key assignments with key_hash renamed to hash', renamedInList('/guardrails/assignments/keys', 'key_hash', 'hash'), ['shape GET /guardrails/assignments/keys']],
+  [
+    'lists BYOK credentials with sort_order as a string',
+    (seen, answer) => (seen.path === '/byok' && answer.status === 200 ? editJson(answer, (body) => void (body.data[0].sort_order = String(body.data[0].sort_order))) : answer),
+    ['shape GET /byok'],
+  ],
+  [
+    'lists members without total_count',
+    (seen, answer) => (seen.path === '/organization/members' && answer.status === 200 ? editJson(answer, (body) => void delete body.total_count) : answer),
+    ['shape GET /organization/members'],
   ],
   [
     'answers 403 for an unknown preset',

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { invalidConstraint } from './constraints.js'
+import { checkConstraints, invalidConstraint } from './constraints.js'
 
 const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
@@ -71,4 +71,18 @@ export const laterBy: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(0, 1, MINU
 /** An instant some time after another, kept within the years the timestamp format can write. */
 export function after(ms: number, by: number): number {
   return Math.min(LAST_MS, ms + by)
+}
+
+/** The `created_at` bounds an arbitrary of a stored record takes (its only constraints). */
+export interface CreatedAtConstraints {
+  /** Earliest `created_at`; default four years before 2026-03-02. */
+  minCreatedAt?: Date | number
+  /** Latest `created_at`; default four years after 2026-03-02. */
+  maxCreatedAt?: Date | number
+}
+
+/** Checks `constraints` (only the `created_at` bounds are known) and gives the creation instants they allow. */
+export function createdAtMs(arbitrary: string, constraints: CreatedAtConstraints, known: ReadonlySet<string>): fc.Arbitrary<number> {
+  checkConstraints(arbitrary, constraints, known)
+  return instantMs(instantRange(arbitrary, ['minCreatedAt', 'maxCreatedAt'], constraints.minCreatedAt, constraints.maxCreatedAt))
 }
