@@ -15,7 +15,7 @@ import type { GuardrailRules, GuardrailState, KeyState } from '../store/state.js
 import { QUANTIZATIONS, type Endpoint, type ModelWithEndpoints } from '../types.js'
 import { figuresAt, toUnits, type UsageFigures, type UsageWindows } from '../usage.js'
 import type { InputMessage } from './request.js'
-import { type FilterFlag, compileFilters, scanMessages } from './content-filters.js'
+import { type CompiledFilter, type FilterFlag, compileFilters, scanMessages } from './content-filters.js'
 import { isFree } from './route.js'
 
 /** How a guardrail came to govern a request. */
@@ -177,10 +177,12 @@ export function endpointRefusal(guards: readonly Governing[], model: ModelWithEn
       return refusal(guardrail, 'allowed_providers', `does not list ${endpoint.provider_name}`, at())
     }
     if (rules.ignored_providers !== null && listsProvider(rules.ignored_providers, endpoint)) return refusal(guardrail, 'ignored_providers', `lists ${endpoint.provider_name}`, at())
-    if (!isZdrEndpoint(endpoint)) {
-      const group = zdrGroupRule(model.id)
-      if (rules.enforce_zdr === true) return refusal(guardrail, 'enforce_zdr', `requires zero data retention, which ${endpoint.provider_name}'s free endpoint does not give`, at())
-      if (rules[group] === true) return refusal(guardrail, group, `requires zero data retention for ${model.id}, which ${endpoint.provider_name}'s free endpoint does not give`, at())
+    if (rules.enforce_zdr === true && !isZdrEndpoint(endpoint)) {
+      return refusal(guardrail, 'enforce_zdr', `requires zero data retention, which ${endpoint.provider_name}'s free endpoint does not give`, at())
+    }
+    const group = zdrGroupRule(model.id)
+    if (rules[group] === true && !isZdrEndpoint(endpoint)) {
+      return refusal(guardrail, group, `requires zero data retention for ${model.id}, which ${endpoint.provider_name}'s free endpoint does not give`, at())
     }
     if (rules.allowed_data_regions !== null && rules.allowed_data_regions.length > 0) {
       const region = endpointRegion(endpoint)
@@ -253,6 +255,8 @@ export interface FilteredMessages {
   flags: GuardrailFlag[]
 }
 
+const NO_FILTERS: readonly CompiledFilter[] = Object.freeze([])
+
 /** No flags: shared, never written to. */
 const NO_FLAGS: GuardrailFlag[] = Object.freeze([]) as unknown as GuardrailFlag[]
 
@@ -266,7 +270,12 @@ const journalFlag = (flag: FilterFlag): GuardrailFlag => ({ guardrailId: flag.gu
  */
 export function filterMessages(guards: readonly Governing[], messages: InputMessage[]): FilteredMessages {
   if (guards.length === 0) return { messages, flags: NO_FLAGS }
-  const filters = guards.flatMap(({ guardrail }) => compileFilters(guardrail))
+  // Most guardrails have no filter: nothing is made for them.
+  let filters: readonly CompiledFilter[] = NO_FILTERS
+  for (const { guardrail } of guards) {
+    const own = compileFilters(guardrail)
+    if (own.length > 0) filters = filters.length === 0 ? own : [...filters, ...own]
+  }
   if (filters.length === 0) return { messages, flags: NO_FLAGS }
   const given = messages.map((m) => m.text)
   const scan = scanMessages(filters, messages, given)

@@ -384,11 +384,17 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
   const guard = route.guard
   if (guard !== undefined && endpoints.length > 0) {
     let refusal: ApiError | null = null
-    endpoints = endpoints.filter((e) => {
+    let kept: Endpoint[] | undefined
+    for (let i = 0; i < endpoints.length; i++) {
+      const e = endpoints[i] as Endpoint
       const refused = guard(e)
-      if (refused !== null) refusal ??= refused
-      return refused === null
-    })
+      // A copy only once one is refused: most governed requests keep every endpoint.
+      if (refused !== null) {
+        refusal ??= refused
+        kept ??= endpoints.slice(0, i)
+      } else kept?.push(e)
+    }
+    if (kept !== undefined) endpoints = kept
     if (endpoints.length === 0) return refusal as unknown as ApiError
   }
   if (prefs.only !== null) endpoints = keep(endpoints, 'provider', (e) => names(e, prefs.only as string[]))

@@ -215,6 +215,8 @@ export function workspaceSpend(ctx: StoreContext, workspace: WorkspaceState, win
 
 /** The first budget of the workspace with nothing left at `windows` (spend at or over its limit), or undefined. */
 export function exhaustedBudget(ctx: StoreContext, workspaceId: string, windows: UsageWindows): BudgetState | undefined {
+  // A world without budgets (most) makes no scope keys for every request.
+  if (ctx.data.budgets.size === 0) return undefined
   const budgets = budgetsOf(ctx, workspaceId)
   if (budgets.length === 0) return undefined
   const workspace = ctx.data.workspaces.get(workspaceId)
