@@ -147,7 +147,7 @@ const CONTROL_ROUTES: Record<string, { body: string; answer: string }> = {
   'GET /__sim/journal': {
     body: '',
     answer:
-      '200 `{ "data": [entries] }`, a download\'s bytes as base64. Query: `operation`, `status`, `method`, `keyHash`, `outcome`, `responder`, `hasIgnoredFields`, `after`, `limit`, `bodies` (`operation=none`: requests no operation names; `responder=NAME`: requests that responder rule answered; `hasIgnoredFields=true`: inference requests with fields that were accepted and ignored; `outcome` is one of ' +
+      '200 `{ "data": [entries] }`, a download\'s bytes as base64. Query: `operation`, `status`, `method`, `keyHash`, `outcome`, `responder`, `hasIgnoredFields`, `hasWarnings`, `flagged`, `after`, `limit`, `bodies` (`operation=none`: requests no operation names; `responder=NAME`: requests that responder rule answered; `hasIgnoredFields=true`: inference requests with fields that were accepted and ignored; `hasWarnings=true`: default replies that could not satisfy the request\'s schemas; `flagged=true`: requests a guardrail content filter flagged, with `guardrailFlags`; `outcome` is one of ' +
         JOURNAL_OUTCOMES.map((outcome) => `\`${outcome}\``).join(', ') +
         ': `cut-short` a stream the client left early, with `cutShort`, and `client-left` an answer whose client left during a real wait, decisions/0044); see below for paging',
   },
