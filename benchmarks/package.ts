@@ -15,7 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
  * compare two builds run by run on a noisy machine); it is taken as it is, with no check of age.
  */
 const other = process.env['BENCH_DIST']
-const dist = other === undefined || other === '' ? join(root, 'dist') : other
+/** The build measured: dist/, or BENCH_DIST; benchmarks that run it in child processes copy or import it from here. */
+export const dist = other === undefined || other === '' ? join(root, 'dist') : other
 
 /** The latest modification time of any file under `dir`, in ms. */
 function newest(dir: string): number {

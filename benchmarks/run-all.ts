@@ -37,6 +37,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'provisioning', script: 'provisioning.ts', flags: [] },
   { name: 'embeddings', script: 'embeddings.ts', flags: [] },
   { name: 'chat', script: 'chat.ts', flags: [] },
+  { name: 'per-test', script: 'per-test.ts', flags: ['--expose-gc'] },
   { name: 'million', script: 'million.ts', flags: ['--expose-gc'] },
 ]
 
