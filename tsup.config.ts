@@ -1,4 +1,21 @@
+import { readFile } from 'node:fs/promises'
 import { defineConfig } from 'tsup'
+
+/**
+ * JSON data as a string that `JSON.parse` reads at import, not as an object literal: V8 reads a
+ * string and parses JSON several times faster than it compiles the same data as code (the default
+ * world, about 1 MB, took 25-32 ms to import as a literal, 12-13 ms this way). What the module
+ * exports is the same value.
+ */
+const jsonAsText = {
+  name: 'json-as-text',
+  setup(build: { onLoad(options: { filter: RegExp }, load: (args: { path: string }) => Promise<{ contents: string; loader: 'js' }>): void }) {
+    build.onLoad({ filter: /\.json$/ }, async ({ path }) => {
+      const value: unknown = JSON.parse(await readFile(path, 'utf8'))
+      return { contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(value))})`, loader: 'js' }
+    })
+  },
+}
 
 export default defineConfig({
   entry: {
@@ -24,4 +41,5 @@ export default defineConfig({
   // Peer dependencies stay external: the consumer's copy of msw is the one that intercepts, and
   // the consumer's faker and fast-check are the ones their seeds and settings drive.
   external: ['msw', '@faker-js/faker', 'fast-check', 'vitest'],
+  esbuildPlugins: [jsonAsText],
 })
