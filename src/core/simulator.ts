@@ -3,7 +3,7 @@ import { DEFAULT_REPLY_OPTIONS, type ReplyOptions } from './inference/compose.js
 import { handleRequest } from './router.js'
 import { type SimulatorClock, type StoreClock, type WallTime, createClock } from './clock.js'
 import { Controls, type FaultControls, type InferenceFacts, type LatencyControls } from './faults.js'
-import { type RateLimit, StoreIndices, copyStoreData, emptyStoreData } from './store/state.js'
+import { type RateLimit, type StoreData, StoreIndices, copyStoreData, emptyStoreData } from './store/state.js'
 import { checkRateLimit } from './store/rate-limits.js'
 import { invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
 import { describe } from './describe.js'
@@ -216,6 +216,40 @@ export interface Simulator<World = DefaultWorld> {
   handle(request: SimRequest): SimResponse
 }
 
+/** The default world as a load left it: its tables (rows are values, never changed in place), the seeded stream after it, its handles. */
+interface LoadedWorld {
+  data: StoreData
+  random: readonly number[]
+  world: object
+}
+
+/** How many loads of the default world a process keeps (each seed and clock shift is one). */
+const LOADS_KEPT = 8
+
+/**
+ * Loads of the default world, by seed and clock shift, built once per process and shared by every
+ * simulator that loads it again (decisions/0057): a simulator gets its own copy of the tables (the
+ * maps, not the rows: a write stores a new row in its own map) and the stream where the load left
+ * it, so it is in the very state a load would leave it in, without reading and checking the spec.
+ */
+const DEFAULT_WORLD_LOADS = new Map<string, LoadedWorld>()
+
+/** Loads the embedded default world into a new simulator's store: from a load kept by the process, or by reading the spec (and keeping the load). */
+function loadDefaultWorld(ctx: StoreContext, collections: Parameters<typeof loadWorld>[1], seed: number, shift: number): object {
+  const name = `${seed}\u0000${shift}`
+  const kept = DEFAULT_WORLD_LOADS.get(name)
+  if (kept !== undefined) {
+    ctx.data = copyStoreData(kept.data)
+    ctx.indices = StoreIndices.build(ctx.data)
+    ctx.random.setState([...kept.random])
+    return structuredClone(kept.world)
+  }
+  const world = loadWorld(ctx, collections, DEFAULT_WORLD, shift, undefined, DEFAULT_WORLD_MODELS)
+  if (DEFAULT_WORLD_LOADS.size >= LOADS_KEPT) DEFAULT_WORLD_LOADS.delete(DEFAULT_WORLD_LOADS.keys().next().value as string)
+  DEFAULT_WORLD_LOADS.set(name, { data: copyStoreData(ctx.data), random: [...ctx.random.getState()], world: structuredClone(world) })
+  return world
+}
+
 /** An empty store on a clock, and the collections that work on it. */
 function createStore(seed: number, clock: StoreClock) {
   const data = emptyStoreData()
@@ -304,7 +338,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
     inference: { seed, replies, responders, embeddings: new EmbeddingsCache(), statisticsViews: new WeakMap(), providerFault: (facts: InferenceFacts) => controls.pickProviderFault(facts), streamFault: (facts: InferenceFacts) => controls.pickStreamFault(facts) },
   }
   const shift = specNow === undefined ? 0 : startMs - specNow
-  const world = spec === undefined ? {} : loadWorld(ctx, collections, spec, shift, undefined, spec === DEFAULT_WORLD ? DEFAULT_WORLD_MODELS : undefined)
+  const world = spec === DEFAULT_WORLD ? loadDefaultWorld(ctx, collections, seed, shift) : spec === undefined ? {} : loadWorld(ctx, collections, spec, shift)
   // The world's responders, added in order now and again on every reset (decisions/0027).
   const worldRules = spec === undefined ? [] : worldResponders(spec, undefined, names)
   const addWorldResponders = (): void => {
