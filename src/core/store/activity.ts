@@ -64,9 +64,19 @@ function fnv1a(text: string, basis: number): number {
  */
 export function endpointIdOf(model: string, tag: string): string {
   const text = `${model}\u0000${tag}`
+  const known = endpointIds.get(text)
+  if (known !== undefined) return known
   const hex = [0x811c9dc5, 0x050c5d1f, 0x2b3c4d5e, 0x6a09e667].map((basis) => fnv1a(text, basis).toString(16).padStart(8, '0')).join('')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
+  // A function of its arguments alone, asked for on every charge: kept, up to a bound (a process that makes models without end does not grow it without end).
+  if (endpointIds.size >= ENDPOINT_IDS_KEPT) endpointIds.clear()
+  endpointIds.set(text, id)
+  return id
 }
+
+/** Endpoint ids made, by model and tag: the same for every simulator. */
+const endpointIds = new Map<string, string>()
+const ENDPOINT_IDS_KEPT = 4096
 
 /** The `activity` table's key of a row. */
 const rowKey = (userId: string, day: number, keyHash: string, endpointId: string): string => `${userId}\u0000${day}\u0000${keyHash}\u0000${endpointId}`
