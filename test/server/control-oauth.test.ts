@@ -2,19 +2,13 @@
 // `sim.oauth.codes.create` makes one, exchanged on the service's `POST /auth/keys`, read back used;
 // a bad body is a 400 naming the field as the programmatic API does, an unknown code a 404.
 import { createHash } from 'node:crypto'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
-import { type SimulatorServer, startServer } from '../../src/server/index.js'
+import { useHttpServer } from '../support/server.js'
 
 const sim = createSimulator()
 const world = sim.world
-let server: SimulatorServer
-
-beforeAll(async () => {
-  server = await startServer(sim, { port: 0 })
-})
-beforeEach(() => sim.reset())
-afterAll(() => server.close())
+const server = useHttpServer(sim)
 
 interface Answer {
   status: number

@@ -1,19 +1,14 @@
 // The control API over HTTP: every route of the table, the envelope of its errors (400 naming the
 // argument as the programmatic API names it, 404 for an unknown route or id), and that control
 // requests are not the service's (not journaled, no rate-limit token, no fault).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createSimulator, WORLD_FORMAT } from '../../src/index.js'
-import { type SimulatorServer, startServer } from '../../src/server/index.js'
+import { startServer } from '../../src/server/index.js'
+import { useHttpServer } from '../support/server.js'
 
 const sim = createSimulator()
 const world = sim.world
-let server: SimulatorServer
-
-beforeAll(async () => {
-  server = await startServer(sim, { port: 0 })
-})
-beforeEach(() => sim.reset())
-afterAll(() => server.close())
+const server = useHttpServer(sim)
 
 interface Answer {
   status: number

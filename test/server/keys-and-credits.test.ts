@@ -1,18 +1,12 @@
 // Keys and credits over a real HTTP server: the control route POST /__sim/credits, and the
 // service's key writes with their bodies through the node:http adapter.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
-import { type SimulatorServer, startServer } from '../../src/server/index.js'
+import { useHttpServer } from '../support/server.js'
 
 const sim = createSimulator()
 const world = sim.world
-let server: SimulatorServer
-
-beforeAll(async () => {
-  server = await startServer(sim, { port: 0 })
-})
-beforeEach(() => sim.reset())
-afterAll(() => server.close())
+const server = useHttpServer(sim)
 
 async function send(url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, {

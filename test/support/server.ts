@@ -1,8 +1,9 @@
 import { OpenRouter } from '@openrouter/sdk'
 import { setupServer } from 'msw/node'
-import { afterAll, afterEach, beforeAll, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest'
 import { SimulatorError, type Simulator } from '../../src/index.js'
 import { createHandlers, forwardStreamCancels } from '../../src/msw/index.js'
+import { type SimulatorServer, startServer } from '../../src/server/index.js'
 
 export const BASE = 'https://openrouter.ai/api/v1'
 
@@ -33,6 +34,31 @@ export function useSimulatorServer(): { serve(sim: Simulator<unknown>, baseUrl?:
   return {
     serve(sim, baseUrl) {
       server.resetHandlers(...createHandlers(sim, baseUrl === undefined ? {} : { baseUrl }))
+    },
+  }
+}
+
+/**
+ * One HTTP server per test file (127.0.0.1, a free port) serving `sim`, reset before each test:
+ * its service and control URLs, read once the server is up.
+ */
+export function useHttpServer(sim: Simulator<unknown>): { readonly url: string; readonly controlUrl: string } {
+  let server: SimulatorServer | undefined
+  beforeAll(async () => {
+    server = await startServer(sim, { port: 0 })
+  })
+  beforeEach(() => sim.reset())
+  afterAll(() => server?.close())
+  const up = (): SimulatorServer => {
+    if (server === undefined) throw new Error('the HTTP server is read before it started (use it inside a test)')
+    return server
+  }
+  return {
+    get url() {
+      return up().url
+    },
+    get controlUrl() {
+      return up().controlUrl
     },
   }
 }
