@@ -170,9 +170,11 @@ export function endpointRegion(endpoint: Endpoint): string {
  * endpoint (whose providers may train on prompts).
  */
 export function endpointRefusal(guards: readonly Governing[], model: ModelWithEndpoints, endpoint: Endpoint): ApiError | null {
+  // Made once per endpoint, not per guardrail: the metadata of a refusal, and the model's ZDR group.
+  const at = (): Record<string, unknown> => ({ provider: endpoint.provider_name, endpoint: endpoint.tag })
+  const group = zdrGroupRule(model.id)
   for (const { guardrail } of guards) {
     const rules = guardrail.rules
-    const at = (): Record<string, unknown> => ({ provider: endpoint.provider_name, endpoint: endpoint.tag })
     if (rules.allowed_providers !== null && rules.allowed_providers.length > 0 && !listsProvider(rules.allowed_providers, endpoint)) {
       return refusal(guardrail, 'allowed_providers', `does not list ${endpoint.provider_name}`, at())
     }
@@ -180,7 +182,6 @@ export function endpointRefusal(guards: readonly Governing[], model: ModelWithEn
     if (rules.enforce_zdr === true && !isZdrEndpoint(endpoint)) {
       return refusal(guardrail, 'enforce_zdr', `requires zero data retention, which ${endpoint.provider_name}'s free endpoint does not give`, at())
     }
-    const group = zdrGroupRule(model.id)
     if (rules[group] === true && !isZdrEndpoint(endpoint)) {
       return refusal(guardrail, group, `requires zero data retention for ${model.id}, which ${endpoint.provider_name}'s free endpoint does not give`, at())
     }
