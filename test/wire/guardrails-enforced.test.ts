@@ -75,6 +75,12 @@ describe('guardrails on the money path', () => {
       const refused = chat(sim, secret, 'openai/gpt-4.1-mini')
       expect(refused.status).toBe(403)
       expect(refused.body.error.metadata).toMatchObject({ rule: 'ignored_models', model: 'openai/gpt-4.1-mini' })
+      // The SDK's lists hold canonical slugs (dated in the real catalog): one names the model too.
+      const slug = ((sim.handle({ method: 'GET', path: '/models' }).body as any).data as { id: string; canonical_slug: string }[]).find((m) => m.id === paid)!.canonical_slug
+      expect(slug).not.toBe(paid)
+      const bySlug = guarded({ ignored_models: [slug] })
+      expect(chat(sim, bySlug.secret, paid).body.error.metadata).toMatchObject({ rule: 'ignored_models', model: paid })
+      expect(chat(sim, bySlug.secret, 'openai/gpt-4.1-mini').status).toBe(200)
     })
 
     it('through the official SDK the refusal is its typed 403', async () => {
