@@ -34,6 +34,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'state', script: 'state.ts', flags: ['--expose-gc'] },
   { name: 'msw', script: 'msw.ts', flags: ['--expose-gc'] },
   { name: 'server', script: 'server.ts', flags: [] },
+  { name: 'load', script: 'load.ts', flags: [] },
   { name: 'provisioning', script: 'provisioning.ts', flags: [] },
   { name: 'embeddings', script: 'embeddings.ts', flags: [] },
   { name: 'chat', script: 'chat.ts', flags: [] },
