@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { createOpenRouter } from '@openrouter/ai-sdk-provider'
 import { APICallError, embed, generateText, Output, stepCountIs, streamText, type ToolSet, tool } from 'ai'
 import { z } from 'zod'
-import { chats, MODELS, reportVersions, runCases, schemaWarnings, spentBy, type Target } from './support/harness.js'
+import { chats, guardKey, MODELS, reportVersions, runCases, schemaWarnings, spentBy, type Target } from './support/harness.js'
 import { CreateTicket, LOOKUP_ASK, LookupOrder, TICKET_ASK, Ticket } from './support/schemas.js'
 
 /** The provider as its README sets it up, with usage accounting on (`usage: { include: true }`). */
@@ -192,5 +192,13 @@ await runCases({
     const error = await apiCallError(generateText({ model: modelOf(target, MODELS.chat, target.spentKey), prompt, maxRetries: 0 }))
     assert.equal(error.statusCode, 403)
     assert.match(error.message, /Key limit exceeded/)
+  },
+
+  "a guardrail's 403 as APICallError naming the guardrail, nothing charged": async (target) => {
+    const guard = guardKey(target)
+    const error = await apiCallError(generateText({ model: modelOf(target, MODELS.chat), prompt, maxRetries: 0 }))
+    assert.equal(error.statusCode, 403)
+    assert.match(error.message, guard.refusal)
+    assert.equal(spentBy(target.sim, target.apiKeyHash), 0)
   },
 })

@@ -16,6 +16,7 @@ const CASES = [
   '400 as APICallError naming the field',
   '402 as APICallError',
   '403 as APICallError',
+  "a guardrail's 403 as APICallError naming the guardrail, nothing charged",
 ]
 
 describeClient('the AI SDK with the OpenRouter provider', () => runNodeClient('ai-sdk.client.ts'), devDependencyPins(['ai', '@openrouter/ai-sdk-provider', 'zod']), CASES)

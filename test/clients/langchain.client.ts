@@ -10,7 +10,7 @@ import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai'
 import { ChatOpenRouter, OpenRouterAuthError, OpenRouterError } from '@langchain/openrouter'
 import OpenAI from 'openai'
 import { z } from 'zod'
-import { type Case, chats, MODELS, reportVersions, runCases, schemaWarnings, spentBy, type Target } from './support/harness.js'
+import { type Case, chats, guardKey, MODELS, reportVersions, runCases, schemaWarnings, spentBy, type Target } from './support/harness.js'
 import { CreateTicket, LOOKUP_ASK, LookupOrder, Ticket } from './support/schemas.js'
 
 const question = 'Where is my refund?'
@@ -202,6 +202,13 @@ function chatCases(name: ChatModelName): Record<string, Case> {
       const error = await failureOf(modelOf(target, MODELS.chat, { apiKey: target.spentKey }).invoke(question))
       ERRORS[name](error, 403)
       assert.match((error as Error).message, /Key limit exceeded/)
+    },
+    [`${name}: a guardrail's 403 as its typed error, naming the guardrail, nothing charged`]: async (target) => {
+      const guard = guardKey(target)
+      const error = await failureOf(modelOf(target, MODELS.chat).invoke(question))
+      ERRORS[name](error, 403)
+      assert.match((error as Error).message, guard.refusal)
+      assert.equal(spentBy(target.sim, target.apiKeyHash), 0)
     },
   }
 }

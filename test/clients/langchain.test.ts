@@ -15,6 +15,7 @@ const CHAT_CASES = [
   '400 as its typed error, naming the field',
   '402 as its typed error',
   '403 as its typed error',
+  "a guardrail's 403 as its typed error, naming the guardrail, nothing charged",
 ]
 const CASES = [
   ...CHAT_CASES.map((name) => `ChatOpenAI: ${name}`),

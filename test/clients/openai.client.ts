@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import OpenAI from 'openai'
 import { zodFunction, zodResponseFormat, zodResponsesFunction, zodTextFormat } from 'openai/helpers/zod'
 import { z } from 'zod'
-import { chats, MODELS, reportVersions, runCases, schemaWarnings, spentBy, type Target } from './support/harness.js'
+import { chats, guardKey, MODELS, reportVersions, runCases, schemaWarnings, spentBy, type Target } from './support/harness.js'
 import { CreateTicket, Exacting, LOOKUP_ASK, LookupOrder, TICKET_ASK, Ticket } from './support/schemas.js'
 
 const client = (target: Target, apiKey = target.apiKey) => new OpenAI({ apiKey, baseURL: target.baseURL, maxRetries: 0 })
@@ -275,5 +275,16 @@ await runCases({
     const error = await client(target, target.spentKey).chat.completions.create({ model: MODELS.chat, messages: question }).catch((e: unknown) => e)
     assert.ok(error instanceof OpenAI.PermissionDeniedError, `a PermissionDeniedError, not ${String(error)}`)
     assert.match(error.message, /Key limit exceeded/)
+  },
+
+  "a guardrail's 403 as PermissionDeniedError naming the guardrail, nothing charged": async (target) => {
+    const guard = guardKey(target)
+    const error = await client(target).chat.completions.create({ model: MODELS.chat, messages: question }).catch((e: unknown) => e)
+    assert.ok(error instanceof OpenAI.PermissionDeniedError, `a PermissionDeniedError, not ${String(error)}`)
+    assert.match(error.message, guard.refusal)
+    assert.equal(spentBy(target.sim, target.apiKeyHash), 0)
+    // The model the guardrail allows is served.
+    const allowed = await client(target).chat.completions.create({ model: MODELS.other, messages: question })
+    assert.ok(spentBy(target.sim, target.apiKeyHash) > 0 && allowed.choices.length === 1)
   },
 })

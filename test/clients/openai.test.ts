@@ -22,6 +22,7 @@ const CASES = [
   '400 as BadRequestError naming the field',
   '402 as an APIError with status 402',
   '403 as PermissionDeniedError',
+  "a guardrail's 403 as PermissionDeniedError naming the guardrail, nothing charged",
 ]
 
 describeClient('the openai JS client', () => runNodeClient('openai.client.ts'), devDependencyPins(['openai', 'zod']), CASES)

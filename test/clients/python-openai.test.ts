@@ -26,6 +26,7 @@ const CASES = [
   '400 as BadRequestError naming the field',
   '402 as an APIStatusError with status 402',
   '403 as PermissionDeniedError',
+  "a guardrail's 403 as PermissionDeniedError naming the guardrail, nothing charged",
 ]
 
 /** The venv's python, creating the venv first when it is missing or out of date. */

@@ -52,6 +52,9 @@ class Target:
         spent = control("POST", "/keys", {"userId": world["userId"], "name": "spent", "limit": 0.5, "limitReset": "daily", "usage": {"daily": 0.5}})[1]
         broke = control("POST", "/users", {"name": "No credits"})[1]
         self.api_key = own["secret"]
+        self.api_key_hash = own["hash"]
+        self.user_id = world["userId"]
+        self.management_key = world["managementKey"]
         self.spent_key = spent["secret"]
         self.broke_key = control("POST", "/keys", {"userId": broke["id"]})[1]["secret"]
 
@@ -291,6 +294,26 @@ def case_403(t):
     assert "Key limit exceeded" in error.message, error.message
 
 
+def case_guardrail_403(t):
+    # A guardrail made through the control API, assigned to the key with the management API, as a Python test would.
+    status, guardrail = control("POST", "/guardrails", {"userId": t.user_id, "rules": {"name": "Support plan", "allowed_models": [MODELS["other"]]}})
+    assert status == 201, f"POST /__sim/guardrails answered {status}"
+    assign = urllib.request.Request(
+        API + f"/guardrails/{guardrail['id']}/assignments/keys",
+        data=json.dumps({"key_hashes": [t.api_key_hash]}).encode(),
+        method="POST",
+        headers={"authorization": "Bearer " + t.management_key, "content-type": "application/json"},
+    )
+    with urllib.request.urlopen(assign) as response:
+        assert response.status == 200, response.status
+    error = failure(lambda: t.client().chat.completions.create(model=MODELS["chat"], messages=QUESTION))
+    assert isinstance(error, openai.PermissionDeniedError), repr(error)
+    expected = f'Guardrail "Support plan" ({guardrail["id"]}) refused the request: allowed_models does not list {MODELS["chat"]}'
+    assert expected in error.message, error.message
+    assert error.body["metadata"]["reason"] == "guardrail_refused", error.body
+    assert t.spent() == 0
+
+
 CASES = {
     "chat": case_chat,
     "stream with its usage (stream_options.include_usage)": case_stream,
@@ -307,6 +330,7 @@ CASES = {
     "400 as BadRequestError naming the field": case_400,
     "402 as an APIStatusError with status 402": case_402,
     "403 as PermissionDeniedError": case_403,
+    "a guardrail's 403 as PermissionDeniedError naming the guardrail, nothing charged": case_guardrail_403,
 }
 
 

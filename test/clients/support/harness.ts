@@ -123,6 +123,16 @@ export function chats(sim: Simulator, status = 200): ReturnType<Simulator['journ
 }
 
 /** What the key spent, in USD, read from the simulator. */
+/**
+ * Holds the case's key (`apiKey`) to a guardrail that allows only MODELS.other: a request for
+ * MODELS.chat is then a 403 whose message names the guardrail, its id and the rule, charging nothing.
+ */
+export function guardKey(target: Target): { id: string; refusal: RegExp } {
+  const guardrail = target.sim.guardrails.create({ userId: target.sim.world.userId, rules: { name: 'Support plan', allowed_models: [MODELS.other] } })
+  target.sim.guardrails.assignKeys(guardrail.id, [target.apiKeyHash])
+  return { id: guardrail.id, refusal: new RegExp(`Guardrail "Support plan" \\(${guardrail.id}\\) refused the request: allowed_models does not list ${MODELS.chat}`) }
+}
+
 export function spentBy(sim: Simulator, hash: string): number {
   const key = sim.keys.get(hash)
   if (key === undefined) throw new Error(`no key ${hash}`)
