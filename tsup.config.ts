@@ -17,6 +17,22 @@ const jsonAsText = {
   },
 }
 
+/**
+ * The default world's spec parsed on first use, not at import (decisions/0059): the module that
+ * answers it (`src/core/worlds/default-world-spec.ts`, whose source imports the JSON) is built as
+ * one that keeps the JSON as text and parses it on the first call. Importing the package parsed
+ * about 1 MB of JSON, some 20 ms, which a user whose tests never load the default world paid too.
+ */
+const lazyJson = {
+  name: 'lazy-json',
+  setup(build: { onLoad(options: { filter: RegExp }, load: (args: { path: string }) => Promise<{ contents: string; loader: 'js' }>): void }) {
+    build.onLoad({ filter: /[\\/]default-world-spec\.ts$/ }, async ({ path }) => {
+      const value: unknown = JSON.parse(await readFile(path.replace(/default-world-spec\.ts$/, 'default-world.json'), 'utf8'))
+      return { contents: `let spec\nexport function defaultWorldSpec() {\n  return (spec ??= JSON.parse(${JSON.stringify(JSON.stringify(value))}))\n}\n`, loader: 'js' }
+    })
+  },
+}
+
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -41,5 +57,5 @@ export default defineConfig({
   // Peer dependencies stay external: the consumer's copy of msw is the one that intercepts, and
   // the consumer's faker and fast-check are the ones their seeds and settings drive.
   external: ['msw', '@faker-js/faker', 'fast-check', 'vitest'],
-  esbuildPlugins: [jsonAsText],
+  esbuildPlugins: [lazyJson, jsonAsText],
 })

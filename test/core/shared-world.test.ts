@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
-import { DEFAULT_WORLD } from '../../src/core/worlds/default.js'
+import { defaultWorld } from '../../src/core/worlds/default.js'
 import { runs } from '../support/runs.js'
 
 const chat = (key: string, model: string) => ({
@@ -29,7 +29,7 @@ describe('the shared default world', () => {
   it('answers as a world built afresh from a copy of the same spec, at the spec instant and at another', () => {
     for (const at of [{}, { now: '2026-07-04T23:30:00Z' }]) {
       const shared = [createSimulator(at), createSimulator(at)]
-      const fresh = createSimulator({ ...at, world: structuredClone(DEFAULT_WORLD) })
+      const fresh = createSimulator({ ...at, world: structuredClone(defaultWorld()) })
       const expected = observe(fresh)
       for (const sim of shared) expect(observe(sim)).toEqual(expected)
     }
@@ -37,7 +37,7 @@ describe('the shared default world', () => {
 
   it('holds every model as a checked load makes it, byte for byte, canonical slug and all', () => {
     const shared = createSimulator()
-    const checked = createSimulator({ world: structuredClone(DEFAULT_WORLD) })
+    const checked = createSimulator({ world: structuredClone(defaultWorld()) })
     const ids = checked.models.list().map((model) => model.id)
     expect(shared.models.list().map((model) => model.id)).toEqual(ids)
     for (const id of ids) {

@@ -128,6 +128,22 @@ step "import() from ESM"
   console.log("ESM ok: import(\"model-access-sim\"), import(\"model-access-sim/msw\"), import(\"model-access-sim/pricing\"), /fixtures and /arbitraries; GET /videos/models ->", res.status)
 ')
 
+step "the default world is parsed on first use, not at import (decisions/0059)"
+(cd "$CONSUMER" && node --input-type=module -e '
+  import assert from "node:assert/strict"
+  import { readdirSync, readFileSync } from "node:fs"
+  const dir = "node_modules/model-access-sim/dist"
+  for (const format of [".js", ".cjs"]) {
+    const text = readdirSync(dir).filter((name) => name.endsWith(format)).map((name) => readFileSync(dir + "/" + name, "utf8")).join("\n")
+    // The world as JSON text is in the build once, parsed inside the function that answers it.
+    const parses = text.match(/JSON\.parse\(["\x27]\{\\?"format\\?":\\?"model-access-sim\/world@1/g) ?? []
+    const lazy = text.match(/function defaultWorldSpec\(\) \{\s*return \w+ \?\?= JSON\.parse\(["\x27]\{\\?"format\\?":\\?"model-access-sim\/world@1/g) ?? []
+    assert.equal(parses.length, 1, "the default world is built in once (" + format + ")")
+    assert.equal(lazy.length, 1, "the default world is parsed inside defaultWorldSpec, on first use (" + format + ")")
+  }
+  console.log("the built default world is parsed on first use, in ESM and CJS")
+')
+
 step "model-access-sim serve --port 0, as a new user runs it"
 (cd "$CONSUMER" && node --input-type=module -e '
   import assert from "node:assert/strict"

@@ -1,4 +1,4 @@
-import spec from './default-world.json' with { type: 'json' }
+import { defaultWorldSpec } from './default-world-spec.js'
 import type { WorldSpec } from './spec.js'
 import { SharedModels } from './shared-models.js'
 
@@ -73,8 +73,11 @@ export interface DefaultWorld {
   lowCredits: { userId: string; apiKey: string }
 }
 
-/** The embedded default world: `generateWorld({ seed: 42 })`, committed as JSON by `npm run fixtures`. */
-export const DEFAULT_WORLD = spec as WorldSpec<DefaultWorld>
+/**
+ * The embedded default world: `generateWorld({ seed: 42 })`, committed as JSON by `npm run fixtures`,
+ * read on first use (decisions/0059). Every call answers the same object.
+ */
+export const defaultWorld = (): WorldSpec<DefaultWorld> => defaultWorldSpec() as WorldSpec<DefaultWorld>
 
 /** The default world's models, built once per process and shared by every simulator that loads it (decisions/0041). */
 export const DEFAULT_WORLD_MODELS = new SharedModels()
