@@ -4,10 +4,10 @@
 // interval ({@link budgetScopeKey}), so admission costs at most four lookups.
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
-import { MAX_EXACT_USD, figuresAt, toUnits, toUsd, type UsageFigures, type UsageWindows } from '../usage.js'
+import { MAX_EXACT_USD, toUnits, toUsd, type UsageFigures, type UsageWindows } from '../usage.js'
 import { ArgumentChecker, fieldsOf, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
-import type { BudgetInterval, BudgetState, KeyState, WorkspaceState } from './state.js'
+import type { BudgetInterval, BudgetState, WorkspaceState } from './state.js'
 import { put, remove } from './versions.js'
 import { type WorkspaceRef, requireWorkspace, updateWorkspace } from './workspaces.js'
 
@@ -197,20 +197,14 @@ export function spentIn(f: Readonly<UsageFigures>, interval: BudgetInterval, inc
 
 /**
  * What the workspace's keys spent in each interval's window at `windows`, in 10^-10 USD: the sum
- * over its present keys (a deleted key's spend leaves with it, decisions/0052).
+ * over its present keys (a deleted key's spend leaves with it, decisions/0052), kept as they spend
+ * (decisions/0060).
  */
 export function workspaceSpend(ctx: StoreContext, workspace: WorkspaceState, windows: UsageWindows): Record<BudgetInterval, number> {
   const includeByok = workspace.record.include_byok_in_budgets === true
-  const spend = { daily: 0, weekly: 0, monthly: 0, lifetime: 0 }
-  const index = ctx.indices.listableKeys.get(workspace.record.id)
-  if (index === undefined) return spend
-  for (const order of index.all.pageFromEnd(0, index.all.size)) {
-    const key = ctx.data.keys.get(order.hash) as KeyState | undefined
-    if (key === undefined || key.usageCount === 0) continue
-    const f = figuresAt(key.usage, key.usageCount, windows)
-    for (const interval of BUDGET_INTERVALS) spend[interval] += spentIn(f, interval, includeByok)
-  }
-  return spend
+  const id = workspace.record.id
+  const f = ctx.indices.workspaceSpends.at(id, ctx.indices.listableKeys.get(id), ctx.data.keys, windows)
+  return { daily: spentIn(f, 'daily', includeByok), weekly: spentIn(f, 'weekly', includeByok), monthly: spentIn(f, 'monthly', includeByok), lifetime: spentIn(f, 'lifetime', includeByok) }
 }
 
 /** The first budget of the workspace with nothing left at `windows` (spend at or over its limit), or undefined. */
