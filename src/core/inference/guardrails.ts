@@ -14,6 +14,7 @@ import type { GuardrailFlag } from '../protocol.js'
 import type { GuardrailRules, GuardrailState, KeyState } from '../store/state.js'
 import { QUANTIZATIONS, type Endpoint, type ModelWithEndpoints } from '../types.js'
 import { figuresAt, toUnits, type UsageFigures, type UsageWindows } from '../usage.js'
+import { memberGroup, type SpendGroup } from '../store/spend-groups.js'
 import type { InputMessage } from './request.js'
 import { type CompiledFilter, type FilterFlag, compileFilters, scanMessages } from './content-filters.js'
 import { isFree } from './route.js'
@@ -202,20 +203,20 @@ export function endpointRefusal(guards: readonly Governing[], model: ModelWithEn
 const intervalOf = (rules: Readonly<GuardrailRules>): 'daily' | 'weekly' | 'monthly' | 'lifetime' => rules.reset_interval ?? 'lifetime'
 
 /** What the keys of an organisation naming `memberId` as their creator spent, figure by figure. */
-export function memberFigures(ctx: StoreContext, userId: string, memberId: string, windows: UsageWindows): UsageFigures {
-  const sum: UsageFigures = { total: 0, daily: 0, weekly: 0, monthly: 0, byokTotal: 0, byokDaily: 0, byokWeekly: 0, byokMonthly: 0 }
-  for (const workspace of ctx.data.workspaces.values()) {
-    if (workspace.userId !== userId) continue
-    const index = ctx.indices.listableKeys.get(workspace.record.id)
-    if (index === undefined) continue
-    for (const order of index.all.pageFromEnd(0, index.all.size)) {
-      const key = ctx.data.keys.get(order.hash)
-      if (key === undefined || key.usageCount === 0 || key.creatorUserId !== memberId) continue
-      const f = figuresAt(key.usage, key.usageCount, windows)
-      for (const name of Object.keys(sum) as (keyof UsageFigures)[]) sum[name] += f[name]
-    }
+export function memberFigures(ctx: StoreContext, userId: string, memberId: string, windows: UsageWindows): Readonly<UsageFigures> {
+  // Kept as the member's keys spend (decisions/0060): the keys written since the last check are read again, not every key.
+  const group: SpendGroup = {
+    id: memberGroup(userId, memberId),
+    counts: (key) => !key.management && key.userId === userId && key.creatorUserId === memberId,
+    candidates: function* () {
+      for (const workspace of ctx.data.workspaces.values()) {
+        if (workspace.userId !== userId) continue
+        const index = ctx.indices.listableKeys.get(workspace.record.id)
+        if (index !== undefined) for (const order of index.all.pageFromEnd(0, index.all.size)) yield order.hash
+      }
+    },
   }
-  return sum
+  return ctx.indices.spendGroups.at(group, ctx.data.keys, windows)
 }
 
 /**

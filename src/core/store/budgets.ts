@@ -8,6 +8,7 @@ import { MAX_EXACT_USD, toUnits, toUsd, type UsageFigures, type UsageWindows } f
 import { ArgumentChecker, fieldsOf, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import type { BudgetInterval, BudgetState, WorkspaceState } from './state.js'
+import { type SpendGroup, workspaceGroup } from './spend-groups.js'
 import { put, remove } from './versions.js'
 import { type WorkspaceRef, requireWorkspace, updateWorkspace } from './workspaces.js'
 
@@ -202,9 +203,20 @@ export function spentIn(f: Readonly<UsageFigures>, interval: BudgetInterval, inc
  */
 export function workspaceSpend(ctx: StoreContext, workspace: WorkspaceState, windows: UsageWindows): Record<BudgetInterval, number> {
   const includeByok = workspace.record.include_byok_in_budgets === true
-  const id = workspace.record.id
-  const f = ctx.indices.workspaceSpends.at(id, ctx.indices.listableKeys.get(id), ctx.data.keys, windows)
+  const f = ctx.indices.spendGroups.at(workspaceKeys(ctx, workspace.record.id), ctx.data.keys, windows)
   return { daily: spentIn(f, 'daily', includeByok), weekly: spentIn(f, 'weekly', includeByok), monthly: spentIn(f, 'monthly', includeByok), lifetime: spentIn(f, 'lifetime', includeByok) }
+}
+
+/** The group of a workspace's listable keys (management keys are not), for its kept spend. */
+function workspaceKeys(ctx: StoreContext, workspaceId: string): SpendGroup {
+  return {
+    id: workspaceGroup(workspaceId),
+    counts: (key) => !key.management && key.workspaceId === workspaceId,
+    candidates: function* () {
+      const index = ctx.indices.listableKeys.get(workspaceId)
+      if (index !== undefined) for (const order of index.all.pageFromEnd(0, index.all.size)) yield order.hash
+    },
+  }
 }
 
 /** The first budget of the workspace with nothing left at `windows` (spend at or over its limit), or undefined. */

@@ -4,7 +4,7 @@ import type { LimitReset, ModelWithEndpoints, VideoModel, Workspace } from '../t
 import type { UsageRecord } from '../usage.js'
 import type { Generation } from '../inference/wire.js'
 import type { EndpointTraffic } from './traffic.js'
-import { WorkspaceSpends } from './workspace-spend.js'
+import { SpendGroups } from './spend-groups.js'
 
 /** An organisation: the tenant that owns workspaces, keys and files. */
 export interface UserState {
@@ -437,8 +437,8 @@ export class StoreIndices {
   recentBase = 0
   /** The catalog's sorted models, pages and providers: dropped whenever a model changes. */
   readonly catalog = new CatalogCache()
-  /** What each workspace's keys spent, for its budgets: told of every write to a key. */
-  readonly workspaceSpends = new WorkspaceSpends()
+  /** What groups of keys spent (a workspace's, a member's), for their limits: told of every write to a key. */
+  readonly spendGroups = new SpendGroups()
 
   /** The hashes of the keys changed after change `epoch`, or undefined when they are no longer kept. */
   /** Generations by their sequence number, oldest first: the oldest is the one a full store lets go. */
@@ -489,11 +489,11 @@ export class StoreIndices {
    * this saves an object a key without holding anything longer.
    */
   addLoadedKeys(keys: readonly KeyState[]): void {
+    this.spendGroups.forgetAll()
     const order = pageOrder(keys)
     for (let i = 0; i < order.length; i++) {
       const key = keys[order[i] as number] as KeyState
       this.noteKeyChange(key, true)
-      this.workspaceSpends.forget(key.workspaceId)
       if (key.management) continue
       const index = this.keyIndex(key.workspaceId)
       index.all.insert(key)
@@ -533,9 +533,8 @@ export class StoreIndices {
   }
 
   private keyChanged(before: KeyState | undefined, after: KeyState | undefined): void {
-    // A key's workspace never changes: either state names it.
-    const either = (before ?? after) as KeyState
-    this.workspaceSpends.keyChanged(either.workspaceId, either.hash)
+    if (before !== undefined) this.spendGroups.keyChanged(before)
+    if (after !== undefined && after.creatorUserId !== before?.creatorUserId) this.spendGroups.keyChanged(after)
     if (before === undefined) {
       if (after !== undefined) this.addKey(after)
       return
