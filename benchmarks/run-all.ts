@@ -14,6 +14,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { node24Path } from '../test/support/node24.js'
 import { type BenchmarkResults, machine as describeMachine, machineLine, machineMarkdown, table } from './support.js'
 
 interface Benchmark {
@@ -24,6 +25,8 @@ interface Benchmark {
   flags: string[]
   /** Other names it answers to on the command line. */
   aliases?: string[]
+  /** Runs on the npm registry's node@24 (npx) rather than this process's Node. */
+  node24?: boolean
 }
 
 const BENCHMARKS: readonly Benchmark[] = [
@@ -39,6 +42,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'embeddings', script: 'embeddings.ts', flags: [] },
   { name: 'chat', script: 'chat.ts', flags: [] },
   { name: 'per-test', script: 'per-test.ts', flags: ['--expose-gc'] },
+  // The same figures on Node 24 (issue 38 asks for them reported there too).
+  { name: 'per-test-node24', script: 'per-test.ts', flags: ['--expose-gc'], node24: true },
   { name: 'million', script: 'million.ts', flags: ['--expose-gc'] },
 ]
 
@@ -89,7 +94,7 @@ function run(benchmark: Benchmark): Promise<Outcome> {
   console.log(`\n${'='.repeat(100)}\n${benchmark.name}: node ${args.map((a) => a.replace(`${root}/`, '')).join(' ')}\n${'='.repeat(100)}`)
   const started = performance.now()
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' })
+    const child = spawn(benchmark.node24 === true ? node24Path() : process.execPath, args, { cwd: root, stdio: 'inherit' })
     const finish = (exitCode: number | null, signal: string | null): void => {
       const seconds = (performance.now() - started) / 1000
       const { results, problem } = readResults(benchmark.name)
