@@ -55,6 +55,65 @@ describe('the requests checkService sends', () => {
     expect(sent.every((s) => s.method === 'GET')).toBe(true)
   })
 
+  it('sends one GET per request its rules read, in the order of the rules, each path as the service spells it', async () => {
+    const { report } = await check(undefined, { models: [world.models.free] })
+    const management = `Bearer ${world.managementKey}`
+    const first = (path: string, field: string) => (sim.handle({ method: 'GET', path, query: 'include_disabled=true', authorization: management }).body as { data: Record<string, string>[] }).data[0]?.[field]
+    const [author, slug] = world.models.free.split('/') as [string, string]
+    const endpoints = `/models/${author}/${slug.replace(':', '%3A')}/endpoints`
+    const workspace = first('/keys', 'workspace_id')
+    expect(report.requests).toEqual([
+      'GET /keys?include_disabled=true (management key)',
+      `GET /keys/${first('/keys', 'hash')} (management key)`,
+      `GET ${endpoints} (regular key)`,
+      `GET ${endpoints} (no Authorization)`,
+      `GET /files/${world.files.report}/content (management key)`,
+      `GET /workspaces/${workspace} (management key)`,
+      'GET /workspaces (management key)',
+      'GET /videos/models (no Authorization)',
+      'GET /key (management key)',
+      'GET /credits (management key)',
+      'GET /models (no Authorization)',
+      'GET /providers (no Authorization)',
+      'GET /presets (management key)',
+      'GET /presets/support-replies (management key)',
+      'GET /oauth/jwks (no Authorization)',
+      'GET /guardrails (management key)',
+      `GET /guardrails/${first('/guardrails', 'id')} (management key)`,
+      'GET /guardrails/assignments/keys (management key)',
+      'GET /guardrails/assignments/members (management key)',
+      `GET /workspaces/${workspace}/budgets (management key)`,
+      'GET /byok (management key)',
+      'GET /organization/members (management key)',
+      'GET /activity (management key)',
+      'GET /models/user (regular key)',
+      'GET /endpoints/zdr (no Authorization)',
+      'GET /keys (no Authorization)',
+      'GET /keys (regular key)',
+      `GET /keys/${'0'.repeat(64)} (management key)`,
+      'GET /workspaces/00000000-0000-4000-8000-000000000000 (management key)',
+      'GET /models/model-access-sim/no-such-model-0/endpoints (no Authorization)',
+      'GET /files/file_model_access_sim_check_0/content (management key)',
+      'GET /keys?offset=-1 (management key)',
+      'GET /keys?offset=abc (management key)',
+      'GET /key (no Authorization)',
+      'GET /credits (no Authorization)',
+      'GET /credits (regular key)',
+      'GET /model/model-access-sim/no-such-model-0 (no Authorization)',
+      'GET /presets/model-access-sim-check-0 (management key)',
+      'GET /guardrails/00000000-0000-4000-8000-000000000000 (management key)',
+    ])
+    // Without a regular key, the keyed endpoint listings are read with the management key.
+    const { report: keyless } = await check(undefined, { models: [world.models.free], regularKey: undefined })
+    expect(keyless.requests.filter((r) => r.includes('/endpoints') || r.includes('/models/user'))).toEqual([
+      `GET ${endpoints} (management key)`,
+      `GET ${endpoints} (no Authorization)`,
+      'GET /models/user (management key)',
+      'GET /endpoints/zdr (no Authorization)',
+      'GET /models/model-access-sim/no-such-model-0/endpoints (no Authorization)',
+    ])
+  })
+
   it('with allowWrites, makes one throwaway key with a zero limit, disables it and deletes it, each write a JSON body', async () => {
     const { report, sent } = await check(undefined, { allowWrites: true })
     const writes = sent.filter((s) => s.method !== 'GET')
@@ -421,6 +480,13 @@ describe('checkService keeps keys out of the report', () => {
     expect(details.join('\n')).not.toContain('abcdefgh')
     expect(JSON.stringify(report)).not.toContain('abcdefgh')
     expect(report.keys.management).toBe(maskSecret(managementKey))
+  })
+
+  it('masks the regular key where the service echoes it, even where a long value is cut short', async () => {
+    const { report } = await check((sent) => (sent.path === '/models/user' ? jsonAnswer(200, { data: sent.headers.get('authorization') }) : undefined))
+    const details = result(report, 'shape GET /models/user')?.details ?? []
+    expect(details[0]).toBe(`data: expected an array of CatalogModel, got "Bearer ${maskSecret(world.apiKey)}"`)
+    expect(JSON.stringify(report)).not.toContain(world.apiKey.slice('sk-or-v1-'.length, 'sk-or-v1-'.length + 16))
   })
 
   it('leaves the report\'s words alone for a key too short to tell from them', async () => {
