@@ -128,6 +128,28 @@ describe('the requests importWorld sends', () => {
     const others = listedWorkspaces().filter((w) => w.id !== defaultId)
     expect(others.length).toBeGreaterThan(0)
     for (const w of others) expect(sent.map(request)).toContain(`/keys?include_disabled=true&workspace_id=${w.id}`)
+    // The default workspace's keys are listed once, without its id; each workspace is read once.
+    expect(sent.map(request).filter((r) => r.includes(`workspace_id=${defaultId}`))).toEqual([])
+    expect(sent.filter((s) => s.path.startsWith('/workspaces/')).map(request)).toEqual([`/workspaces/${defaultId}`])
+  })
+
+  it('follows a workspace that only a key names, and lists its keys too', async () => {
+    const { staging, production } = world.workspaces
+    const keyOf = (workspace: string) => (live.handle({ method: 'GET', path: '/keys', query: `include_disabled=true&workspace_id=${workspace}`, authorization: `Bearer ${MANAGEMENT}` }).body as { data: { workspace_id: string }[] }).data
+    expect(keyOf(staging).length).toBeGreaterThan(0)
+    const { sent, world: spec } = await imported(async (s, answer) => {
+      // The account's listing misses staging; one key of production's listing is in staging.
+      if (s.path === '/workspaces') {
+        const body = (await (await answer()).json()) as { data: { id: string }[] }
+        return jsonAnswer(200, { data: body.data.filter((w) => w.id !== staging), total_count: body.data.length - 1 })
+      }
+      if (s.path === '/keys' && s.query.get('workspace_id') === production && !s.query.has('offset')) return jsonAnswer(200, { data: [...keyOf(production), keyOf(staging)[0]] })
+      return undefined
+    })
+    const requests = sent.map(request)
+    expect(requests.filter((r) => r === `/workspaces/${staging}`)).toHaveLength(1)
+    expect(requests.indexOf(`/keys?include_disabled=true&workspace_id=${staging}`)).toBeGreaterThan(requests.indexOf(`/workspaces/${staging}`))
+    expect(Object.values(spec.handles?.workspaces ?? {})).toContain(staging)
   })
 
   it('reads workspaces page by page until the total is reached, or a page is empty', async () => {
@@ -192,6 +214,17 @@ describe('importWorld stops on errors, naming the request', () => {
     expect(await failure((s) => (s.path === '/videos/models' ? new Response('{"data": [', { status: 200 }) : undefined))).toBe('GET /videos/models answered 200 with a body that is not JSON')
   })
 
+  it('is an ImportError, and names a status whose body could not be read', async () => {
+    const error = await imported((s) => (s.path === '/credits' ? envelope(500, 'Internal error') : undefined)).catch((e: Error) => e)
+    expect(error).toMatchObject({ name: 'ImportError', message: 'GET /credits answered 500: Internal error' })
+    const broken = new ReadableStream({
+      start(controller) {
+        controller.error(new Error('connection reset'))
+      },
+    })
+    expect(await failure((s) => (s.path === '/credits' ? new Response(broken, { status: 500 }) : undefined))).toBe('GET /credits answered 500: ')
+  })
+
   it('names a list without a data array', async () => {
     expect(await failure((s) => (s.path === '/keys' ? jsonAnswer(200, { keys: [] }) : undefined))).toBe('GET /keys?include_disabled=true answered without a data array')
     expect(await failure((s) => (s.path === '/workspaces' ? jsonAnswer(200, { data: {} }) : undefined))).toBe('GET /workspaces?offset=0&limit=100 answered without a data array')
@@ -247,13 +280,15 @@ describe('importWorld waits out a 429', () => {
 describe('what the world spec holds', () => {
   it('brings the endpoints of a model whose slug has a variant or a slash, encoded as the SDK sends it', async () => {
     const { sent, events, world: spec } = await imported(
-      (s) => (s.path.startsWith('/models/acme/') ? jsonAnswer(200, { data: { ...(live.handle({ method: 'GET', path: `/models/${world.models.paid}/endpoints` }).body as { data: object }).data, id: s.path.includes('chat') ? 'acme/chat:free' : 'acme/abc' } }) : undefined),
-      { models: ['acme/chat:free', 'acme/a b/c'] },
+      (s) => (s.path.startsWith('/models/a') && s.path.endsWith('/endpoints') ? jsonAnswer(200, { data: { ...(live.handle({ method: 'GET', path: `/models/${world.models.paid}/endpoints` }).body as { data: object }).data, id: s.path.includes('chat') ? 'a/chat:free' : 'acme/abc' } }) : undefined),
+      { models: ['a/chat:free', 'acme/a b/c'] },
     )
-    expect(sent.map(request)).toEqual(expect.arrayContaining(['/models/acme/chat%3Afree/endpoints', '/models/acme/a%20b/c/endpoints']))
+    expect(sent.map(request)).toEqual(expect.arrayContaining(['/models/a/chat%3Afree/endpoints', '/models/acme/a%20b/c/endpoints']))
     const endpoints = (live.handle({ method: 'GET', path: `/models/${world.models.paid}/endpoints` }).body as { data: { endpoints: unknown[] } }).data.endpoints.length
-    expect(events).toContainEqual({ kind: 'model', message: `GET /models/acme/chat%3Afree/endpoints: ${endpoints} endpoints` })
-    expect(spec.handles?.models).toEqual(['acme/chat:free', 'acme/abc'])
+    expect(events).toContainEqual({ kind: 'model', message: `GET /models/a/chat%3Afree/endpoints: ${endpoints} endpoints` })
+    const videos = (live.handle({ method: 'GET', path: '/videos/models' }).body as { data: unknown[] }).data.length
+    expect(events).toContainEqual({ kind: 'video-models', message: `GET /videos/models: ${videos} video models` })
+    expect(spec.handles?.models).toEqual(['a/chat:free', 'acme/abc'])
   })
 
   it('names each file by its content-disposition, or by its id', async () => {
@@ -296,12 +331,15 @@ describe('what the world spec holds', () => {
       const page = live.handle({ method: 'GET', path: '/keys', query: 'include_disabled=true', authorization: `Bearer ${MANAGEMENT}` }).body as { data: Record<string, unknown>[] }
       return jsonAnswer(200, { data: page.data.slice(0, ids.length).map((key, i) => ({ ...key, creator_user_id: ids[i] })) })
     }
-    const most = await imported(creator(['user_a', 'user_b', 'user_b', null]))
-    expect(most.world.handles?.userId).toBe('user_b')
+    const most = await imported(creator(['user_a', 'user_b2', 'user_b2', null]))
+    expect(most.world.handles?.userId).toBe('user_b2')
     const unnamed = await imported(creator([null, null]))
     expect(unnamed.world.handles?.userId).toBe(live.workspaces.get(world.workspaces.default)?.created_by)
-    const odd = await imported(creator(['not a user id']))
-    expect(odd.world.handles?.userId).toMatch(/^user_/)
-    expect(odd.world.handles?.userId).not.toBe('not a user id')
+    // An id the simulator would not take as a user id is not kept: a fresh one is made.
+    for (const id of ['x-user_ab', 'user_ab-c', `user_${'a'.repeat(65)}`]) {
+      const odd = await imported(creator([id]))
+      expect(odd.world.handles?.userId).toMatch(/^user_[A-Za-z0-9]+$/)
+      expect(odd.world.handles?.userId).not.toBe(id)
+    }
   })
 })
