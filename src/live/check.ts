@@ -519,7 +519,7 @@ function writeRules(allowWrites: boolean, extraFields: 'report' | 'ignore'): Rul
 }
 
 /** The rules, in the order the report lists them. */
-function rules(models: readonly string[], files: readonly string[], extraFields: 'report' | 'ignore', allowWrites = false): Rule[] {
+function rules(models: readonly string[], files: readonly string[], extraFields: 'report' | 'ignore', allowWrites: boolean): Rule[] {
   const list: Rule[] = [
     shapeRule('shape GET /keys', 'listKeys', async () => KEY_LIST, extraFields),
     shapeRule(
