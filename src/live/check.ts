@@ -381,9 +381,10 @@ function instantKey(text: unknown): bigint | undefined {
   if (typeof text !== 'string') return undefined
   const ms = parseInstant(text)
   if (ms === undefined) return undefined
+  // parseInstant reads at most nine digits of a fraction, so the nanoseconds are all of them.
   const fraction = /:\d{2}\.(\d+)/.exec(text)?.[1] ?? ''
   const seconds = BigInt(Math.floor(ms / 1000))
-  return seconds * 1_000_000_000n + BigInt(fraction.slice(0, 9).padEnd(9, '0') || '0')
+  return seconds * 1_000_000_000n + BigInt(fraction.padEnd(9, '0'))
 }
 
 function orderRule(): Rule {
