@@ -65,6 +65,16 @@ describe('checkService at the edges of its rules', () => {
     expect(result(report, `anonymous hides performance: ${world.models.paid}`)).toMatchObject({ live: 'latency, throughput null; no per-workload', verdict: 'same' })
   })
 
+  it('skips the read of a preset whose slug is empty, and shows a media type that only ends in application/... whole', async () => {
+    const { report } = await check((sent) => {
+      if (sent.path === '/presets') return jsonAnswer(200, { data: [{ slug: '' }], total_count: 1 })
+      if (sent.path === '/providers') return jsonAnswer(200, { data: [] }, { 'content-type': 'x-application/json' })
+      return undefined
+    })
+    expect(result(report, 'shape GET /presets/{slug}')?.live).toBe('skipped: GET /presets listed no preset to read')
+    expect(result(report, 'shape GET /providers')?.live).toMatch(/^200 x-application\/json, /)
+  })
+
   it('goes on with the throwaway key when POST /keys answers a secret that is not a string', async () => {
     const { report, sent } = await check(
       async (s, answer) => {
