@@ -75,6 +75,36 @@ describe('checkService at the edges of its rules', () => {
     expect(result(report, 'shape GET /providers')?.live).toMatch(/^200 x-application\/json, /)
   })
 
+  it('compares hashes of one instant only when both are strings', async () => {
+    const { report } = await check(listing(['2026-01-01T00:00:01Z', 5], ['2026-01-01T00:00:01Z', '3'], ['2026-01-01T00:00:00Z', '5'], ['2026-01-01T00:00:00Z', 3]))
+    expect(result(report, ORDER)).toMatchObject({ live: 'newest first', verdict: 'same' })
+  })
+
+  it('reads no endpoint list from an answer other than 200, and no throwaway hash that is not a string', async () => {
+    const anonymous = (sent: Sent): boolean => sent.path.startsWith('/models/') && sent.path.endsWith('/endpoints') && sent.headers.get('authorization') === null
+    const { report, sent } = await check(
+      (s) => {
+        if (anonymous(s)) return jsonAnswer(503, { data: { id: world.models.paid, endpoints: [{ name: 'bare' }] } })
+        if (s.method === 'POST') return jsonAnswer(201, { data: { hash: ['a'.repeat(64)] }, key: 'sk-or-v1-x' })
+        return undefined
+      },
+      { allowWrites: true },
+    )
+    expect(result(report, `anonymous hides performance: ${world.models.paid}`)?.live).toBe('503 json, no endpoint list')
+    expect(sent.filter((s) => s.method !== 'GET').map((s) => s.method)).toEqual(['POST'])
+  })
+
+  it('inspects no error body of a probe that cannot run', async () => {
+    const { report } = await check(
+      (s) => (s.path === '/keys' && s.query.size === 0 && s.headers.get('authorization') === null ? new Response('denied', { status: 401, headers: { 'content-type': 'text/plain' } }) : undefined),
+      { regularKey: undefined },
+    )
+    expect(result(report, 'error envelope, code = status')?.details).toEqual([
+      'GET /keys (no Authorization) -> 401: content-type "text/plain", expected application/json',
+      'GET /keys (no Authorization) -> 401: the body is not JSON',
+    ])
+  })
+
   it('goes on with the throwaway key when POST /keys answers a secret that is not a string', async () => {
     const { report, sent } = await check(
       async (s, answer) => {
