@@ -206,9 +206,9 @@ const MAX_DETAIL_GROUPS = 20
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** A model id as the path carries it: each segment percent-encoded (`:` as `%3A`, as the SDK sends it). */
+/** A model id (`author/slug`, checked by MODEL_ID) as the path carries it: each segment percent-encoded (`:` as `%3A`, as the SDK sends it). */
 function modelPath(id: string): string {
-  const [author = '', slug = ''] = id.split('/')
+  const [author, slug] = id.split('/') as [string, string]
   return `/models/${encodeURIComponent(author)}/${encodeURIComponent(slug)}/endpoints`
 }
 
@@ -357,19 +357,19 @@ function envelopeRule(): Rule {
     name: 'error envelope, code = status',
     async observe(side) {
       const problems: string[] = []
-      let bodies = 0
+      let inspected = false
       for (const probe of ERROR_PROBES) {
         if (probe.unavailable?.(side) !== undefined) continue
         const r = await side.get(probe.path, probe.query, probe.auth)
         if (r.failure !== undefined || r.status < 400) continue
-        bodies++
+        inspected = true
         const at = `GET ${probe.path}${probe.query ? `?${probe.query}` : ''} (${AUTH_SHOWN[probe.auth]}) -> ${r.status}`
         const type = r.header('content-type')
         if (type === null || mediaType(type) !== 'application/json') problems.push(`${at}: content-type ${type === null ? 'missing' : JSON.stringify(type)}, expected application/json`)
         if (r.json === undefined) problems.push(`${at}: the body is not JSON`)
         else for (const problem of errorEnvelopeProblems(r.status, r.json)) problems.push(`${at}: ${problem}`)
       }
-      if (bodies === 0) return { skip: 'no error response to inspect' }
+      if (!inspected) return { skip: 'no error response to inspect' }
       if (problems.length === 0) return { summary: 'every error body fits, code = status' }
       return { summary: `${plural(problems.length, 'problem')} in error bodies`, details: problems }
     },
@@ -381,9 +381,10 @@ function instantKey(text: unknown): bigint | undefined {
   if (typeof text !== 'string') return undefined
   const ms = parseInstant(text)
   if (ms === undefined) return undefined
+  // parseInstant reads at most nine digits of a fraction, so the nanoseconds are all of them.
   const fraction = /:\d{2}\.(\d+)/.exec(text)?.[1] ?? ''
   const seconds = BigInt(Math.floor(ms / 1000))
-  return seconds * 1_000_000_000n + BigInt(fraction.slice(0, 9).padEnd(9, '0') || '0')
+  return seconds * 1_000_000_000n + BigInt(fraction.padEnd(9, '0'))
 }
 
 function orderRule(): Rule {
@@ -519,7 +520,7 @@ function writeRules(allowWrites: boolean, extraFields: 'report' | 'ignore'): Rul
 }
 
 /** The rules, in the order the report lists them. */
-function rules(models: readonly string[], files: readonly string[], extraFields: 'report' | 'ignore', allowWrites = false): Rule[] {
+function rules(models: readonly string[], files: readonly string[], extraFields: 'report' | 'ignore', allowWrites: boolean): Rule[] {
   const list: Rule[] = [
     shapeRule('shape GET /keys', 'listKeys', async () => KEY_LIST, extraFields),
     shapeRule(
@@ -605,8 +606,8 @@ function memoised(get: Side['get']): Side['get'] {
   }
 }
 
+/** The body parsed as JSON, or undefined when it is not JSON (an empty body is not). */
 function parsedJson(bytes: Uint8Array, clean: (text: string) => string = (text) => text): unknown {
-  if (bytes.byteLength === 0) return undefined
   try {
     return JSON.parse(clean(new TextDecoder().decode(bytes))) as unknown
   } catch {
@@ -654,11 +655,9 @@ function simulatorSide(hasRegularKey: boolean): Side {
   const secrets: Record<Auth, string | null> = { management: sim.world.managementKey, regular: sim.world.apiKey, anonymous: null }
   const handle = (method: string, path: string, query: string, auth: Auth, body: unknown): Observed => {
     const secret = secrets[auth]
-    const request: SimRequest = { method, path, query, authorization: secret === null ? null : `Bearer ${secret}` }
-    if (body !== undefined) {
-      request.body = JSON.stringify(body)
-      request.headers = { 'content-type': 'application/json' }
-    }
+    // A body without headers is read as JSON (SimRequest.headers); JSON.stringify(undefined) is
+    // undefined, so a GET has none.
+    const request: SimRequest = { method, path, query, authorization: secret === null ? null : `Bearer ${secret}`, body: JSON.stringify(body) }
     const response = sim.handle(request)
     const header = (name: string): string | null => response.headers[name] ?? null
     if (response.type === 'network-error' || response.type === 'never') return { status: 0, header, json: undefined, byteLength: 0, failure: `request failed: ${response.type}` }
