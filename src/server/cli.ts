@@ -593,6 +593,8 @@ async function liveCheck(args: string[], io: CliIo): Promise<number> {
   if (values['base-url'] === undefined) throw new CliError('check needs --base-url URL', 2, USAGE.liveCheck)
   const managementKey = managementKeyOf(values.key, USAGE.liveCheck, io)
   const regularKey = values['regular-key'] ?? (io.env['MODEL_ACCESS_SIM_REGULAR_KEY'] || undefined)
+  // Read before the check, whose failures are reported as its own: a bad --timeout is the flag's.
+  const timeoutMs = integer(values.timeout, 'timeout', 1, 600_000, 30_000)
   const { checkService, formatReport } = await import('../live/index.js')
   let report: Awaited<ReturnType<typeof checkService>>
   try {
@@ -604,7 +606,7 @@ async function liveCheck(args: string[], io: CliIo): Promise<number> {
       files: list(values.files),
       allowExtraFields: values['allow-extra-fields'] ?? false,
       allowWrites: values['allow-writes'] ?? false,
-      timeoutMs: integer(values.timeout, 'timeout', 1, 600_000, 30_000),
+      timeoutMs,
     })
   } catch (error) {
     throw new CliError(`check failed: ${error instanceof Error ? error.message : String(error)}`, 1)
