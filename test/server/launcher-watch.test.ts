@@ -80,6 +80,12 @@ describe('captureLauncher: the chain it watches', () => {
     expect(watched.at(-1)).toBe(216)
   })
 
+  it('watches the parent when this process itself cannot be read', () => {
+    const reader = table([[70, 60, 'bash ci.sh']])
+    reader.ppid = () => 70
+    expect(captureLauncher(reader).watched).toEqual([70])
+  })
+
   it('stops at init, even when init is itself a shell given -c (a container\'s)', () => {
     expect(captureLauncher(table([[SELF, 90, 'node cli.js'], [90, 1, 'npm exec model-access-sim', 90], [1, 0, 'sh -c npm exec model-access-sim', 1]])).watched).toEqual([90, 1])
   })
@@ -186,6 +192,29 @@ describe('Launcher.watch', () => {
     expect(why).toEqual([])
   })
 
+  it('with ps, reports once: an answer that arrives after the parent was seen gone says nothing more', async () => {
+    vi.useFakeTimers()
+    const reader = table(NPM_RUN, 'ps')
+    const { why } = watching(reader)
+    reader.processes.set(SELF, { ppid: 1, pgid: 7, args: ['node'] })
+    vi.advanceTimersByTime(500)
+    expect(why).toEqual(['process 90, which started this server, has exited'])
+    await reader.answer(new Map([[SELF, 1], [90, 1], [80, 1]]))
+    expect(why).toHaveLength(1)
+  })
+
+  it('does not check a link to init: init does not exit, and ps may not list a wrapper that init adopted', async () => {
+    const reader = table([[SELF, 90, 'node cli.js'], [90, 1, 'npm exec model-access-sim', 90]], 'ps')
+    const { why } = watching(reader)
+    expect(reader.asked).toEqual([[SELF, 90]])
+    await reader.answer(new Map([[SELF, 90]]))
+    expect(why).toEqual([])
+  })
+
+  it('does not take a parent it cannot read for one that exited, where processes are read from /proc', () => {
+    expect(watching(table([[SELF, 70, 'node cli.js']])).why).toEqual([])
+  })
+
   it('with ps, asks nothing when the parent is the launcher: its own parent id says it all', () => {
     vi.useFakeTimers()
     const reader = table([[SELF, 70, 'node cli.js'], [70, 60, 'bash ci.sh']], 'ps')
@@ -240,11 +269,16 @@ describe('this machine\'s processes', () => {
     expect(procInfo(child.pid as number)).toEqual({ ppid: process.pid, pgid: procInfo(process.pid)?.pgid, args: [odd, '-e', 'setTimeout(() => {}, 60000)'] })
   })
 
-  it('reads the same through ps', () => {
+  it('reads the same through ps, its columns however wide, its arguments split at any run of spaces', async () => {
     const info = psInfo(process.pid)
     expect(info?.ppid).toBe(process.ppid)
     expect(info?.pgid).toBe(procInfo(process.pid)?.pgid)
     expect(info?.args[0]).toBe(procInfo(process.pid)?.args[0])
+    // init: a parent of 0, narrower than ps's column, so padded.
+    expect(psInfo(1)).toMatchObject({ ppid: 0, pgid: procInfo(1)?.pgid })
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', 'x  y'], { stdio: 'ignore' })
+    children.push(child)
+    await vi.waitFor(() => expect(psInfo(child.pid as number)?.args).toEqual([process.execPath, '-e', 'setTimeout(()', '=>', '{},', '60000)', 'x', 'y']))
     expect(psInfo(NOBODY)).toBeUndefined()
   })
 
@@ -285,6 +319,17 @@ describe('isWrapper', () => {
   it('names a login shell given -c, and every shell it knows', () => {
     for (const shell of ['sh', 'bash', 'dash', 'zsh', 'ash', 'ksh', 'mksh', '-bash']) expect(isWrapper([shell, '-c', 'x']), shell).toBe(true)
     expect(isWrapper(['fish', '-c', 'x'])).toBe(false)
+    // Only a leading dash is a login shell's.
+    expect(isWrapper(['da-sh', '-c', 'x'])).toBe(false)
+  })
+
+  it('drops only a script extension at the end of a name, and -cli only at its end', () => {
+    for (const args of [['ts.jsx'], ['node', '/x/ts.jsx'], ['node', '/x/np-clim.js']]) expect(isWrapper(args), args.join(' ')).toBe(false)
+  })
+
+  it('reads a script only of node: a package runner\'s file run by another program is none', () => {
+    expect(isWrapper(['python3', '/p/node_modules/npm/x.py'])).toBe(false)
+    expect(isWrapper(['python3', 'npm'])).toBe(false)
   })
 
   it('finds node\'s script past its options, those that take a value included', () => {
