@@ -101,6 +101,12 @@ describe('the control gate of a server bound beyond loopback', () => {
     expect(answer(gate, { host: '192.168.1.21:4010' })?.reason).toBe('host_not_allowed')
   })
 
+  it('takes the name it is bound to as a Host', () => {
+    const gate = createControlGate({ bindHost: 'server.lan', port: 4010, controlToken: undefined })
+    expect(answer(gate, { host: 'server.lan:4010' })?.reason).toBe('control_token_required')
+    expect(answer(gate, { host: 'other.lan:4010' })?.reason).toBe('host_not_allowed')
+  })
+
   it('takes the IPv6 address it is bound to as a Host, in brackets', () => {
     const gate = createControlGate({ bindHost: 'fd00::5', port: 4010, controlToken: undefined })
     expect(answer(gate, { host: '[fd00::5]:4010' })?.reason).toBe('control_token_required')
