@@ -285,6 +285,8 @@ describe('serve: its flags', () => {
       ['2/1m', 2, '30'],
       ['1/90s', 1, '90'],
       ['3/1s', 3, '1'],
+      ['12/1m', 12, '5'],
+      ['1/1.25s', 1, '2'],
       ['1/2500ms', 1, '3'],
       ['1/1.5s', 1, '2'],
     ] as const) {
@@ -613,6 +615,14 @@ describe('serve: the ready line and the ready file', () => {
     expect(readdirSync(dir).filter((name) => name.startsWith('ready.json'))).toEqual(['ready.json'])
     expect(await served.stop()).toBe(0)
     expect(existsSync(readyFile)).toBe(false)
+  })
+
+  it('stops without a word when the ready file was removed meanwhile', async () => {
+    const readyFile = join(dir, 'removed-ready.json')
+    const served = await serve(['--log', 'json', '--world', 'empty', '--ready-file', readyFile])
+    rmSync(readyFile)
+    expect(await served.stop()).toBe(0)
+    expect(served.r.stderr()).toBe('')
   })
 
   it('with --no-control, gives no control URL', async () => {
