@@ -44,7 +44,7 @@ export default defineConfig({
     'vitest/index': 'src/vitest/index.ts',
     'live/index': 'src/live/index.ts',
     // The command (package.json "bin"); built with the rest so that it shares their chunks.
-    cli: 'src/server/cli.ts',
+    cli: 'src/server/cli-entry.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,13 +1,14 @@
-#!/usr/bin/env node
 // The `model-access-sim` command: serve a simulator over HTTP, and write or check world specs.
 // Arguments are read with node:util's parseArgs (decisions/0013): strict, so an unknown flag is an
 // error that shows the usage. Exit codes: 0 success, 1 a problem reported on stderr, 2 a usage error.
+// runCli is the whole command, with the process around it given as a CliIo; cli-entry.ts is the
+// process (decisions/0058), and tests call runCli in process.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import pkg from '../../package.json' with { type: 'json' }
 import { type RateLimit, type Simulator, SimulatorError, type WorldKey, type WorldSpec, createSimulator, validateWorld } from '../index.js'
 import { type RequestLogEntry, type SimulatorServer, DEFAULT_PORT, startServer } from './index.js'
-import { type Launcher, captureLauncher } from './launcher.js'
+import type { Launcher } from './launcher.js'
 import { isLoopbackName } from './trust.js'
 
 const NAME = 'model-access-sim'
@@ -21,6 +22,20 @@ class CliError extends Error {
   ) {
     super(message)
   }
+}
+
+/** The process around the command: cli-entry.ts gives the real one, tests a recording one. */
+export interface CliIo {
+  stdout(text: string): void
+  stderr(text: string): void
+  /** The environment variables it reads: MODEL_ACCESS_SIM_CONTROL_TOKEN, MODEL_ACCESS_SIM_KEY, MODEL_ACCESS_SIM_REGULAR_KEY. */
+  env: Readonly<Record<string, string | undefined>>
+  /** The chain of processes that started `serve`, read as the process started (launcher.ts); undefined when not read. */
+  launcher?: Launcher | undefined
+  /** Calls `stop` on SIGINT and SIGTERM, every time; returns a function that stops listening. */
+  onSignal(stop: () => void): () => void
+  /** Ends the process at once: a stop that takes longer than its deadline. */
+  exit(code: number): void
 }
 
 const USAGE = {
@@ -131,7 +146,8 @@ function parsed<T extends { positionals: string[] }>(usage: string, read: () => 
   try {
     result = read()
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error), 2, usage)
+    // parseArgs throws only TypeErrors (an unknown option, a missing value).
+    throw new CliError((error as Error).message, 2, usage)
   }
   if (result.positionals.length > positionals) throw new CliError(`unexpected argument ${JSON.stringify(result.positionals[positionals])}`, 2, usage)
   return result
@@ -283,7 +299,7 @@ function logLine(format: 'pretty' | 'json', entry: RequestLogEntry): string {
   return `${entry.time} ${entry.method} ${entry.path} ${entry.status === 0 ? 'dropped' : entry.status} ${entry.operation ?? '-'} ${entry.ms.toFixed(1)}ms`
 }
 
-async function serve(args: string[], launcher: Launcher | undefined): Promise<number> {
+async function serve(args: string[], io: CliIo): Promise<number> {
   const { values } = parsed(USAGE.serve, () =>
     parseArgs({
       args,
@@ -309,7 +325,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
       },
     }),
   )
-  if (values.help) return help(USAGE.serve)
+  if (values.help) return help(io, USAGE.serve)
   const port = integer(values.port, 'port', 0, 65_535, DEFAULT_PORT)
   const seed = integer(values.seed, 'seed', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 42)
   const journalLimit = integer(values['journal-limit'], 'journal-limit', 0, Number.MAX_SAFE_INTEGER, 1_000)
@@ -339,7 +355,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
     // The options this command passes on are checked above, but for the clock's start.
     throw new CliError(error.argument === 'now' ? `--now must be an ISO 8601 instant with a time and an offset, such as 2026-03-02T10:00:00Z, got ${JSON.stringify(values.now)}` : error.message, 1)
   }
-  const controlToken = values['control-token'] ?? (process.env['MODEL_ACCESS_SIM_CONTROL_TOKEN'] || undefined)
+  const controlToken = values['control-token'] ?? (io.env['MODEL_ACCESS_SIM_CONTROL_TOKEN'] || undefined)
   // A ready file left by an earlier run must not tell a waiting script that this one is ready.
   if (values['ready-file'] !== undefined) rmSync(values['ready-file'], { force: true })
   const server = await startServer(sim, {
@@ -347,7 +363,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
     ...(values.host !== undefined && { host: values.host }),
     control: !values['no-control'],
     ...(controlToken !== undefined && { controlToken }),
-    ...(logFormat !== 'off' && { onRequest: (entry: RequestLogEntry) => process.stdout.write(`${logLine(logFormat, entry)}\n`) }),
+    ...(logFormat !== 'off' && { onRequest: (entry: RequestLogEntry) => io.stdout(`${logLine(logFormat, entry)}\n`) }),
   }).catch((error: unknown) => {
     if (error instanceof SimulatorError && error.argument === 'controlToken') throw new CliError(`--control-token ${error.message.replace(/^.*"controlToken" /, '')}`, 1)
     throw new CliError(error instanceof Error ? error.message.replace(/^Failed to start the server: /, 'cannot start the server: ') : String(error), 1)
@@ -355,8 +371,8 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
   const control: ControlState = values['no-control'] ? 'off' : controlToken !== undefined ? 'token' : isLoopbackName(values.host ?? '127.0.0.1') ? 'open' : 'needs-token'
   const keys = keysOf(sim, spec)
   const ready = readyLine(server, control, keys, sim)
-  if (logFormat === 'json') process.stdout.write(`${JSON.stringify(ready)}\n`)
-  else process.stdout.write(banner(server.url, server.controlUrl, control, keys, sim))
+  if (logFormat === 'json') io.stdout(`${JSON.stringify(ready)}\n`)
+  else io.stdout(banner(server.url, server.controlUrl, control, keys, sim))
   const readyFile = values['ready-file']
   if (readyFile !== undefined) {
     try {
@@ -366,7 +382,7 @@ async function serve(args: string[], launcher: Launcher | undefined): Promise<nu
       throw new CliError(`cannot write the ready file ${readyFile}: ${(error as Error).message}`, 1)
     }
   }
-  return stopOnSignalOrLauncher(server, { launcher: values['no-exit-with-launcher'] ? undefined : launcher, readyFile })
+  return stopOnSignalOrLauncher(server, io, { launcher: values['no-exit-with-launcher'] ? undefined : io.launcher, readyFile })
 }
 
 /** What `--log json` prints first and `--ready-file` holds: where the server is and the keys to use. */
@@ -416,7 +432,7 @@ const STOP_DEADLINE_MS = 2_000
  * closes the server. A close that has not finished within STOP_DEADLINE_MS (a large answer still
  * being written to a client that does not read) does not hold the process: it exits regardless.
  */
-function stopOnSignalOrLauncher(server: SimulatorServer, options: { launcher: Launcher | undefined; readyFile: string | undefined }): Promise<number> {
+function stopOnSignalOrLauncher(server: SimulatorServer, io: CliIo, options: { launcher: Launcher | undefined; readyFile: string | undefined }): Promise<number> {
   return new Promise<number>((resolve) => {
     let stopping = false
     let stopWatch: (() => void) | undefined
@@ -425,30 +441,33 @@ function stopOnSignalOrLauncher(server: SimulatorServer, options: { launcher: La
       stopping = true
       stopWatch?.()
       if (options.readyFile !== undefined) rmSync(options.readyFile, { force: true })
-      setTimeout(() => {
-        process.stderr.write(`${NAME}: connections still open ${STOP_DEADLINE_MS} ms after the stop; exiting without them\n`)
-        process.exit(0)
-      }, STOP_DEADLINE_MS).unref()
-      server.close().then(
-        () => resolve(0),
-        () => resolve(0),
-      )
+      const deadline = setTimeout(() => {
+        io.stderr(`${NAME}: connections still open ${STOP_DEADLINE_MS} ms after the stop; exiting without them\n`)
+        io.exit(0)
+      }, STOP_DEADLINE_MS)
+      deadline.unref()
+      // Signals are heard until the server has closed: a second Ctrl+C meanwhile is not the default kill.
+      const closed = (): void => {
+        clearTimeout(deadline)
+        stopSignals()
+        resolve(0)
+      }
+      server.close().then(closed, closed)
     }
-    // `on`, not `once`: a second Ctrl+C while closing is the same close, not the default kill.
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+    // Every signal, not the first only: a second Ctrl+C while closing is the same close.
+    const stopSignals = io.onSignal(stop)
     stopWatch = options.launcher?.watch((why) => {
-      process.stderr.write(`${NAME}: ${why}; stopping\n`)
+      io.stderr(`${NAME}: ${why}; stopping\n`)
       stop()
     })
   })
 }
 
-async function generate(args: string[]): Promise<number> {
+async function generate(args: string[], io: CliIo): Promise<number> {
   const { values } = parsed(USAGE.generate, () =>
     parseArgs({ args, strict: true, options: { ...HELP, seed: { type: 'string' }, size: { type: 'string' }, out: { type: 'string' } } }),
   )
-  if (values.help) return help(USAGE.generate)
+  if (values.help) return help(io, USAGE.generate)
   const seed = integer(values.seed, 'seed', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 42)
   const size = oneOf(values.size, 'size', ['small', 'default', 'large'] as const, 'default')
   let fixtures: typeof import('../fixtures/index.js')
@@ -459,7 +478,7 @@ async function generate(args: string[]): Promise<number> {
   }
   const text = `${JSON.stringify(fixtures.generateWorld({ seed, size }), null, 2)}\n`
   if (values.out === undefined) {
-    process.stdout.write(text)
+    io.stdout(text)
     return 0
   }
   try {
@@ -467,25 +486,25 @@ async function generate(args: string[]): Promise<number> {
   } catch (error) {
     throw new CliError(`cannot write ${values.out}: ${(error as Error).message}`, 1)
   }
-  process.stderr.write(`${NAME}: wrote a ${size} world (seed ${seed}) to ${values.out}\n`)
+  io.stderr(`${NAME}: wrote a ${size} world (seed ${seed}) to ${values.out}\n`)
   return 0
 }
 
-function check(args: string[]): number {
+function check(args: string[], io: CliIo): number {
   const { values, positionals } = parsed(USAGE.check, () => parseArgs({ args, strict: true, allowPositionals: true, options: HELP }), 1)
-  if (values.help) return help(USAGE.check)
+  if (values.help) return help(io, USAGE.check)
   const path = positionals[0]
   if (path === undefined) throw new CliError('world check needs the PATH of a world spec', 2, USAGE.check)
   const spec = readJson(path, 'world file')
   const problems = validateWorld(spec)
-  for (const problem of problems) process.stdout.write(`${problem.path}: ${problem.message}\n`)
+  for (const problem of problems) io.stdout(`${problem.path}: ${problem.message}\n`)
   if (problems.length > 0) {
-    process.stderr.write(`${NAME}: ${path}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`)
+    io.stderr(`${NAME}: ${path}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`)
     return 1
   }
   const count = (list: unknown): number => (Array.isArray(list) ? list.length : 0)
   const s = spec as WorldSpec
-  process.stdout.write(
+  io.stdout(
     `${path}: a valid world: ${count(s.users)} users, ${count(s.workspaces)} workspaces, ${count(s.keys)} keys, ${count(s.files)} files, ${count(s.models)} models, ${count(s.videoModels)} video models\n`,
   )
   return 0
@@ -497,13 +516,13 @@ function list(value: string | undefined): string[] | undefined {
 }
 
 /** The management key from --key or MODEL_ACCESS_SIM_KEY; never echoed. */
-function managementKeyOf(value: string | undefined, usage: string): string {
-  const key = value ?? process.env['MODEL_ACCESS_SIM_KEY']
+function managementKeyOf(value: string | undefined, usage: string, io: CliIo): string {
+  const key = value ?? io.env['MODEL_ACCESS_SIM_KEY']
   if (key === undefined || key === '') throw new CliError('a management key is needed: --key KEY, or the environment variable MODEL_ACCESS_SIM_KEY', 2, usage)
   return key
 }
 
-async function importCommand(args: string[]): Promise<number> {
+async function importCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parsed(USAGE.import, () =>
     parseArgs({
       args,
@@ -511,9 +530,9 @@ async function importCommand(args: string[]): Promise<number> {
       options: { ...HELP, 'base-url': { type: 'string' }, key: { type: 'string' }, models: { type: 'string' }, workspaces: { type: 'string' }, files: { type: 'string' }, out: { type: 'string' } },
     }),
   )
-  if (values.help) return help(USAGE.import)
+  if (values.help) return help(io, USAGE.import)
   if (values['base-url'] === undefined) throw new CliError('import needs --base-url URL', 2, USAGE.import)
-  const managementKey = managementKeyOf(values.key, USAGE.import)
+  const managementKey = managementKeyOf(values.key, USAGE.import, io)
   const { importWorld } = await import('../live/index.js')
   const models = list(values.models)
   const workspaces = list(values.workspaces)
@@ -526,14 +545,14 @@ async function importCommand(args: string[]): Promise<number> {
       ...(models && { models }),
       ...(workspaces && { workspaces }),
       ...(files && { files }),
-      onProgress: (event) => process.stderr.write(`${NAME}: ${event.message}\n`),
+      onProgress: (event) => io.stderr(`${NAME}: ${event.message}\n`),
     })
   } catch (error) {
     // Every message names the request or the option; none carries the key (src/live/import.ts).
     throw new CliError(`import failed: ${error instanceof Error ? error.message : String(error)}`, 1)
   }
   const text = `${JSON.stringify(imported.world, null, 2)}\n`
-  if (values.out === undefined) process.stdout.write(text)
+  if (values.out === undefined) io.stdout(text)
   else {
     try {
       writeFileSync(values.out, text)
@@ -542,16 +561,16 @@ async function importCommand(args: string[]): Promise<number> {
     }
   }
   const w = imported.world
-  process.stderr.write(
+  io.stderr(
     `${NAME}: imported ${w.keys?.length ?? 0} keys (a fresh management key included), ${w.workspaces?.length ?? 0} more workspaces besides the default, ` +
       `${w.models?.length ?? 0} models, ${w.videoModels?.length ?? 0} video models, ${w.files?.length ?? 0} files${values.out === undefined ? '' : ` to ${values.out}`}\n`,
   )
-  process.stderr.write(`${NAME}: fresh secrets (HASH NAME SECRET); the management key: ${imported.world.handles?.managementKey}\n`)
-  for (const { hash, name, secret } of imported.secrets) process.stderr.write(`${hash} ${JSON.stringify(name)} ${secret}\n`)
+  io.stderr(`${NAME}: fresh secrets (HASH NAME SECRET); the management key: ${imported.world.handles?.managementKey}\n`)
+  for (const { hash, name, secret } of imported.secrets) io.stderr(`${hash} ${JSON.stringify(name)} ${secret}\n`)
   return 0
 }
 
-async function liveCheck(args: string[]): Promise<number> {
+async function liveCheck(args: string[], io: CliIo): Promise<number> {
   const { values } = parsed(USAGE.liveCheck, () =>
     parseArgs({
       args,
@@ -570,10 +589,12 @@ async function liveCheck(args: string[]): Promise<number> {
       },
     }),
   )
-  if (values.help) return help(USAGE.liveCheck)
+  if (values.help) return help(io, USAGE.liveCheck)
   if (values['base-url'] === undefined) throw new CliError('check needs --base-url URL', 2, USAGE.liveCheck)
-  const managementKey = managementKeyOf(values.key, USAGE.liveCheck)
-  const regularKey = values['regular-key'] ?? (process.env['MODEL_ACCESS_SIM_REGULAR_KEY'] || undefined)
+  const managementKey = managementKeyOf(values.key, USAGE.liveCheck, io)
+  const regularKey = values['regular-key'] ?? (io.env['MODEL_ACCESS_SIM_REGULAR_KEY'] || undefined)
+  // Read before the check, whose failures are reported as its own: a bad --timeout is the flag's.
+  const timeoutMs = integer(values.timeout, 'timeout', 1, 600_000, 30_000)
   const { checkService, formatReport } = await import('../live/index.js')
   let report: Awaited<ReturnType<typeof checkService>>
   try {
@@ -585,57 +606,53 @@ async function liveCheck(args: string[]): Promise<number> {
       files: list(values.files),
       allowExtraFields: values['allow-extra-fields'] ?? false,
       allowWrites: values['allow-writes'] ?? false,
-      timeoutMs: integer(values.timeout, 'timeout', 1, 600_000, 30_000),
+      timeoutMs,
     })
   } catch (error) {
     throw new CliError(`check failed: ${error instanceof Error ? error.message : String(error)}`, 1)
   }
-  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`)
+  io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`)
   return report.drift > 0 ? 1 : 0
 }
 
-function help(text: string): number {
-  process.stdout.write(`${text}\n`)
+function help(io: CliIo, text: string): number {
+  io.stdout(`${text}\n`)
   return 0
 }
 
-async function main(argv: string[]): Promise<number> {
-  // A reader that went away (`serve | head -1`) is no reason to stop serving.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error
-  })
-  const [command, ...rest] = argv
+/**
+ * Runs the command `argv` names (the arguments after the program's name) and resolves to its exit
+ * code: 0 success, 1 a problem (its message on stderr), 2 a usage error (the message and the usage
+ * on stderr). `serve` resolves once it has stopped: on a signal, or when its launcher has gone.
+ * A failure nobody foresaw is reported on stderr with its stack, as exit code 1.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
-    if (command === undefined || command === '-h' || command === '--help') return help(USAGE.main)
-    if (command === '-v' || command === '--version') return help(pkg.version)
-    if (command === 'serve') return await serve(rest, launcher)
-    if (command === 'import') return await importCommand(rest)
-    if (command === 'check') return await liveCheck(rest)
-    if (command === 'world') {
-      const [sub, ...args] = rest
-      if (sub === undefined || sub === '-h' || sub === '--help') return help(USAGE.world)
-      if (sub === 'generate') return await generate(args)
-      if (sub === 'check') return check(args)
-      throw new CliError(`unknown world command ${JSON.stringify(sub)}`, 2, USAGE.world)
-    }
-    throw new CliError(`unknown command ${JSON.stringify(command)}`, 2, USAGE.main)
+    return await command(argv, io)
   } catch (error) {
-    if (!(error instanceof CliError)) throw error
-    process.stderr.write(`${NAME}: ${error.message}\n`)
-    if (error.usage !== undefined) process.stderr.write(`\n${error.usage}\n`)
+    if (!(error instanceof CliError)) {
+      io.stderr(`${NAME}: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+      return 1
+    }
+    io.stderr(`${NAME}: ${error.message}\n`)
+    if (error.usage !== undefined) io.stderr(`\n${error.usage}\n`)
     return error.exitCode
   }
 }
 
-// Read before the world loads and the server starts: see captureLauncher.
-const launcher = process.argv[2] === 'serve' ? captureLauncher() : undefined
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    process.stderr.write(`${NAME}: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-    process.exitCode = 1
-  },
-)
+async function command(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv
+  if (command === undefined || command === '-h' || command === '--help') return help(io, USAGE.main)
+  if (command === '-v' || command === '--version') return help(io, pkg.version)
+  if (command === 'serve') return await serve(rest, io)
+  if (command === 'import') return await importCommand(rest, io)
+  if (command === 'check') return await liveCheck(rest, io)
+  if (command === 'world') {
+    const [sub, ...args] = rest
+    if (sub === undefined || sub === '-h' || sub === '--help') return help(io, USAGE.world)
+    if (sub === 'generate') return await generate(args, io)
+    if (sub === 'check') return check(args, io)
+    throw new CliError(`unknown world command ${JSON.stringify(sub)}`, 2, USAGE.world)
+  }
+  throw new CliError(`unknown command ${JSON.stringify(command)}`, 2, USAGE.main)
+}

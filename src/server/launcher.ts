@@ -15,6 +15,9 @@
 // has already handed its children to init. Such a process is told apart from one started under
 // init on purpose by its process group: it keeps the launcher's, where a container's init, systemd
 // or `setsid` give their child a group of its own.
+//
+// What is read of the processes is a ProcessReader: hostReader() reads this machine's, and tests
+// drive captureLauncher with a table of their own.
 import { execFile, execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -25,7 +28,7 @@ interface Link {
   parent: number
 }
 
-interface ProcessInfo {
+export interface ProcessInfo {
   ppid: number
   /** Its process group. */
   pgid: number
@@ -33,7 +36,7 @@ interface ProcessInfo {
 }
 
 /** A process's parent and arguments from /proc, or undefined when it is gone or /proc is not there. */
-function procInfo(pid: number): ProcessInfo | undefined {
+export function procInfo(pid: number): ProcessInfo | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // The name in parentheses may hold spaces and parentheses itself: fields start after the last `)`.
@@ -46,7 +49,7 @@ function procInfo(pid: number): ProcessInfo | undefined {
 }
 
 /** The same through `ps` (macOS, the BSDs): slower, so used only where /proc is missing. */
-function psInfo(pid: number): ProcessInfo | undefined {
+export function psInfo(pid: number): ProcessInfo | undefined {
   try {
     const line = execFileSync('ps', ['-o', 'ppid=', '-o', 'pgid=', '-o', 'args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).trim()
     const match = /^(\d+)\s+(\d+)\s+(.*)$/.exec(line)
@@ -101,13 +104,13 @@ function orphaned(pid: number, info: ProcessInfo | undefined): boolean {
 }
 
 /** The links from this process up to its launcher (its own, and each wrapper's above it), and whether the launcher had gone already. */
-function chain(read: (pid: number) => ProcessInfo | undefined): { links: Link[]; gone: boolean } {
-  const links: Link[] = [{ child: process.pid, parent: process.ppid }]
-  let gone = orphaned(process.pid, read(process.pid))
-  let pid = process.ppid
+function chain(reader: ProcessReader): { links: Link[]; gone: boolean } {
+  const links: Link[] = [{ child: reader.pid, parent: reader.ppid() }]
+  let gone = orphaned(reader.pid, reader.info(reader.pid))
+  let pid = (links[0] as Link).parent
   // Bounded: a chain longer than this is not a launcher's.
   for (let depth = 0; depth < 16 && pid > 1 && !gone; depth++) {
-    const info = read(pid)
+    const info = reader.info(pid)
     if (info === undefined || !isWrapper(info.args)) break
     links.push({ child: pid, parent: info.ppid })
     gone = orphaned(pid, info)
@@ -117,12 +120,60 @@ function chain(read: (pid: number) => ProcessInfo | undefined): { links: Link[];
 }
 
 /** Whether a process exists (EPERM: it does, and is someone else's). */
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** The parent of each process, by one `ps` off the event loop; undefined when ps read none of them. */
+export function psParents(pids: readonly number[]): Promise<Map<number, number> | undefined> {
+  return new Promise((resolve) => {
+    execFile('ps', ['-o', 'pid=', '-o', 'ppid=', '-p', pids.join(',')], { timeout: 5_000 }, (error, stdout) => {
+      if (error !== null && stdout === '') return resolve(undefined)
+      resolve(
+        new Map(
+          stdout
+            .trim()
+            .split('\n')
+            .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]),
+        ),
+      )
+    })
+  })
+}
+
+/** What the launcher's capture and watch read of the processes. */
+export interface ProcessReader {
+  /** This process's id. */
+  readonly pid: number
+  /** Its parent's id now: a process whose parent exits is given another. */
+  ppid(): number
+  /**
+   * How the watch reads the links: `proc`, each with info() at every poll; `ps`, all with one
+   * parents() off the event loop; `none` (Windows, which neither reparents nor keeps zombies), only
+   * whether the server's parent is alive.
+   */
+  readonly kind: 'proc' | 'ps' | 'none'
+  /** A process's parent, group and arguments; undefined when it is gone or cannot be read. */
+  info(pid: number): ProcessInfo | undefined
+  parents(pids: readonly number[]): Promise<Map<number, number> | undefined>
+  alive(pid: number): boolean
+}
+
+/** This machine's processes: /proc where it is there (Linux), else `ps`, and on Windows neither. */
+export function hostReader(hasProc: boolean = procInfo(process.pid) !== undefined, platform: NodeJS.Platform = process.platform): ProcessReader {
+  const kind = hasProc ? 'proc' : platform === 'win32' ? 'none' : 'ps'
+  return {
+    pid: process.pid,
+    ppid: () => process.ppid,
+    kind,
+    info: kind === 'proc' ? procInfo : kind === 'ps' ? psInfo : () => undefined,
+    parents: psParents,
+    alive,
   }
 }
 
@@ -144,10 +195,8 @@ export interface Launcher {
  * children to another parent by the time the server listens, and a chain read then would start
  * from that new parent and never see the launcher go.
  */
-export function captureLauncher(): Launcher {
-  const linux = procInfo(process.pid) !== undefined
-  const read = linux ? procInfo : process.platform === 'win32' ? () => undefined : psInfo
-  const { links, gone: goneAtStart } = chain(read)
+export function captureLauncher(reader: ProcessReader = hostReader()): Launcher {
+  const { links, gone: goneAtStart } = chain(reader)
   return {
     watched: links.map((link) => link.parent),
     watch(onGone, intervalMs = 500) {
@@ -167,24 +216,17 @@ export function captureLauncher(): Launcher {
       }
       const poll = (): void => {
         if (goneAtStart) return gone(0)
-        if (process.ppid !== (links[0] as Link).parent) return gone((links[0] as Link).parent)
+        if (reader.ppid() !== (links[0] as Link).parent) return gone((links[0] as Link).parent)
         // Windows gives an orphan no new parent, and keeps no zombies: the parent's pid is asked.
-        if (process.platform === 'win32' && !alive((links[0] as Link).parent)) return gone((links[0] as Link).parent)
+        if (reader.kind === 'none' && !reader.alive((links[0] as Link).parent)) return gone((links[0] as Link).parent)
         if (links.length === 1) return
-        if (linux) return check((pid) => procInfo(pid)?.ppid)
+        if (reader.kind === 'proc') return check((pid) => reader.info(pid)?.ppid)
         if (busy) return
         // One `ps` for every link, off the event loop.
         busy = true
-        execFile('ps', ['-o', 'pid=', '-o', 'ppid=', '-p', links.map((link) => link.child).join(',')], { timeout: 5_000 }, (error, stdout) => {
+        void reader.parents(links.map((link) => link.child)).then((parents) => {
           busy = false
-          if (error !== null && stdout === '') return
-          const parents = new Map(
-            stdout
-              .trim()
-              .split('\n')
-              .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]),
-          )
-          check((pid) => parents.get(pid))
+          if (parents !== undefined) check((pid) => parents.get(pid))
         })
       }
       const timer = setInterval(poll, intervalMs)

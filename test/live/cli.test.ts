@@ -13,7 +13,7 @@ import { type BundledCli, bundleCli } from '../support/cli.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
-/** src/server/cli.ts, bundled in the file's setup. */
+/** src/server/cli-entry.ts, bundled in the file's setup. */
 let bundled: BundledCli | undefined
 beforeAll(async () => {
   bundled = await bundleCli()

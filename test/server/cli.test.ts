@@ -12,7 +12,7 @@ import pkg from '../../package.json' with { type: 'json' }
 import { type BundledCli, bundleCli } from '../support/cli.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
-/** src/server/cli.ts, bundled in the file's setup. */
+/** src/server/cli-entry.ts, bundled in the file's setup. */
 let bundled: BundledCli | undefined
 /** A cold start on a busy 2-core machine can take seconds. */
 const START_TIMEOUT_MS = 20_000

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { isWrapper } from '../../src/server/launcher.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
-const CLI = join(ROOT, 'src/server/cli.ts')
+const CLI = join(ROOT, 'src/server/cli-entry.ts')
 /** npm, then tsx compiling the CLI cold, on a busy 2-core machine. */
 const START_TIMEOUT_MS = 30_000
 /** The watch polls every 500 ms; the close itself takes milliseconds. Generous for a loaded machine. */
@@ -67,7 +67,7 @@ async function stoppedWithin(started: Started, ms: number): Promise<number> {
   // The processes around it say which link of the chain the watch missed.
   const processes = execFileSync('ps', ['-eo', 'pid,ppid,stat,args'], { encoding: 'utf8' })
     .split('\n')
-    .filter((line) => /npm|npx|sh -c|cli\.ts/.test(line))
+    .filter((line) => /npm|npx|sh -c|cli(-entry)?\.ts/.test(line))
   throw new Error(`the server (pid ${started.pid}) still ran ${ms} ms after the signal; stderr:\n${started.stderr()}\nprocesses:\n${processes.join('\n')}`)
 }
 

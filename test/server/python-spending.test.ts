@@ -10,7 +10,7 @@ import { docFiles } from '../../scripts/doc-files.js'
 import { root } from '../support/source-imports.js'
 
 const PYTHON_DIR = fileURLToPath(new URL('./python/', import.meta.url))
-const CLI = fileURLToPath(new URL('../../src/server/cli.ts', import.meta.url))
+const CLI = fileURLToPath(new URL('../../src/server/cli-entry.ts', import.meta.url))
 const TIMEOUT_MS = 60_000
 
 const TESTS = [

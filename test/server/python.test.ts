@@ -9,7 +9,7 @@ import { type RequestLogEntry, type SimulatorServer, startServer } from '../../s
 
 const SCRIPT = fileURLToPath(new URL('./python/control_client.py', import.meta.url))
 const PYTHON_DIR = fileURLToPath(new URL('./python/', import.meta.url))
-const CLI = fileURLToPath(new URL('../../src/server/cli.ts', import.meta.url))
+const CLI = fileURLToPath(new URL('../../src/server/cli-entry.ts', import.meta.url))
 const SCRIPT_TIMEOUT_MS = 60_000
 
 /** The lines the script prints, one per check, in order. */

@@ -1,12 +1,11 @@
 // The control API's trust rules (decisions/0019): the attacks of issue 25, each now refused, while
 // the service's operations keep answering any client.
 import { request as httpRequest } from 'node:http'
-import { Server as NetServer } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createSimulator, SimulatorError } from '../../src/index.js'
 import { type SimulatorServer, startServer } from '../../src/server/index.js'
 import { isLoopbackName } from '../../src/server/trust.js'
-import { failureOf } from '../support/server.js'
+import { failureOf, useWildcardBindOnLoopback } from '../support/server.js'
 
 interface Raw {
   status: number
@@ -182,14 +181,7 @@ describe('the options of startServer for trust and bounds', () => {
 describe('a non-loopback bind', () => {
   // Tests never listen beyond loopback: the bind is redirected to 127.0.0.1, while the server is
   // told, and believes, it binds 0.0.0.0.
-  beforeAll(() => {
-    const listen = NetServer.prototype.listen
-    vi.spyOn(NetServer.prototype, 'listen').mockImplementation(function (this: NetServer, ...args: unknown[]) {
-      if (args[1] === '0.0.0.0') args[1] = '127.0.0.1'
-      return listen.apply(this, args as Parameters<typeof listen>)
-    })
-  })
-  afterAll(() => vi.restoreAllMocks())
+  useWildcardBindOnLoopback()
 
   async function exposed(options: { controlToken?: string }): Promise<{ server: SimulatorServer; warnings: string[] }> {
     const warnings: string[] = []

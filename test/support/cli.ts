@@ -1,4 +1,4 @@
-// The `model-access-sim` command as the tests start it: src/server/cli.ts and everything it imports,
+// The `model-access-sim` command as the tests start it: src/server/cli-entry.ts and everything it imports,
 // bundled by esbuild (the compiler tsx runs) into one ES module that plain node runs, as the
 // published bin is one file that tsup bundled (decisions/0035). Started through `--import tsx`,
 // each process compiled and loaded some hundred modules: 1 to 2 s a start on a busy 2-core machine,
@@ -23,7 +23,7 @@ export async function bundleCli(): Promise<BundledCli> {
   const path = join(dir, 'cli.mjs')
   await build({
     absWorkingDir: ROOT,
-    entryPoints: ['src/server/cli.ts'],
+    entryPoints: ['src/server/cli-entry.ts'],
     outfile: path,
     bundle: true,
     platform: 'node',

@@ -1,3 +1,4 @@
+import { Server as NetServer } from 'node:net'
 import { OpenRouter } from '@openrouter/sdk'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest'
@@ -61,6 +62,22 @@ export function useHttpServer(sim: Simulator<unknown>): { readonly url: string; 
       return up().controlUrl
     },
   }
+}
+
+/**
+ * For the tests of the describe block it is called in: a server told to bind 0.0.0.0 listens on
+ * 127.0.0.1 instead, so that no test listens beyond loopback while the server believes the bind it
+ * was given.
+ */
+export function useWildcardBindOnLoopback(): void {
+  beforeAll(() => {
+    const listen = NetServer.prototype.listen
+    vi.spyOn(NetServer.prototype, 'listen').mockImplementation(function (this: NetServer, ...args: unknown[]) {
+      if (args[1] === '0.0.0.0') args[1] = '127.0.0.1'
+      return listen.apply(this, args as Parameters<typeof listen>)
+    })
+  })
+  afterAll(() => vi.restoreAllMocks())
 }
 
 export interface CallOptions {
