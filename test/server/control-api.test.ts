@@ -275,6 +275,8 @@ describe('the control API: the journal query', () => {
       ['limit=1.5', 'limit', '"limit" must be an integer from 1 to 10000, got "1.5"'],
       ['limit=1e3', 'limit', '"limit" must be an integer from 1 to 10000, got "1e3"'],
       ['limit=-1', 'limit', '"limit" must be an integer from 1 to 10000, got "-1"'],
+      ['limit=%201', 'limit', '"limit" must be an integer from 1 to 10000, got " 1"'],
+      ['status=x20', 'status', '"status" must be an HTTP status such as 404, got "x20"'],
       ['after=x1', 'after', `"after" must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got "x1"`],
       ['after=99999999999999999', 'after', `"after" must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got "99999999999999999"`],
     ] as const
@@ -371,6 +373,21 @@ describe('the control API of a simulator object that is not createSimulator’s'
     const light = control('GET', '/world/export', undefined, 'bodies=false').body
     expect(light.files.length).toBeGreaterThan(0)
     expect(light.files).toEqual(sim.exportWorld().files?.map(({ base64: _b, text: _t, ...file }) => file))
+  })
+
+  it('gives its journal the filter the query names, and none the query leaves out', () => {
+    const filters: unknown[] = []
+    const recording = wrapper(createSimulator())
+    Object.defineProperty(recording, 'journal', { value: { list: (filter: unknown) => (filters.push(filter), []) } })
+    const control = controlOf(recording)
+    control('GET', '/journal')
+    control('GET', '/journal', undefined, 'operation=none&status=404&method=POST&keyHash=abc&outcome=cut-short&responder=refunds&hasIgnoredFields=true&hasWarnings=true&flagged=true')
+    control('GET', '/journal', undefined, 'operation=listKeys&hasIgnoredFields=false&hasWarnings=false&flagged=false')
+    expect(filters).toEqual([
+      {},
+      { operation: null, status: 404, method: 'POST', keyHash: 'abc', outcome: 'cut-short', responder: 'refunds', hasIgnoredFields: true, hasWarnings: true, flagged: true },
+      { operation: 'listKeys', hasIgnoredFields: false, hasWarnings: false, flagged: false },
+    ])
   })
 
   it('lists the journal from its public list: after, and bodies=false leaving the bodies out', () => {

@@ -36,6 +36,17 @@ describe('network.use: the latest handlers first, ahead of those every test star
   })
 })
 
+describe('a test that takes no parameters after one that took sim', () => {
+  simTest('the first adds a fault to its own simulator', async ({ sim }) => {
+    sim.faults.serviceUnavailable({ operation: 'listVideoModels' })
+    expect((await fetch(`${BASE}/videos/models`)).status).toBe(503)
+  })
+
+  simTest('the next reaches its own simulator, not the one of the test before', async () => {
+    expect((await fetch(`${BASE}/videos/models`)).status).toBe(200)
+  })
+})
+
 describe('requests that nothing answers', () => {
   let message: string | undefined
   simTest.fails('two of them are counted in the message that fails the test', async ({ network, onTestFinished }) => {
