@@ -105,6 +105,24 @@ describe('createHandlers: the request the simulator is given', () => {
     expect(slow.clock.now().getTime() - Date.parse(DEFAULT_NOW)).toBe(600_000)
   })
 
+  it('a client gone during a real latency wait is journaled as having left an answer that is not a stream', async () => {
+    const waiting = createSimulator()
+    waiting.latency.set({ operation: 'listVideoModels', ms: 30, real: true })
+    const controller = new AbortController()
+    const answer = getResponse(createHandlers(waiting), new Request(`${DEFAULT_BASE_URL}/videos/models`, { signal: controller.signal }))
+    controller.abort()
+    await answer
+    expect(waiting.journal.list().map((e) => e.outcome)).toEqual(['client-left'])
+  })
+
+  it('an answer of a simulator object asking for a real wait, without a delay or a cancel, is answered', async () => {
+    const answerOnly = { handle: () => ({ status: 200, headers: { 'content-type': 'application/json' }, type: 'json', body: { ok: true }, realDelay: true }) as SimResponse }
+    const controller = new AbortController()
+    controller.abort()
+    const res = await getResponse(createHandlers(answerOnly), new Request(`${DEFAULT_BASE_URL}/anything`, { signal: controller.signal }))
+    expect(await res?.json()).toEqual({ ok: true })
+  })
+
   it('a network-error fault answers with a network error', async () => {
     const faulty = createSimulator()
     faulty.faults.add({ operation: 'listVideoModels', respond: 'network-error' })
@@ -132,6 +150,7 @@ describe('createHandlers: the arguments it refuses', () => {
     [null, 'Failed to create handlers: "sim" must be a simulator (createSimulator()).'],
     ['sim', 'Failed to create handlers: "sim" must be a simulator (createSimulator()).'],
     [{ handle: 'no' }, 'Failed to create handlers: "sim" must be a simulator (createSimulator()).'],
+    [Object.assign(() => {}, { handle: () => ({}) }), 'Failed to create handlers: "sim" must be a simulator (createSimulator()).'],
   ])('a sim that is %j', (bad, message) => {
     const error = simulatorErrorOf(() => createHandlers(bad as never))
     expect([error.argument, error.message]).toEqual(['sim', message])
@@ -159,6 +178,8 @@ describe('createHandlers: the arguments it refuses', () => {
     ['https://sim.test/api/v1#top', '"https://sim.test/api/v1#top"'],
     ['not a url', '"not a url"'],
     [42, '42'],
+    // A URL object is not the string the option takes, though it would parse as one.
+    [new URL('https://sim.test/api/v1'), 'a value of type object'],
   ])('a baseUrl of %j', (baseUrl, described) => {
     const error = simulatorErrorOf(() => createHandlers(sim, { baseUrl } as never))
     expect([error.argument, error.message]).toEqual([

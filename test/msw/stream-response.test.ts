@@ -90,6 +90,20 @@ describe('a stream answer as a Response', () => {
   })
 })
 
+describe('a stream answer built by hand without a cancel', () => {
+  it("takes a reader's cancel and an abort without throwing", async () => {
+    const { response } = stream()
+    const { cancel: _cancel, ...bare } = response as SimResponse & { cancel: unknown }
+    const controller = new AbortController()
+    const first = (toResponse(bare as SimResponse, 'POST', post(controller.signal)).body as ReadableStream<Uint8Array>).getReader()
+    await first.read()
+    await expect(first.cancel()).resolves.toBeUndefined()
+    const second = (toResponse(bare as SimResponse, 'POST', post(controller.signal)).body as ReadableStream<Uint8Array>).getReader()
+    controller.abort()
+    await expect(second.read()).rejects.toMatchObject({ name: 'AbortError' })
+  })
+})
+
 describe("MSW's clone of a stream answer (a tee of its body)", () => {
   it('gives each branch every frame, and pulls a frame only when a branch asks', async () => {
     const { response, told } = stream()
