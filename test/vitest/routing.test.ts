@@ -87,40 +87,11 @@ describe('requests that nothing answers', () => {
     expect(sim.journal.list()).toHaveLength(1)
     expect(network.unhandled).toEqual(['GET http://127.0.0.1:9/api/v12/videos/models'])
   })
-})
 
-describe('a request from a concurrent test that takes neither sim nor network, while another runs', () => {
-  let release: () => void = () => {}
-  const released = new Promise<void>((done) => (release = done))
-  let started: () => void = () => {}
-  const running = new Promise<void>((done) => (started = done))
-  const printed: unknown[][] = []
-
-  simTest.concurrent('a test that takes sim, and waits', async ({ sim }) => {
-    started()
-    await released
-    expect(sim.journal.list()).toEqual([])
-  })
-
-  simTest.concurrent.fails('fails as a network error', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void printed.push(args))
-    try {
-      await running
-      await expect(fetch(`${BASE}/videos/models`)).rejects.toThrow()
-    } finally {
-      errors.mockRestore()
-      release()
-    }
-  })
-
-  test('and says why, and what to write', () => {
-    expect(printed).toEqual([
-      [
-        `model-access-sim/vitest: GET ${BASE}/videos/models: 2 simulator tests are running concurrently and this request came from one that ` +
-          'does not take `sim` or `network` in its parameters, so it cannot be told which simulator to reach: ' +
-          'write the test as simTest.concurrent(name, async ({ sim }) => ...)',
-      ],
-    ])
+  siblingTest('the base URL itself, with a query or a fragment, is the simulator’s', async ({ sim, network }) => {
+    for (const url of ['http://127.0.0.1:9/api/v1', 'http://127.0.0.1:9/api/v1?x=1', 'http://127.0.0.1:9/api/v1#top']) expect((await fetch(url)).status, url).toBe(404)
+    expect(sim.journal.list().map((e) => e.path)).toEqual(['/', '/', '/'])
+    expect(network.unhandled).toEqual([])
   })
 })
 
