@@ -39,7 +39,8 @@ export function toResponse(response: SimResponse, method = 'GET', request?: Requ
 
 /** `toResponse` for `request`: a stream answer ends, and is charged as left, when the request's signal aborts. */
 function respond(response: SimResponse, method: string, request?: Request): Response {
-  const type = typeof response === 'object' && response !== null ? (response as { type?: unknown }).type : undefined
+  // A primitive has no `type` either: only null and undefined cannot be read.
+  const type = (response as { type?: unknown } | null | undefined)?.type
   if (type === 'network-error') return HttpResponse.error()
   if (type === 'never') {
     throw invalidArgument('convert a response', 'response', 'is a "never" fault, which has no Response; wait forever instead (createHandlers does)')
@@ -73,17 +74,19 @@ function streamResponse(response: Extract<SimResponse, { type: 'stream' }>, requ
   let held = request
   const signal = request?.signal
   let next = 0
-  let state: 'open' | 'done' | 'left' = 'open'
-  let control: ReadableStreamDefaultController<Uint8Array> | undefined
+  /** Until the last frame is given or the client leaves. */
+  let open = true
+  // Set by `start`, which the ReadableStream constructor calls before anything can reach `leave`.
+  let control!: ReadableStreamDefaultController<Uint8Array>
   /** The client went away: charge what it was given, once, and end the body (`error`: as fetch does on an abort). */
   const leave = (error?: unknown): void => {
-    if (state !== 'open') return
-    state = 'left'
+    if (!open) return
+    open = false
     release()
     response.cancel?.(next)
     try {
-      if (error === undefined) control?.close()
-      else control?.error(error)
+      if (error === undefined) control.close()
+      else control.error(error)
     } catch {
       // Already cancelled: the stream is over for everyone.
     }
@@ -93,24 +96,25 @@ function streamResponse(response: Extract<SimResponse, { type: 'stream' }>, requ
     held = undefined
   }
   // msw 2 gives the client a body that an abort does not end (msw 3 ends it itself): the abort of
-  // the request is the client leaving, and its reads then fail as fetch's do. An abort during a
-  // real latency wait, before the stream, is a client given nothing.
-  const onAbort = (): void => leave(signal?.reason ?? new DOMException('This operation was aborted', 'AbortError'))
+  // the request is the client leaving, and its reads then fail as fetch's do, with the abort's
+  // reason (never undefined: an abort without one has an AbortError DOMException). An abort during
+  // a real latency wait, before the stream, is a client given nothing.
+  const onAbort = (): void => leave((signal as AbortSignal).reason)
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         control = controller
       },
       async pull(controller) {
-        if (state !== 'open') return
+        if (!open) return
         const chunk = chunks[next]
         if (chunk === undefined) {
-          state = 'done'
+          open = false
           release()
           return controller.close()
         }
         if (chunk.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, chunk.waitMs))
-        if (state !== 'open') return
+        if (!open) return
         next++
         controller.enqueue(chunk.bytes)
       },
@@ -122,7 +126,8 @@ function streamResponse(response: Extract<SimResponse, { type: 'stream' }>, requ
     { highWaterMark: 0 },
   )
   if (signal?.aborted) leave(signal.reason)
-  else signal?.addEventListener('abort', onAbort, { once: true })
+  // Not `once`: `release` takes the listener off whichever way the stream ends.
+  else signal?.addEventListener('abort', onAbort)
   // MSW clones every mocked response for its `response:mocked` event, and a clone tees the body
   // (`body.tee()`, which undici calls on the stream itself): the first branch stays the client's,
   // the second is MSW's copy. A tee cancels its source only once both branches are cancelled, so

@@ -35,7 +35,8 @@ export function parseBaseUrl(operation: string, raw: unknown): SimBase {
   if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:') || base.search !== '' || base.hash !== '') {
     throw invalidArgument(operation, 'baseUrl', `must be an absolute http: or https: URL such as "${DEFAULT_BASE_URL}", with no query or fragment, got ${describe(value)}`)
   }
-  const basePath = normaliseBasePath(base.pathname) ?? ''
+  // The path of a parsed http(s) URL starts with `/` and has its `?`, `#` and spaces escaped: a base path.
+  const basePath = normaliseBasePath(base.pathname) as string
   return { prefix: `${base.origin}${basePath}`, basePath }
 }
 
@@ -50,10 +51,10 @@ export async function answer(sim: Pick<Simulator<unknown>, 'handle'>, base: SimB
   const simRequest = toSimRequest(request.method, urlParts(base, request.url), base.basePath, request.headers.get('authorization'), extras) as SimRequest
   const response = sim.handle(simRequest)
   // Simulated latency has already passed on the simulator clock; wait for real only when asked.
-  if (response.realDelay && response.delayMs !== undefined) {
-    await delay(response.delayMs)
+  if (response.realDelay) {
+    await delay(response.delayMs ?? 0)
     // The client aborted during the wait: nothing was sent (decisions/0044).
-    if (request.signal?.aborted && isAnswered(response)) response.cancel?.(0)
+    if (request.signal.aborted && isAnswered(response)) response.cancel?.(0)
   }
   if (response.type === 'never') await delay('infinite')
   return response
@@ -65,12 +66,12 @@ export async function answer(sim: Pick<Simulator<unknown>, 'handle'>, base: SimB
  * than parsed again.
  */
 function urlParts(base: SimBase, url: string): { pathname: string; searchParams: URLSearchParams } {
-  const query = url.indexOf('?')
+  // A `?` after the `#` is the fragment's.
   const fragment = url.indexOf('#')
-  const end = query !== -1 && (fragment === -1 || query < fragment) ? query : fragment
-  const pathname = url.slice(base.prefix.length - base.basePath.length, end === -1 ? undefined : end)
-  const search = end === query && query !== -1 ? url.slice(query + 1, fragment === -1 ? undefined : fragment) : ''
-  return { pathname, searchParams: new URLSearchParams(search) }
+  const target = fragment === -1 ? url : url.slice(0, fragment)
+  const query = target.indexOf('?')
+  const pathname = target.slice(base.prefix.length - base.basePath.length, query === -1 ? undefined : query)
+  return { pathname, searchParams: new URLSearchParams(query === -1 ? '' : target.slice(query + 1)) }
 }
 
 /** Whether `url` is the base URL or below it (`/api/v12` is not below `/api/v1`). */

@@ -53,7 +53,7 @@ export function forwardStreamCancels(server: LifeCycleEvents): () => void {
     throw invalidArgument('forward stream cancels', 'server', `must be an MSW server or worker with life-cycle events (setupServer(), setupWorker()), got ${describe(server)}`)
   }
   const listener = ({ response }: { response: Response }): void => {
-    if (!(response?.headers?.get('content-type') ?? '').startsWith('text/event-stream')) return
+    if (response.headers.get('content-type')?.startsWith('text/event-stream') !== true) return
     response.body?.cancel().catch(() => {})
   }
   server.events.on('response:mocked', listener)

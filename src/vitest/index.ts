@@ -17,7 +17,6 @@ import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import type { DefaultWorld } from '../core/worlds/default.js'
 import type { WorldSpec } from '../core/worlds/spec.js'
 import { toResponse } from '../msw/index.js'
-import { forwardStreamCancels } from '../msw/streams.js'
 import { answer, isUnder, parseBaseUrl, type SimBase } from '../msw/route.js'
 
 /** What a request no handler of the test answers does, inside a simulator test. */
@@ -122,9 +121,9 @@ async function route({ request }: { request: Request }): Promise<Response | unde
 function openSlot(slot: Slot): void {
   const state = router()
   if (state.server === undefined) {
+    // A client's cancel of a streamed answer reaches the simulator through toResponse's own tee of
+    // the stream (decisions/0045): no forwardStreamCancels needed.
     state.server = setupServer(http.all('*', route)) as SetupServerApi
-    // A client's cancel of a streamed answer reaches the simulator (decisions/0026).
-    if (typeof (state.server as Partial<SetupServerApi>).events?.on === 'function') forwardStreamCancels(state.server)
   }
   if (state.open.size === 0) {
     // msw 2 reads onUnhandledRequest, msw 3 onUnhandledFrame: what no slot answers goes through.

@@ -1,26 +1,18 @@
 // model-access-sim/vitest, tested with vitest itself: each test's own simulator, concurrent tests
 // isolated, nothing leaking between tests, extra handlers, the unhandled-request policies.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { OpenRouter } from '@openrouter/sdk'
 import { http, HttpResponse } from 'msw'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { DEFAULT_NOW, SimulatorError } from '../../src/index.js'
 import { createSimTest, simTest } from '../../src/vitest/index.js'
+import { useLoopbackServer } from '../support/loopback.js'
 
 const BASE = 'https://openrouter.ai/api/v1'
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 const bearer = (key: string) => ({ headers: { authorization: `Bearer ${key}` } })
 
 // A real server on loopback: what a request that the fixture lets through reaches.
-let local: Server
-let localUrl = ''
-beforeAll(async () => {
-  local = createServer((_req, res) => res.end('from the real network'))
-  await new Promise<void>((done) => local.listen(0, '127.0.0.1', done))
-  localUrl = `http://127.0.0.1:${(local.address() as AddressInfo).port}/`
-})
-afterAll(() => new Promise<void>((done) => local.close(() => done())))
+const local = useLoopbackServer('from the real network')
 
 describe('simTest', () => {
   simTest('fetch reaches this test’s own simulator', async ({ sim }) => {
@@ -105,7 +97,10 @@ describe('a concurrent test that takes neither sim nor network', () => {
   })
 
   test('with a message that says what to write', () => {
-    expect(message).toMatch(/a concurrent simulator test must take `sim` or `network` in its parameters/)
+    expect(message).toBe(
+      'model-access-sim/vitest: a concurrent simulator test must take `sim` or `network` in its parameters, ' +
+        'so that its requests reach its own simulator: simTest.concurrent(name, async ({ sim }) => ...)',
+    )
   })
 })
 
@@ -122,10 +117,10 @@ describe('network: handlers of one test', () => {
   })
 
   simTest('the next test has none of them', async ({ network }) => {
-    network.use(http.get(localUrl, () => HttpResponse.text('mocked')))
+    network.use(http.get(local.url, () => HttpResponse.text('mocked')))
     const res = await fetch(`${BASE}/videos/models`)
     expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0)
-    expect(await (await fetch(localUrl)).text()).toBe('mocked')
+    expect(await (await fetch(local.url)).text()).toBe('mocked')
   })
 
   simTest('use() refuses what is not a handler, by name', ({ network }) => {
@@ -139,37 +134,37 @@ describe('requests that nothing answers', () => {
     onTestFinished(({ task }) => {
       message = task.result?.errors?.[0]?.message
     })
-    await expect(fetch(`${localUrl}unmocked`)).rejects.toThrow()
-    expect(network.unhandled).toEqual([`GET ${localUrl}unmocked`])
+    await expect(fetch(`${local.url}unmocked`)).rejects.toThrow()
+    expect(network.unhandled).toEqual([`GET ${local.url}unmocked`])
     // The body passes; the fixture fails the test afterwards, which `.fails` turns into a pass.
   })
 
   test('naming the request and what to do', () => {
     expect(message).toBe(
-      `model-access-sim/vitest: a request in this test reached no handler and failed as network errors: GET ${localUrl}unmocked. ` +
+      `model-access-sim/vitest: a request in this test reached no handler and failed as network errors: GET ${local.url}unmocked. ` +
         "Add a handler with network.use(...), or createSimTest({ onUnhandledRequest: 'bypass' }).",
     )
   })
 
   const bypassTest = createSimTest({ onUnhandledRequest: 'bypass' })
   bypassTest('"bypass" lets them through to the network', async ({ network }) => {
-    expect(await (await fetch(localUrl)).text()).toBe('from the real network')
-    expect(network.unhandled).toEqual([`GET ${localUrl}`])
+    expect(await (await fetch(local.url)).text()).toBe('from the real network')
+    expect(network.unhandled).toEqual([`GET ${local.url}`])
   })
 
   const warnTest = createSimTest({ onUnhandledRequest: 'warn' })
   warnTest('"warn" prints them and lets them through', async () => {
     const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {})
     try {
-      expect(await (await fetch(localUrl)).text()).toBe('from the real network')
-      expect(warnings).toHaveBeenCalledWith(`model-access-sim/vitest: GET ${localUrl} is not handled in this test; it goes to the network`)
+      expect(await (await fetch(local.url)).text()).toBe('from the real network')
+      expect(warnings).toHaveBeenCalledWith(`model-access-sim/vitest: GET ${local.url} is not handled in this test; it goes to the network`)
     } finally {
       warnings.mockRestore()
     }
   })
 
   test('outside simulator tests nothing is intercepted', async () => {
-    expect(await (await fetch(localUrl)).text()).toBe('from the real network')
+    expect(await (await fetch(local.url)).text()).toBe('from the real network')
   })
 })
 
