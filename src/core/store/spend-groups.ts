@@ -3,8 +3,21 @@
 // every request, so a workspace of 10,000 keys with a budget cost 27 ms a request. The sums are
 // made once, by reading every key, and from then on only the keys written since are read again: a
 // request charges one key, and admission reads that one.
-import { figuresAt, figuresHoldUntil, type UsageFigures, type UsageWindows } from '../usage.js'
-import type { KeyState } from './state.js'
+import { figuresAt, figuresHoldUntil, type UsageFigures, type UsageRecord, type UsageWindows } from '../usage.js'
+
+/**
+ * What the groups read of a key: the store's key state has these fields (declared here, not
+ * imported: the store's state module keeps the groups, and a type import back would be a circle).
+ */
+interface SpendKey {
+  readonly hash: string
+  readonly userId: string
+  readonly workspaceId: string
+  readonly creatorUserId: string | null
+  readonly management: boolean
+  readonly usage: readonly UsageRecord[]
+  readonly usageCount: number
+}
 
 /** The group of a workspace's keys: every listable key of it (every key but management keys, disabled ones included). */
 export const workspaceGroup = (workspaceId: string): string => `w\u0000${workspaceId}`
@@ -37,7 +50,7 @@ export interface SpendGroup {
   /** Its id: {@link workspaceGroup} or {@link memberGroup}. */
   id: string
   /** Whether a key belongs to it (only keys that exist are asked). */
-  counts(key: KeyState): boolean
+  counts(key: SpendKey): boolean
   /** The hashes of every key that may belong to it. */
   candidates(): Iterable<string>
 }
@@ -51,7 +64,7 @@ export class SpendGroups {
   private readonly spends = new Map<string, Spend>()
 
   /** A key was made, written or deleted: the groups it belongs to read it again. */
-  keyChanged(key: KeyState): void {
+  keyChanged(key: SpendKey): void {
     if (this.spends.size === 0) return
     this.spends.get(workspaceGroup(key.workspaceId))?.dirty.add(key.hash)
     if (key.creatorUserId !== null) this.spends.get(memberGroup(key.userId, key.creatorUserId))?.dirty.add(key.hash)
@@ -66,7 +79,7 @@ export class SpendGroups {
    * The sums of the figures of the group's keys at `windows` (a deleted key's spend leaves with
    * it). The answer is shared: read it, never change it.
    */
-  at(group: SpendGroup, keys: ReadonlyMap<string, KeyState>, windows: UsageWindows): Readonly<UsageFigures> {
+  at(group: SpendGroup, keys: ReadonlyMap<string, SpendKey>, windows: UsageWindows): Readonly<UsageFigures> {
     const spend = this.spends.get(group.id)
     if (spend !== undefined && spend.day === windows.day && spend.week === windows.week && spend.month === windows.month && windows.nowMs >= spend.nowMs && windows.nowMs < spend.next) {
       // No key's records fell due in between: only the keys written since can differ.
@@ -82,7 +95,7 @@ export class SpendGroups {
   }
 
   /** Replaces the key's share of the sums with its figures now (none when it is gone or not the group's). */
-  private recount(spend: Spend, hash: string, key: KeyState | undefined, group: SpendGroup, windows: UsageWindows): void {
+  private recount(spend: Spend, hash: string, key: SpendKey | undefined, group: SpendGroup, windows: UsageWindows): void {
     const before = spend.shares.get(hash)
     if (before !== undefined) {
       for (const field of FIELDS) spend.sums[field] -= before[field]
