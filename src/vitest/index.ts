@@ -237,6 +237,10 @@ export function createSimTest(options: CreateSimTestOptions = {}): TestAPI<SimTe
           entered: false,
         }
         slots.set(sim, slot)
+        // Start from no test's slot: a concurrent test that read `sim` before this one started entered
+        // its slot in the context vitest starts this test from (enterWith reaches the caller's), and
+        // this test's requests must not reach that simulator (decisions/0061).
+        router().storage.enterWith(undefined as unknown as Slot)
         // The test function's parameters are read where it runs: reading them enters its slot.
         enterOnRead(task.context, 'sim', slot, sim)
         enterOnRead(task.context, 'network', slot, slot.network)

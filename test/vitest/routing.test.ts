@@ -47,6 +47,53 @@ describe('a test that takes no parameters after one that took sim', () => {
   })
 })
 
+describe('a request that cannot be told to which running test it belongs', () => {
+  // Another simulator test open in this worker, as a concurrent neighbour is: put in the worker's
+  // router by hand, so that one test runs the whole case (mutation testing runs a test alone).
+  const router = () => (globalThis as Record<symbol, { open: Set<object> }>)[Symbol.for('model-access-sim/vitest router')] as { open: Set<object> }
+
+  simTest('fails as a network error, and the message names the request and the fix', async () => {
+    const neighbour = { open: true }
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    router().open.add(neighbour)
+    try {
+      await expect(fetch(`${BASE}/videos/models`)).rejects.toThrow()
+      expect(errors.mock.calls).toEqual([
+        [
+          `model-access-sim/vitest: GET ${BASE}/videos/models: 2 simulator tests are running concurrently and this request came from one that ` +
+            'does not take `sim` or `network` in its parameters, so it cannot be told which simulator to reach: ' +
+            'write the test as simTest.concurrent(name, async ({ sim }) => ...)',
+        ],
+      ])
+    } finally {
+      router().open.delete(neighbour)
+      errors.mockRestore()
+    }
+    // Alone again: the request reaches this test's simulator.
+    expect((await fetch(`${BASE}/videos/models`)).status).toBe(200)
+  })
+
+  simTest('a test that read sim is told apart: its request reaches its own simulator', async ({ sim }) => {
+    const neighbour = { open: true }
+    router().open.add(neighbour)
+    try {
+      expect((await fetch(`${BASE}/videos/models`)).status).toBe(200)
+      expect(sim.journal.list()).toHaveLength(1)
+    } finally {
+      router().open.delete(neighbour)
+    }
+  })
+})
+
+describe('"error" (the default) fails a request nothing answers', () => {
+  simTest('as a network error, though the network would have answered it', async ({ network }) => {
+    await expect(fetch(`${local.url}unanswered`)).rejects.toThrow()
+    expect(network.unhandled).toEqual([`GET ${local.url}unanswered`])
+    // Emptied, so that this test passes and checks the request itself (the message that fails a test is checked below).
+    ;(network.unhandled as string[]).length = 0
+  })
+})
+
 describe('requests that nothing answers', () => {
   let message: string | undefined
   simTest.fails('two of them are counted in the message that fails the test', async ({ network, onTestFinished }) => {
