@@ -208,7 +208,7 @@ export function createSimTest<Handles extends object>(options: CreateSimTestOpti
 // biome-ignore lint/suspicious/noExplicitAny: the overloads above give each world its type.
 export function createSimTest(options: CreateSimTestOptions = {}): TestAPI<SimTestContext<any>> {
   checkOptions(options)
-  const { baseUrl, onUnhandledRequest = 'error', handlers = [], ...simulatorOptions } = options
+  const { baseUrl, onUnhandledRequest, handlers = [], ...simulatorOptions } = options
   const base = parseBaseUrl('create a simulator test', baseUrl)
   // The simulator options, a world spec included, are checked once here, where the test file is
   // read, not in each test: a bad one throws naming it (`world.keys[3].limit`).
@@ -224,7 +224,7 @@ export function createSimTest(options: CreateSimTestOptions = {}): TestAPI<SimTe
         const slot: Slot = {
           sim,
           base,
-          policy: onUnhandledRequest,
+          policy: onUnhandledRequest ?? 'error',
           handlers: [...startHandlers],
           network: {
             use(...extra: RequestHandler[]) {
@@ -257,7 +257,7 @@ export function createSimTest(options: CreateSimTestOptions = {}): TestAPI<SimTe
               'so that its requests reach its own simulator: simTest.concurrent(name, async ({ sim }) => ...)',
           )
         }
-        if (unhandled.length > 0 && onUnhandledRequest === 'error') {
+        if (unhandled.length > 0 && slot.policy === 'error') {
           throw new Error(
             `model-access-sim/vitest: ${unhandled.length === 1 ? 'a request' : `${unhandled.length} requests`} in this test reached no handler ` +
               `and failed as network errors: ${unhandled.join(', ')}. Add a handler with network.use(...), or createSimTest({ onUnhandledRequest: 'bypass' }).`,
