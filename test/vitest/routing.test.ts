@@ -183,3 +183,11 @@ describe('createSimTest refuses, with the message users read', () => {
     expect(() => createSimTest({ handlers: [] })).not.toThrow()
   })
 })
+
+describe('what counts as an MSW handler', () => {
+  test('a function with a run property is not one: handlers are objects', () => {
+    const impostor = Object.assign(() => undefined, { run: () => undefined })
+    const error = simulatorErrorOf(() => createSimTest({ handlers: [impostor as never] }))
+    expect([error.argument, error.message]).toEqual(['handlers', 'Failed to create a simulator test: "handlers" must be an array of MSW request handlers, got an array.'])
+  })
+})
