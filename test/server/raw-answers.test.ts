@@ -1,0 +1,83 @@
+// What the server writes straight to a socket (no request object exists: CONNECT, what node's
+// parser refuses) byte for byte: the status line with its reason phrase, every header, the close,
+// a body whose length the header gives, none for HEAD; and the URL a server reports for a
+// wildcard or IPv6 bind. In process, so that mutation testing reaches it.
+import { createConnection } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSimulator } from '../../src/index.js'
+import { type SimulatorServer, startServer } from '../../src/server/index.js'
+
+let server: SimulatorServer
+
+beforeAll(async () => {
+  server = await startServer(createSimulator(), { port: 0 })
+})
+afterAll(() => server.close())
+
+/** The answer's bytes as text, read until the server closes the socket. */
+function exchange(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: '127.0.0.1', port: server.port }, () => socket.write(text))
+    let answer = ''
+    socket.setEncoding('latin1').on('data', (chunk: string) => (answer += chunk))
+    socket.on('close', () => resolve(answer))
+    socket.on('error', reject)
+    socket.setTimeout(5_000, () => socket.destroy())
+  })
+}
+
+function parse(answer: string): { statusLine: string; headers: Record<string, string>; body: string } {
+  const split = answer.indexOf('\r\n\r\n')
+  const [statusLine = '', ...lines] = answer.slice(0, split).split('\r\n')
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+  return { statusLine, headers, body: answer.slice(split + 4) }
+}
+
+describe('an answer written to the socket', () => {
+  it('CONNECT: the status line with its reason, JSON headers, a close, and the envelope whose length is given', async () => {
+    const { statusLine, headers, body } = parse(await exchange('CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n'))
+    expect(statusLine).toBe('HTTP/1.1 405 Method Not Allowed')
+    expect(headers.connection).toBe('close')
+    expect(headers['content-type']).toMatch(/^application\/json/)
+    expect(Number(headers['content-length'])).toBe(Buffer.byteLength(body))
+    expect(JSON.parse(body)).toEqual({
+      error: { code: 405, message: 'CONNECT is not supported: this is not a proxy', metadata: { reason: 'connect_not_supported' } },
+    })
+  })
+
+  it('a header block over the limit: 431 with its own message', async () => {
+    const { statusLine, headers, body } = parse(await exchange(`GET /api/v1/keys HTTP/1.1\r\nhost: 127.0.0.1\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`))
+    expect(statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large')
+    expect(headers.connection).toBe('close')
+    expect(JSON.parse(body).error).toEqual({ code: 431, message: 'Request header fields too large', metadata: { reason: 'HPE_HEADER_OVERFLOW' } })
+  })
+
+  it('a malformed request: 400 "Malformed HTTP request"; for HEAD, the same head and no body', async () => {
+    const get = parse(await exchange('GET /api/v1/keys HTTP/1.1\r\nhost: 127.0.0.1\r\nno colon here\r\n\r\n'))
+    expect(get.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(JSON.parse(get.body).error).toMatchObject({ code: 400, message: 'Malformed HTTP request' })
+    const head = parse(await exchange('HEAD /api/v1/keys HTTP/1.1\r\nhost: 127.0.0.1\r\nno colon here\r\n\r\n'))
+    expect(head.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(head.headers.connection).toBe('close')
+    expect(head.body).toBe('')
+  })
+})
+
+describe('the URL of a server', () => {
+  it.each([
+    ['0.0.0.0', '127.0.0.1'],
+    ['::', '[::1]'],
+    ['::1', '[::1]'],
+    ['localhost', 'localhost'],
+  ])('bound to %s is reached at %s', async (host, reached) => {
+    // A wildcard bind without a control token turns the control API off, and says so in a warning.
+    const started = await startServer(createSimulator(), { port: 0, host, control: false })
+    try {
+      expect(started.url).toBe(`http://${reached}:${started.port}/api/v1`)
+      expect(started.controlUrl).toBe(`http://${reached}:${started.port}/__sim`)
+      expect((await fetch(`${started.url}/videos/models`)).status).toBe(200)
+    } finally {
+      await started.close()
+    }
+  })
+})
