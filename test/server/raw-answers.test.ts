@@ -63,6 +63,21 @@ describe('an answer written to the socket', () => {
   })
 })
 
+describe('answers that close the connection', () => {
+  it('an HTTP/1.1 request without Host: 400 naming the header, then the close', async () => {
+    const { statusLine, headers, body } = parse(await exchange('GET /api/v1/videos/models HTTP/1.1\r\n\r\n'))
+    expect(statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(headers.connection).toBe('close')
+    expect(JSON.parse(body).error).toEqual({ code: 400, message: 'An HTTP/1.1 request must carry a Host header', metadata: { reason: 'missing_host' } })
+  })
+
+  it('a control request the gate refuses (a Host that is not this server): refused, then the close', async () => {
+    const { statusLine, headers } = parse(await exchange('GET /__sim/health HTTP/1.1\r\nhost: evil.example\r\n\r\n'))
+    expect(statusLine).toMatch(/^HTTP\/1\.1 4\d\d /)
+    expect(headers.connection).toBe('close')
+  })
+})
+
 describe('the URL of a server', () => {
   it.each([
     ['0.0.0.0', '127.0.0.1'],

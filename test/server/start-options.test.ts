@@ -51,8 +51,8 @@ describe('startServer refuses a bad option, naming it', () => {
     expect(error.message).toContain('the options of startServer')
   })
 
-  it('something that is not a simulator', async () => {
-    const error = await refusal({ port: 0 }, { handle: 'no' })
+  it.each([[{ handle: 'no' }], [null], ['sim'], [{}]])('something that is not a simulator: %j', async (sim) => {
+    const error = await refusal({ port: 0 }, sim)
     expect([error.argument, error.message]).toEqual(['sim', 'Failed to start the server: "sim" must be a simulator (createSimulator()).'])
   })
 })
