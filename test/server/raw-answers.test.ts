@@ -96,3 +96,77 @@ describe('the URL of a server', () => {
     }
   })
 })
+
+describe('what the parser refuses, as the log records it', () => {
+  const entries: { method: string; path: string; status: number }[] = []
+  let logging: SimulatorServer
+  beforeAll(async () => {
+    logging = await startServer(createSimulator(), { port: 0, onRequest: ({ method, path, status }) => entries.push({ method, path, status }) })
+  })
+  afterAll(() => logging.close())
+
+  const send = (text: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const socket = createConnection({ host: '127.0.0.1', port: logging.port }, () => socket.write(text))
+      let answer = ''
+      socket.setEncoding('latin1').on('data', (chunk: string) => (answer += chunk))
+      socket.on('close', () => resolve(answer))
+      socket.on('error', reject)
+      socket.setTimeout(5_000, () => socket.destroy())
+    })
+
+  it('a method of capitals only is logged as sent; anything else as "-"', async () => {
+    entries.length = 0
+    for (const method of ['BREW', 'BREW1', '1BREW', 'brew']) await send(`${method} /pot HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n`)
+    expect(entries).toEqual([
+      { method: 'BREW', path: '/pot', status: 400 },
+      { method: '-', path: '/pot', status: 400 },
+      { method: '-', path: '/pot', status: 400 },
+      { method: '-', path: '/pot', status: 400 },
+    ])
+  })
+
+  it('an Expect other than 100-continue: 417 naming it, the close, and the log line', async () => {
+    entries.length = 0
+    const { statusLine, headers, body } = parse(await send('GET /api/v1/videos/models HTTP/1.1\r\nhost: 127.0.0.1\r\nexpect: 200-ok\r\n\r\n'))
+    expect(statusLine).toBe('HTTP/1.1 417 Expectation Failed')
+    expect(headers.connection).toBe('close')
+    expect(JSON.parse(body).error).toEqual({ code: 417, message: 'Expectation "200-ok" is not supported; only 100-continue is', metadata: { reason: 'unsupported_expectation' } })
+    expect(entries).toEqual([{ method: 'GET', path: '/api/v1/videos/models', status: 417 }])
+  })
+
+  it('CONNECT is logged with its target', async () => {
+    entries.length = 0
+    await send('CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n')
+    expect(entries).toEqual([{ method: 'CONNECT', path: 'example.com:443', status: 405 }])
+  })
+})
+
+describe('a server that cannot listen', () => {
+  const failure = (options: Parameters<typeof startServer>[1]): Promise<Error & { code?: string }> =>
+    startServer(createSimulator(), options).then(
+      async (started) => {
+        await started.close()
+        throw new Error('it listened')
+      },
+      (error: Error & { code?: string }) => error,
+    )
+
+  it.each([
+    ['10.255.255.1', 'EADDRNOTAVAIL'],
+    ['no-such-host.invalid', 'ENOTFOUND'],
+  ])('on %s: an address of no interface here (%s)', async (host, code) => {
+    const error = await failure({ port: 0, host, control: false })
+    expect([error.message, error.code]).toEqual([`Failed to start the server: ${host} is not an address of this machine (${code}).`, code])
+  })
+
+  it('on a port in use, naming the port and the host', async () => {
+    const first = await startServer(createSimulator(), { port: 0 })
+    try {
+      const error = await failure({ port: first.port })
+      expect([error.message, error.code]).toEqual([`Failed to start the server: port ${first.port} on 127.0.0.1 is already in use (EADDRINUSE).`, 'EADDRINUSE'])
+    } finally {
+      await first.close()
+    }
+  })
+})
