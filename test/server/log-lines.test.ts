@@ -62,3 +62,16 @@ it('a path outside the API is a 404 naming where the API and the control API are
   expect(res.status).toBe(404)
   expect(((await res.json()) as { error: { message: string } }).error.message).toBe('GET /nowhere is outside the simulated API; it serves /api/v1 and /__sim')
 })
+
+it('serves a simulator object that is not createSimulator’s own (a wrapper), through its public handle', async () => {
+  const inner = createSimulator()
+  const wrapper = Object.create(inner) as typeof inner
+  const served = await startServer(wrapper, { port: 0, control: false })
+  try {
+    const res = await fetch(`${served.url}/keys`, { headers: { authorization: `Bearer ${inner.world.managementKey}` } })
+    expect(res.status).toBe(200)
+    expect(inner.journal.list().map((e) => e.path)).toEqual(['/keys'])
+  } finally {
+    await served.close()
+  }
+})
