@@ -1052,7 +1052,9 @@ describe('validateWorld', () => {
             target = inner as Record<string, unknown>
           }
           // An array's length is not a field of the spec (and most values are no valid length).
-          if (!(Array.isArray(target) && name === 'length')) target[name] = value
+          // Defined, not assigned: a field named "__proto__" is one as JSON.parse makes it, not a
+          // change of the object's prototype (which no JSON spec can make).
+          if (!(Array.isArray(target) && name === 'length')) Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true })
         }
         const copy = structuredClone(spec)
         let problems: WorldProblem[] = []
