@@ -14,10 +14,10 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-/** The answer's bytes as text, read until the server closes the socket. */
-function exchange(text: string): Promise<string> {
+/** The answer's bytes as text, read until the server closes the socket (or 5 s pass). */
+function exchangeWith(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = createConnection({ host: '127.0.0.1', port: server.port }, () => socket.write(text))
+    const socket = createConnection({ host: '127.0.0.1', port }, () => socket.write(text))
     let answer = ''
     socket.setEncoding('latin1').on('data', (chunk: string) => (answer += chunk))
     socket.on('close', () => resolve(answer))
@@ -25,6 +25,8 @@ function exchange(text: string): Promise<string> {
     socket.setTimeout(5_000, () => socket.destroy())
   })
 }
+
+const exchange = (text: string): Promise<string> => exchangeWith(server.port, text)
 
 function parse(answer: string): { statusLine: string; headers: Record<string, string>; body: string } {
   const split = answer.indexOf('\r\n\r\n')
@@ -105,15 +107,7 @@ describe('what the parser refuses, as the log records it', () => {
   })
   afterAll(() => logging.close())
 
-  const send = (text: string): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const socket = createConnection({ host: '127.0.0.1', port: logging.port }, () => socket.write(text))
-      let answer = ''
-      socket.setEncoding('latin1').on('data', (chunk: string) => (answer += chunk))
-      socket.on('close', () => resolve(answer))
-      socket.on('error', reject)
-      socket.setTimeout(5_000, () => socket.destroy())
-    })
+  const send = (text: string): Promise<string> => exchangeWith(logging.port, text)
 
   it('a method of capitals only is logged as sent; anything else as "-"', async () => {
     entries.length = 0
