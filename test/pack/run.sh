@@ -144,6 +144,24 @@ step "the default world is parsed on first use, not at import (decisions/0059)"
   console.log("the built default world is parsed on first use, in ESM and CJS")
 ')
 
+step "date-fns and pure-rand are built in, not installed (decisions/0062)"
+(cd "$CONSUMER" && node --input-type=module -e '
+  import assert from "node:assert/strict"
+  import { existsSync, readdirSync, readFileSync } from "node:fs"
+  const pkg = "node_modules/model-access-sim"
+  assert.deepEqual(JSON.parse(readFileSync(pkg + "/package.json", "utf8")).dependencies ?? {}, {}, "the package declares no dependencies")
+  const notices = readFileSync(pkg + "/THIRD-PARTY-NOTICES.md", "utf8")
+  const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? files(dir + "/" + e.name) : [dir + "/" + e.name])
+  for (const name of ["date-fns", "@date-fns/utc", "pure-rand"]) {
+    assert.ok(notices.includes("## " + name + " "), name + " has its license in THIRD-PARTY-NOTICES.md")
+    for (const file of files(pkg + "/dist").filter((f) => /\.c?js$/.test(f))) {
+      const text = readFileSync(file, "utf8")
+      assert.ok(!text.includes("from \"" + name + "/") && !text.includes("require(\"" + name + "/"), file + " loads " + name + " from node_modules")
+    }
+  }
+  console.log("no dependencies; date-fns, @date-fns/utc and pure-rand built in, their licenses shipped")
+')
+
 step "model-access-sim serve --port 0, as a new user runs it"
 (cd "$CONSUMER" && node --input-type=module -e '
   import assert from "node:assert/strict"
