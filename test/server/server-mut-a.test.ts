@@ -113,16 +113,18 @@ describe('the service body the server hands to the core', () => {
     expect(body.error.code).toBe(413)
   })
 
-  it('a chunked body whose first chunk fills the cap and a second adds one byte is answered 413', async () => {
+  it('a chunked body whose first chunk fills the cap is answered 413, and only one byte of its second chunk is kept (the journal counts what was read)', async () => {
     const chunked = `POST /api/v1/keys HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${sim.world.managementKey}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n`
     const { statusLine } = parse(
       await exchange([
         Buffer.from(`${chunked}${MAX_SERVICE_BODY_BYTES.toString(16)}\r\n`),
         Buffer.alloc(MAX_SERVICE_BODY_BYTES, 0x20),
-        Buffer.from('\r\n1\r\n \r\n0\r\n\r\n'),
+        Buffer.from('\r\na\r\n          \r\n0\r\n\r\n'),
       ]),
     )
     expect(statusLine).toBe('HTTP/1.1 413 Payload Too Large')
+    const [entry] = sim.journal.list()
+    expect([entry?.status, entry?.requestBodyBytes, entry?.requestBodyTruncated]).toEqual([413, MAX_SERVICE_BODY_BYTES + 1, true])
   })
 
   it('an empty body is journaled as no body at all', async () => {
