@@ -25,7 +25,7 @@ export interface JournalEntry {
    * gives the whole length (decisions/0043 in the repository).
    */
   requestBody: string | null
-  /** The request body's whole length in bytes (UTF-8 for a body given as a string), or null when it had none. */
+  /** The request body's whole length in bytes (UTF-8 for a body given as a string), or null when it had none. Through the HTTP server, a body over the 16 MiB limit counts 16 MiB + 1 (the server keeps no more). */
   requestBodyBytes: number | null
   /** Whether `requestBody` holds only the first bytes of the body (a refused or unauthenticated request's, over 4 KiB). */
   requestBodyTruncated: boolean
