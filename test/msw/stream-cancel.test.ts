@@ -154,3 +154,25 @@ describe('leaving a stream early through plain createHandlers', () => {
     expect(generation.tokensCompletion).toBeLessThan(16)
   })
 })
+
+// MSW's clone tees the body: neither branch may read ahead of its reader, however long the client
+// waits between its last read and its cancel, or the client is charged, and the journal counts, a
+// frame it never read.
+describe('a client that pauses before leaving a stream through createHandlers', () => {
+  for (const frames of [1, 2]) {
+    it(`reads ${frames} frame${frames === 1 ? '' : 's'}, waits, cancels: charged and journaled for what it read, not a frame more`, async () => {
+      const { sim, headers, generation } = mounted()
+      const res = await fetch(`${BASE}/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ model: 'acme/fast', messages: [{ role: 'user', content: 'Count.' }], stream: true }) })
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader()
+      for (let i = 0; i < frames; i++) expect((await reader.read()).done).toBe(false)
+      // Time enough for any read-ahead to land before the client leaves.
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      await reader.cancel()
+      const [entry] = sim.journal.list({ operation: 'createChatCompletion' })
+      expect([entry?.outcome, entry?.cutShort?.framesSent]).toEqual(['cut-short', frames])
+      // The first frame is the comment; each one after it is a content chunk of 4 tokens.
+      const tokens = 4 * (frames - 1)
+      expect(await generation(entry?.cutShort?.generationId as string)).toMatchObject({ cancelled: true, tokens_completion: tokens, total_cost: costOf(tokens) })
+    })
+  }
+})

@@ -142,3 +142,37 @@ describe("MSW's clone of a stream answer (a tee of its body)", () => {
     expect(told).toEqual([0])
   })
 })
+
+describe('toResponse: the simulator is told of a client leaving once, and only before the end', () => {
+  it("a reader's cancel alone, with no abort after it, tells the frames read", async () => {
+    const { response, told } = stream()
+    const reader = (toResponse(response, 'POST', post()).body as ReadableStream<Uint8Array>).getReader()
+    expect(text((await reader.read()).value)).toBe(FRAMES[0])
+    await reader.cancel()
+    expect(told).toEqual([1])
+  })
+
+  it("an abort, then the cancel of the client's branch of MSW's clone: told once", async () => {
+    const { response, told } = stream()
+    const controller = new AbortController()
+    const res = toResponse(response, 'POST', post(controller.signal))
+    const copy = res.clone()
+    const client = (res.body as ReadableStream<Uint8Array>).getReader()
+    expect(text((await client.read()).value)).toBe(FRAMES[0])
+    controller.abort(new Error('gone'))
+    await client.cancel()
+    await (copy.body as ReadableStream<Uint8Array>).cancel()
+    expect(told).toEqual([1])
+  })
+
+  it("MSW's copy read to the end first: the client's later cancel of frames already made tells nothing", async () => {
+    const { response, told } = stream()
+    const res = toResponse(response, 'POST', post())
+    const copy = res.clone()
+    expect(await copy.text()).toBe(FRAMES.join(''))
+    const client = (res.body as ReadableStream<Uint8Array>).getReader()
+    expect(text((await client.read()).value)).toBe(FRAMES[0])
+    await client.cancel()
+    expect(told).toEqual([])
+  })
+})

@@ -11,46 +11,13 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
 import { generateWorld } from '../../src/fixtures/index.js'
-import { type CliIo, runCli } from '../../src/server/cli.js'
+import { runCli } from '../../src/server/cli.js'
+import { recorder } from '../support/cli-io.js'
 import { useHttpServer } from '../support/server.js'
-
-interface Recorder {
-  io: CliIo
-  stdout(): string
-  stderr(): string
-  signal(): void
-  written: Promise<void>
-}
-
-function recorder(env: Record<string, string> = {}): Recorder {
-  let out = ''
-  let err = ''
-  let wrote: () => void = () => {}
-  const written = new Promise<void>((resolve) => {
-    wrote = resolve
-  })
-  const stops = new Set<() => void>()
-  const io: CliIo = {
-    stdout(text) {
-      out += text
-      wrote()
-    },
-    stderr(text) {
-      err += text
-    },
-    env,
-    onSignal(stop) {
-      stops.add(stop)
-      return () => stops.delete(stop)
-    },
-    exit: () => {},
-  }
-  return { io, stdout: () => out, stderr: () => err, signal: () => [...stops].forEach((stop) => stop()), written }
-}
 
 /** Runs a command to its end. */
 async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const r = recorder(env)
+  const r = recorder({ env })
   const code = await runCli(args, r.io)
   return { code, stdout: r.stdout(), stderr: r.stderr() }
 }

@@ -4,31 +4,9 @@
 // that is not the caller's), and a simulator object that is not createSimulator's own, answered from
 // its public API.
 import { describe, expect, it } from 'vitest'
-import { createSimulator, SimulatorError, type Simulator } from '../../src/index.js'
-import { type ControlAnswer, createControlApi } from '../../src/core/control-api.js'
+import { createSimulator, SimulatorError } from '../../src/index.js'
+import { type Answer, controlOf, read, wrapper } from '../support/control.js'
 
-type Sim = Simulator<unknown>
-
-interface Answer {
-  status: number
-  body: any
-}
-
-/** The control API of `sim`, called as the server calls it; an answer in parts is joined and parsed. */
-function controlOf(sim: Sim, options?: Parameters<typeof createControlApi>[1]) {
-  const api = createControlApi(sim, options)
-  return (method: string, path: string, body?: unknown, query = ''): Answer => {
-    const text = body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body)
-    return read(api.handle({ method, path, query: new URLSearchParams(query), body: text }))
-  }
-}
-
-function read(answer: ControlAnswer): Answer {
-  if (answer.type === 'parts') return { status: answer.status, body: JSON.parse([...answer.parts].join('')) }
-  if (answer.type === 'json') return { status: answer.status, body: answer.body }
-  expect(answer.type).toBe('bytes')
-  return { status: answer.status, body: (answer.body as Uint8Array).byteLength === 0 ? undefined : answer.body }
-}
 
 /** The 404 of an id the control API does not know. */
 function expectUnknown(answer: Answer, what: string, reason: string, id: string): void {
@@ -38,11 +16,6 @@ function expectUnknown(answer: Answer, what: string, reason: string, id: string)
 function expectBadArgument(answer: Answer, argument: string): void {
   expect(answer.status).toBe(400)
   expect(answer.body.error).toMatchObject({ code: 400, message: expect.stringMatching(/^Failed to /), metadata: { argument } })
-}
-
-/** A simulator object that is not createSimulator's (a wrapper of one): the control API has only its public API. */
-function wrapper(sim: Sim): Sim {
-  return Object.create(sim) as Sim
 }
 
 describe('the control API: presets, guardrails, members', () => {
