@@ -339,6 +339,30 @@ describe('the control API of a simulator object that is not createSimulator’s'
     expectBadArgument(controlOf(wrapper(sim))('POST', '/keys', { ...key, secret: 'sk-or-v1-wrapped-0123456789' }), 'usage')
   })
 
+  it('a key loaded with its usage as records is a write like any other: a restore to an earlier snapshot and a reset take it away', () => {
+    const sim = createSimulator()
+    const control = controlOf(sim)
+    const secret = 'sk-or-v1-loaded-0123456789'
+    const status = () => sim.handle({ method: 'GET', path: '/key', authorization: `Bearer ${secret}` }).status
+    const load = () => control('POST', '/keys', { userId: sim.world.userId, secret, usage: [{ at: '2026-03-02T09:00:00Z', cost: 1 }] })
+    const count = sim.keys.list().length
+    const before = sim.snapshot()
+    expect(load().status).toBe(201)
+    const after = sim.snapshot()
+    expect([status(), sim.keys.list().length]).toEqual([200, count + 1])
+    sim.restore(before)
+    expect([status(), sim.keys.list().length]).toEqual([401, count])
+    sim.restore(after)
+    expect(status()).toBe(200)
+    expect(control('POST', '/reset').status).toBe(204)
+    expect([status(), sim.keys.list().length]).toEqual([401, count])
+    // Loaded again after the reset, it is listed once in GET /keys.
+    const again = load()
+    expect(again.status).toBe(201)
+    const listed = sim.handle({ method: 'GET', path: '/keys', authorization: `Bearer ${sim.world.managementKey}` }).body as { data: { hash: string }[] }
+    expect(listed.data.filter((k) => k.hash === again.body.hash)).toHaveLength(1)
+  })
+
   it('exports the world whole, or without file contents on bodies=false', () => {
     const sim = createSimulator()
     const control = controlOf(wrapper(sim))

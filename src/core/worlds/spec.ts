@@ -464,6 +464,12 @@ export function loadWorld<Handles extends object>(
     state.usageCount = usage.length
     // Left out, updated_at is the latest record's instant; given (null included), it stands (decisions/0012).
     if (key.updatedAt === undefined) state.updatedAt = latest
+    if (ctx.history !== undefined) {
+      // Into a running simulator (the control API's POST /keys with usage as records): a write like
+      // any other, recorded so that reset() and a restore to an earlier snapshot take it away.
+      put(ctx, 'keys', state.hash, state)
+      return
+    }
     // Stored now, so a later key with the same hash or secret is refused; listed below.
     ctx.data.keys.set(state.hash, state)
     ctx.indices.keyHashBySecret.set(state.secret, state.hash)
