@@ -34,7 +34,7 @@ CONSUMER="$WORK/consumer"
 mkdir -p "$CONSUMER" "$WORK/tmp"
 cp -R "$RECIPE/." "$CONSUMER/"
 rm -rf "$CONSUMER/node_modules" "$CONSUMER/package-lock.json"
-(cd "$CONSUMER" && npm install --save-dev --no-audit --no-fund --loglevel=error \
+(cd "$CONSUMER" && npm_install --save-dev --no-audit --no-fund --loglevel=error \
   "$TARBALL" "jest@30" "@jest/globals@30" "msw@2" "@openrouter/sdk@1.3.19" \
   "@faker-js/faker@$(dev @faker-js/faker)" "fast-check@$(dev fast-check)")
 (cd "$CONSUMER" && npm ls --depth=0)

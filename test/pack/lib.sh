@@ -32,3 +32,13 @@ pack_tarball() {
   fi
   echo "$(basename "$TARBALL"): $(tar -tzf "$TARBALL" | wc -l) files"
 }
+
+# `npm install "$@"` in the current directory, tried once more after a failure: the registry is on
+# the network, and one dropped connection says nothing of the package (a second failure fails the
+# check, with both attempts' output above it).
+npm_install() {
+  npm install "$@" && return 0
+  echo "npm install failed (exit $?): trying once more in 10 s" >&2
+  sleep 10
+  npm install "$@"
+}

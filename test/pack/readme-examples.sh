@@ -179,7 +179,7 @@ JSON
   "include": ["examples/*.ts", "vitest-examples/*.ts"]
 }
 JSON
-  (cd "$dir" && PATH="$(dirname "$node_bin"):$PATH" npm install "${NPM_FLAGS[@]}" \
+  (cd "$dir" && PATH="$(dirname "$node_bin"):$PATH" npm_install "${NPM_FLAGS[@]}" \
     "$TARBALL" "msw@$major" "@types/node@$node_major" "${COMMON[@]}" "${clients[@]}")
 }
 

@@ -74,7 +74,7 @@ mkdir -p "$CONSUMER"
 cat > "$CONSUMER/package.json" <<'JSON'
 { "name": "model-access-sim-consumer", "version": "0.0.0", "private": true, "type": "module" }
 JSON
-(cd "$CONSUMER" && npm install --no-audit --no-fund --loglevel=error \
+(cd "$CONSUMER" && npm_install --no-audit --no-fund --loglevel=error \
   "$TARBALL" "msw@2" "@openrouter/sdk@1.3.19" "tsx@$(dev tsx)" "@faker-js/faker@$(dev @faker-js/faker)" "fast-check@$(dev fast-check)")
 (cd "$CONSUMER" && npm ls --depth=0)
 cp "$EXAMPLE" "$CONSUMER/example.ts"
