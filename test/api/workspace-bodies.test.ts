@@ -39,7 +39,7 @@ const body = fc.tuple(fc.boolean(), fields).map(([valid, drawn]) => (valid ? { n
 const WORLD: WorldSpec = {
   format: WORLD_FORMAT,
   users: [{ id: 'user_acme' }],
-  workspaces: [{ userId: 'user_acme', name: 'Staging', slug: 'staging' }],
+  workspaces: [{ id: '0b7f6c1e-4c1a-4d2e-9f3b-2a1c5d6e7f80', userId: 'user_acme', name: 'Staging', slug: 'staging' }],
   keys: [{ userId: 'user_acme', secret: 'sk-or-v1-admin', management: true }, { userId: 'user_acme', secret: 'sk-or-v1-inference', name: 'inference' }],
   models: [{ id: 'acme/chat', endpoints: [{ provider_name: 'Alpha', pricing: { prompt: '0.000001', completion: '0.000002' } }] }],
 }
