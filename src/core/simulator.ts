@@ -3,7 +3,7 @@ import { DEFAULT_REPLY_OPTIONS, type ReplyOptions } from './inference/compose.js
 import { handleRequest } from './router.js'
 import { type SimulatorClock, type StoreClock, type WallTime, createClock } from './clock.js'
 import { Controls, type FaultControls, type InferenceFacts, type LatencyControls } from './faults.js'
-import { type RateLimit, type StoreData, StoreIndices, copyStoreData, emptyStoreData } from './store/state.js'
+import { type RateLimit, type StoreData, StoreIndices, copyStoreData, emptyStoreData, shareStoreData } from './store/state.js'
 import { checkRateLimit } from './store/rate-limits.js'
 import { invalidArgument, SimulatorError, SimulatorErrorCode } from './errors.js'
 import { describe } from './describe.js'
@@ -228,8 +228,9 @@ const LOADS_KEPT = 8
 
 /**
  * Loads of the default world, by seed and clock shift, built once per process and shared by every
- * simulator that loads it again (decisions/0057): a simulator gets its own copy of the tables (the
- * maps, not the rows: a write stores a new row in its own map) and the stream where the load left
+ * simulator that loads it again (decisions/0057): a simulator starts from the kept tables
+ * themselves, shared, and copies a table (the map, not its rows) the first time it writes to it, so
+ * a test that only reads the 323 models never copies them; it gets the stream where the load left
  * it, so it is in the very state a load would leave it in, without reading and checking the spec.
  */
 const DEFAULT_WORLD_LOADS = new Map<string, LoadedWorld>()
@@ -239,14 +240,15 @@ function loadDefaultWorld(ctx: StoreContext, collections: Parameters<typeof load
   const name = `${seed}\u0000${shift}`
   const kept = DEFAULT_WORLD_LOADS.get(name)
   if (kept !== undefined) {
-    ctx.data = copyStoreData(kept.data)
+    // The shared tables themselves, in a store object of its own: a write copies the table it changes.
+    ctx.data = { ...kept.data }
     ctx.indices = StoreIndices.build(ctx.data)
     ctx.random.setState([...kept.random])
     return structuredClone(kept.world)
   }
   const world = loadWorld(ctx, collections, defaultWorld(), shift, undefined, DEFAULT_WORLD_MODELS)
   if (DEFAULT_WORLD_LOADS.size >= LOADS_KEPT) DEFAULT_WORLD_LOADS.delete(DEFAULT_WORLD_LOADS.keys().next().value as string)
-  DEFAULT_WORLD_LOADS.set(name, { data: copyStoreData(ctx.data), random: [...ctx.random.getState()], world: structuredClone(world) })
+  DEFAULT_WORLD_LOADS.set(name, { data: shareStoreData(copyStoreData(ctx.data)), random: [...ctx.random.getState()], world: structuredClone(world) })
   return world
 }
 

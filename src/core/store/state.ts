@@ -656,6 +656,29 @@ export type Table = keyof StoreData
 /** What a table holds. */
 export type Row<T extends Table> = StoreData[T] extends Map<string, infer V> ? V : never
 
+/**
+ * Tables that several simulators hold at once (the process's loads of the default world,
+ * decisions/0057): never changed in place. The first write to one in a simulator copies it there
+ * ({@link writableTable}), so a simulator that only reads a table, as most tests do with the 323
+ * models, never pays for a copy of it.
+ */
+const SHARED_TABLES = new WeakSet<Map<string, unknown>>()
+
+/** Marks every table of `data` shared: from now on nothing changes them in place. */
+export function shareStoreData(data: StoreData): StoreData {
+  for (const table of Object.values(data) as Map<string, unknown>[]) SHARED_TABLES.add(table)
+  return data
+}
+
+/** `data`'s table, made the simulator's own first when it is shared: the one door to writing a table. */
+export function writableTable(data: StoreData, table: Table): Map<string, unknown> {
+  const live = data[table] as Map<string, unknown>
+  if (!SHARED_TABLES.has(live)) return live
+  const own = new Map(live)
+  ;(data as unknown as Record<Table, Map<string, unknown>>)[table] = own
+  return own
+}
+
 /** A copy of every table (the rows themselves are values, shared). */
 export function copyStoreData(data: StoreData): StoreData {
   return {

@@ -7,7 +7,7 @@
 // change stores a new row), so a version shares every row it did not change with the others.
 import type { SimulatorClock } from '../clock.js'
 import type { Random } from '../random.js'
-import { type Row, type StoreData, StoreIndices, type Table } from './state.js'
+import { type Row, type StoreData, StoreIndices, type Table, writableTable } from './state.js'
 
 /**
  * What a history versions and what `put` writes to: the parts of a simulator's store context
@@ -182,9 +182,9 @@ export class History {
   }
 
   private set(table: Table, id: string, value: unknown): void {
-    const live = this.ctx.data[table] as Map<string, unknown>
-    const current = live.get(id)
+    const current = (this.ctx.data[table] as Map<string, unknown>).get(id)
     if (current === value) return
+    const live = writableTable(this.ctx.data, table)
     if (value === undefined) live.delete(id)
     else live.set(id, value)
     this.ctx.indices.changed(table, current, value)
@@ -204,7 +204,7 @@ function sameState(a: readonly number[], b: readonly number[]): boolean {
  * Writes one row: with {@link remove}, the one way the store changes after a simulator is created.
  */
 export function put<T extends Table>(ctx: VersionedStore, table: T, id: string, row: Row<T>): void {
-  const live = ctx.data[table] as Map<string, unknown>
+  const live = writableTable(ctx.data, table)
   const before = live.get(id)
   ctx.history?.record(table, id, before)
   live.set(id, row)
@@ -216,8 +216,8 @@ export function put<T extends Table>(ctx: VersionedStore, table: T, id: string, 
  * snapshot taken before brings the row back, and one taken after keeps it gone.
  */
 export function remove<T extends Table>(ctx: VersionedStore, table: T, id: string): void {
-  const live = ctx.data[table] as Map<string, unknown>
-  if (!live.has(id)) return
+  if (!(ctx.data[table] as Map<string, unknown>).has(id)) return
+  const live = writableTable(ctx.data, table)
   const before = live.get(id)
   ctx.history?.record(table, id, before)
   live.delete(id)
