@@ -73,6 +73,10 @@ interface Router {
   storage: AsyncLocalStorage<Slot>
   open: Set<Slot>
   server: SetupServerApi | undefined
+  /** Whether the server intercepts now. */
+  listening: boolean
+  /** The close the last slot to end asked for, not yet done: the next test's open cancels it. */
+  closing: ReturnType<typeof setImmediate> | undefined
 }
 
 /** Each test's slot, by its simulator. */
@@ -82,7 +86,7 @@ const ROUTER_KEY = Symbol.for('model-access-sim/vitest router')
 
 function router(): Router {
   const holder = globalThis as { [ROUTER_KEY]?: Router }
-  holder[ROUTER_KEY] ??= { storage: new AsyncLocalStorage<Slot>(), open: new Set(), server: undefined }
+  holder[ROUTER_KEY] ??= { storage: new AsyncLocalStorage<Slot>(), open: new Set(), server: undefined, listening: false, closing: undefined }
   return holder[ROUTER_KEY]
 }
 
@@ -125,9 +129,14 @@ function openSlot(slot: Slot): void {
     // the stream (decisions/0045): no forwardStreamCancels needed.
     state.server = setupServer(http.all('*', route)) as SetupServerApi
   }
-  if (state.open.size === 0) {
+  if (state.closing !== undefined) {
+    clearImmediate(state.closing)
+    state.closing = undefined
+  }
+  if (!state.listening) {
     // msw 2 reads onUnhandledRequest, msw 3 onUnhandledFrame: what no slot answers goes through.
     state.server.listen({ onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass' } as Parameters<SetupServerApi['listen']>[0])
+    state.listening = true
   }
   state.open.add(slot)
 }
@@ -136,8 +145,18 @@ function closeSlot(slot: Slot): void {
   const state = router()
   slot.open = false
   if (!state.open.delete(slot)) return
-  // Outside simulator tests the network is as if this module were not loaded.
-  if (state.open.size === 0) state.server?.close()
+  // Outside simulator tests the network is as if this module were not loaded. The close waits for
+  // the event loop's next turn: a simulator test that starts right after this one (sequential
+  // tests start without one) finds the server listening, where closing and listening again for
+  // every test was a quarter of a millisecond each (decisions/0016).
+  // (A test that opens a slot in the meantime cancels the close: it cannot be pending here.)
+  if (state.open.size === 0) {
+    state.closing = setImmediate(() => {
+      state.closing = undefined
+      state.server?.close()
+      state.listening = false
+    })
+  }
 }
 
 /** Makes `context[name]` enter the slot whenever it is read: the test function's own parameters. */

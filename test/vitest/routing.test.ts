@@ -47,6 +47,34 @@ describe('a test that takes no parameters after one that took sim', () => {
   })
 })
 
+describe('the worker\'s MSW server across tests', () => {
+  // The worker's router, as the fixture keeps it: its server exists once a simulator test has run.
+  type Server = { listen: (...args: unknown[]) => void; close: () => void }
+  const state = () => (globalThis as Record<symbol, unknown>)[Symbol.for('model-access-sim/vitest router')] as { server: Server; listening: boolean; open: Set<object> }
+  let listen: ReturnType<typeof vi.spyOn> | undefined
+  let close: ReturnType<typeof vi.spyOn> | undefined
+
+  simTest('a simulator test runs with the server listening', async () => {
+    expect(state().listening).toBe(true)
+    listen = vi.spyOn(state().server, 'listen')
+    close = vi.spyOn(state().server, 'close')
+    expect((await fetch(`${BASE}/videos/models`)).status).toBe(200)
+  })
+
+  simTest('the next one finds it listening: it was neither closed nor listened again in between', async () => {
+    expect([listen?.mock.calls.length, close?.mock.calls.length, state().listening]).toEqual([0, 0, true])
+    expect((await fetch(`${BASE}/videos/models`)).status).toBe(200)
+  })
+
+  test('once the event loop turns with no simulator test open, it is closed: the network is as before', async () => {
+    await new Promise((done) => setImmediate(done))
+    expect([close?.mock.calls.length, state().listening, state().open.size]).toEqual([1, false, 0])
+    listen?.mockRestore()
+    close?.mockRestore()
+    expect(await (await fetch(local.url)).text()).toBe('from the network')
+  })
+})
+
 describe('a request that cannot be told to which running test it belongs', () => {
   // Another simulator test open in this worker, as a concurrent neighbour is: put in the worker's
   // router by hand, so that one test runs the whole case (mutation testing runs a test alone).
