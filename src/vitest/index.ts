@@ -7,6 +7,9 @@
 // simulator test running. Outside simulator tests the server lets every request through, and it
 // stops listening when no simulator test is running. decisions/0016-vitest-fixture.md has the why.
 import { AsyncLocalStorage } from 'node:async_hooks'
+// The module's own functions, not the globals: a test's fake timers replace those, and a close
+// scheduled on a fake clock would wait for it (or be lost with it).
+import { clearImmediate, setImmediate } from 'node:timers'
 import { getResponse, http, type HttpHandler, type RequestHandler } from 'msw'
 import { setupServer, type SetupServerApi } from 'msw/node'
 import { test as baseTest, type TestAPI } from 'vitest'

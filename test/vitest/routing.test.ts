@@ -80,6 +80,21 @@ describe('the worker\'s MSW server across tests', () => {
   })
 })
 
+describe('fake timers left on by a simulator test', () => {
+  const state = () => (globalThis as Record<symbol, unknown>)[Symbol.for('model-access-sim/vitest router')] as { listening: boolean }
+
+  simTest('installs them and leaves them on', () => {
+    vi.useFakeTimers()
+    expect(state().listening).toBe(true)
+  })
+
+  test('the server still closes on the real loop’s next turn: its close does not wait for a fake clock', async () => {
+    vi.useRealTimers()
+    await new Promise((done) => setImmediate(done))
+    expect(state().listening).toBe(false)
+  })
+})
+
 describe('a request that cannot be told to which running test it belongs', () => {
   // Another simulator test open in this worker, as a concurrent neighbour is: put in the worker's
   // router by hand, so that one test runs the whole case (mutation testing runs a test alone).
