@@ -5,20 +5,14 @@
 // counted among the bodies read; the 408's own message; the request line of a refusal cut at a bare
 // LF; a connection reset mid-request logged by no one; and the messages of listen failures the
 // machine cannot be made to cause (a port the process may not bind, a file table full).
-import { Server as NetServer, type Socket, createConnection } from 'node:net'
+import { Server as NetServer, createConnection } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type Simulator, createSimulator } from '../../src/index.js'
 import type { SimRequest, SimResponse } from '../../src/core/protocol.js'
 import { type RequestLogEntry, type SimulatorServer, startServer } from '../../src/server/index.js'
+import { useServersAndSockets } from '../support/server.js'
 
-const servers = new Set<SimulatorServer>()
-const sockets = new Set<Socket>()
-afterEach(async () => {
-  for (const socket of sockets) socket.destroy()
-  sockets.clear()
-  await Promise.all([...servers].map((server) => server.close()))
-  servers.clear()
-})
+const { servers, sockets } = useServersAndSockets()
 
 /** A server of its own for one test, closed after it, logging into `log`. */
 async function serverFor(sim: Simulator<unknown>, options: Parameters<typeof startServer>[1] = {}): Promise<{ server: SimulatorServer; log: RequestLogEntry[] }> {

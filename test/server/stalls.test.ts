@@ -4,24 +4,17 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
 import { type Socket, createConnection } from 'node:net'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
-import { type RequestLogEntry, type SimulatorServer, startServer } from '../../src/server/index.js'
+import { type RequestLogEntry, startServer } from '../../src/server/index.js'
 import { ask, bigFileServer } from './support/big-file-child.js'
+import { useServersAndSockets } from '../support/server.js'
 
 const READ_URL = new URL('./support/read-url.mjs', import.meta.url).pathname
 const MIB = 1024 * 1024
 
 const children = new Set<ChildProcess>()
-const sockets = new Set<Socket>()
-const servers = new Set<SimulatorServer>()
-
-afterEach(async () => {
-  for (const socket of sockets) socket.destroy()
-  sockets.clear()
-  await Promise.all([...servers].map((server) => server.close()))
-  servers.clear()
-})
+const { servers, sockets } = useServersAndSockets()
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL')
 })

@@ -1,4 +1,4 @@
-import { Server as NetServer } from 'node:net'
+import { Server as NetServer, type Socket } from 'node:net'
 import { OpenRouter } from '@openrouter/sdk'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest'
@@ -120,4 +120,20 @@ export async function failureOf(call: Promise<unknown>): Promise<unknown> {
     return error
   }
   throw new Error('Expected the call to fail, but it resolved')
+}
+
+/**
+ * Sets for a test file's servers and raw client sockets: whatever a test adds to them is destroyed
+ * and closed after it (a socket left open would hold its server's close).
+ */
+export function useServersAndSockets(): { servers: Set<SimulatorServer>; sockets: Set<Socket> } {
+  const servers = new Set<SimulatorServer>()
+  const sockets = new Set<Socket>()
+  afterEach(async () => {
+    for (const socket of sockets) socket.destroy()
+    sockets.clear()
+    await Promise.all([...servers].map((server) => server.close()))
+    servers.clear()
+  })
+  return { servers, sockets }
 }
