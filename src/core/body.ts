@@ -143,6 +143,107 @@ export function readJsonObject(body: string | Uint8Array | null | undefined, con
   return value as Record<string, unknown>
 }
 
+/**
+ * Bodies read by {@link readSharedJsonObject}, by their text: a JSON text always parses to the same
+ * value, so the value (frozen) holds nothing of any simulator or request and is shared by every
+ * request sending the same text (decisions/0063). Bounded by {@link SHARED_TOTAL_CHARS} of text and
+ * {@link SHARED_ENTRIES} entries, cleared when full rather than evicted in order.
+ */
+const sharedBodies = new Map<string, Readonly<Record<string, unknown>>>()
+/** The values {@link readSharedJsonObject} made: deeply frozen, so a reader's result for one is a function of it alone. */
+const sharedValues = new WeakSet<object>()
+/** The longest body text kept (characters): longer ones are parsed each time. */
+export const SHARED_MAX_CHARS = 64 * 1024
+/** The characters of text kept at most, over every entry. */
+export const SHARED_TOTAL_CHARS = 1024 * 1024
+/** The entries kept at most. */
+export const SHARED_ENTRIES = 4096
+let sharedChars = 0
+
+/** Freezes a parsed JSON value and everything in it, without recursion (its depth is checked already). */
+function deepFreeze(value: object): void {
+  const pending: object[] = [value]
+  while (pending.length > 0) {
+    const next = pending.pop() as object
+    Object.freeze(next)
+    const children: unknown[] = Array.isArray(next) ? next : Object.values(next)
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]
+      if (typeof child === 'object' && child !== null) pending.push(child)
+    }
+  }
+}
+
+/**
+ * The body as a JSON object, as {@link readJsonObject} reads it and refuses it, but deeply frozen and
+ * shared by every request whose body is the same text: a repeated body (a test suite's fixture
+ * prompt, a client's retry) is parsed once. For the inference readers, which only read their body;
+ * {@link isSharedBody} tells their memo the value is one of these.
+ */
+export function readSharedJsonObject(body: string | Uint8Array | null | undefined, contentType: string | undefined, bytes?: number): Readonly<Record<string, unknown>> {
+  const keep = typeof body === 'string' && body.length <= SHARED_MAX_CHARS
+  // A kept text was a JSON object under the cap once; the content type is this request's, checked each time.
+  if (keep && isJsonContentType(contentType)) {
+    const known = sharedBodies.get(body)
+    if (known !== undefined) return known
+  }
+  const value = readJsonObject(body, contentType, bytes)
+  if (!keep) return value
+  deepFreeze(value)
+  sharedValues.add(value)
+  if (sharedChars + body.length > SHARED_TOTAL_CHARS || sharedBodies.size >= SHARED_ENTRIES) {
+    sharedBodies.clear()
+    sharedChars = 0
+  }
+  sharedBodies.set(body, value)
+  sharedChars += body.length
+  return value
+}
+
+/** Whether `value` was made by {@link readSharedJsonObject}: deeply frozen, shared by the requests that sent its text. */
+export function isSharedBody(value: object): boolean {
+  return sharedValues.has(value)
+}
+
+/** What a reader gave for a shared body under each policy for unknown fields; see {@link readOnce}. */
+export interface ReadMemo<T> {
+  strict?: T
+  lenient?: { result: T; ignored: readonly string[] }
+}
+
+/**
+ * `read(value, unknownFields)`, made once per shared body ({@link isSharedBody}) and policy and
+ * kept in `memo`; another value is read each time. Under a lenient policy the fields the first
+ * read ignored are listed again in this request's `unknownFields.ignored`. A read that throws keeps
+ * nothing (and lists the fields it ignored before it threw). The result is shared: its callers copy it to change it.
+ */
+export function readOnce<T>(memo: WeakMap<object, ReadMemo<T>>, value: Record<string, unknown>, unknownFields: UnknownFields, read: (value: Record<string, unknown>, unknownFields: UnknownFields) => T): T {
+  if (!sharedValues.has(value)) return read(value, unknownFields)
+  let entry = memo.get(value)
+  if (unknownFields.strict) {
+    if (entry?.strict !== undefined) return entry.strict
+    const result = read(value, unknownFields)
+    if (entry === undefined) memo.set(value, (entry = {}))
+    entry.strict = result
+    return result
+  }
+  let lenient = entry?.lenient
+  if (lenient === undefined) {
+    const policy = unknownFieldsPolicy(false)
+    try {
+      lenient = { result: read(value, policy), ignored: policy.ignored }
+    } catch (error) {
+      // A refused body still lists the fields read past before the refusal, as an unshared one does.
+      for (let i = 0; i < policy.ignored.length; i++) unknownFields.ignored.push(policy.ignored[i] as string)
+      throw error
+    }
+    if (entry === undefined) memo.set(value, (entry = {}))
+    entry.lenient = lenient
+  }
+  for (let i = 0; i < lenient.ignored.length; i++) unknownFields.ignored.push(lenient.ignored[i] as string)
+  return lenient.result
+}
+
 /** A JSON value as a refusal shows it: short, never a whole body. */
 function shown(value: unknown): string {
   if (value === undefined) return 'nothing'

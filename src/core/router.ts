@@ -1,5 +1,5 @@
 import { type Principal, bearerSecret, malformedBearer, principalOfKey, requireManagement } from './auth.js'
-import { MAX_BODY_BYTES, readJsonObject, strictUtf8, type UnknownFields, unknownFieldsPolicy } from './body.js'
+import { MAX_BODY_BYTES, readJsonObject, readSharedJsonObject, strictUtf8, type UnknownFields, unknownFieldsPolicy } from './body.js'
 import { type Controls, faultError } from './faults.js'
 import { takeToken } from './store/rate-limits.js'
 import { ApiError, AUTH_MESSAGES, errorEnvelope, invalidArgument } from './errors.js'
@@ -125,10 +125,11 @@ function decodedBody(body: SimRequest['body']): string | undefined {
   return strictUtf8(body)
 }
 
-/** The body as a JSON object, read from the text decoded once when there is one. */
-function readBody(request: SimRequest, decoded: string | undefined): Record<string, unknown> {
-  if (decoded === undefined) return readJsonObject(request.body, contentTypeOf(request))
-  return readJsonObject(decoded, contentTypeOf(request), (request.body as Uint8Array).byteLength)
+/** The body as a JSON object, read from the text decoded once when there is one; `shared`: {@link readSharedJsonObject}. */
+function readBody(request: SimRequest, decoded: string | undefined, shared = false): Record<string, unknown> {
+  const read = shared ? readSharedJsonObject : readJsonObject
+  if (decoded === undefined) return read(request.body, contentTypeOf(request))
+  return read(decoded, contentTypeOf(request), (request.body as Uint8Array).byteLength)
 }
 
 /** The operation a request names, or null (another method, an unknown path); never throws. */
@@ -170,6 +171,7 @@ function serve(ctx: StoreContext, router: RouterContext, request: SimRequest, me
       request,
       defaultRateLimit: router.controls.defaultRateLimit,
       json: () => (body ??= readBody(request, decoded)),
+      sharedJson: () => (body ??= readBody(request, decoded, true)),
       unknownFields,
       inference: router.inference,
     }

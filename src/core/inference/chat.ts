@@ -224,8 +224,9 @@ export function chatCompletion(ctx: StoreContext, runtime: InferenceRuntime, pri
   refuseManagementKey(principal)
   // A request naming a preset is the request the preset makes of it (decisions/0050).
   const use = withPreset(ctx, principal.userId, body, 'chat')
-  const input = readChatRequest(use.body, unknownFields)
-  if (use.presetId !== null) input.presetId = use.presetId
+  const read = readChatRequest(use.body, unknownFields)
+  // The input read is shared by the requests that sent the same body (decisions/0063): copied to change.
+  const input = use.presetId === null ? read : { ...read, presetId: use.presetId }
   return runInference(ctx, runtime, principal, input, path, CHAT_SHAPE, webPluginOf(use.body))
 }
 

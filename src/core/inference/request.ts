@@ -3,7 +3,7 @@
 // (client-fields.ts) is known; the ones the simulator acts on are read into a ChatInput, the rest
 // are type-checked and ignored (decisions/0024 lists which). A field outside both is accepted and
 // listed for the journal, or refused under `strictRequests` (decisions/0036).
-import { BodyReader, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
+import { BodyReader, isSharedBody, type ReadMemo, readOnce, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
 import { QUANTIZATIONS, type Quantization, type SupportedParameter } from '../types.js'
 import { CACHE_CONTROL_FIELDS, readCacheControl, readClientFields, readPlugins, readReasoning, withClientFields } from './client-fields.js'
 import { type DeclaredTool, type OutputFormat, type ReplyDemands, type ToolChoice, NO_DEMANDS, checkToolChoice, declaredTool, demandsOf, readReasoningAsk, schemaAt, stopSequences } from './demands.js'
@@ -373,7 +373,45 @@ export function readModels(body: BodyReader): Pick<ChatInput, 'models' | 'modelF
  * real clients have is refused or listed as `unknownFields` says (by default refused).
  */
 export function readChatRequest(value: Record<string, unknown>, unknownFields: UnknownFields = REFUSE_UNKNOWN): ChatInput {
-  return readPlainChatRequest(value) ?? readAnyChatRequest(value, unknownFields)
+  return readOnce(readInputs, value, unknownFields, readChatInput)
+}
+
+/** Inputs read from shared bodies (decisions/0063): a request that repeats a body skips the reading. */
+const readInputs = new WeakMap<object, ReadMemo<ChatInput>>()
+
+/** The reading itself: a body in one of the plain shapes in one pass, any other field by field. Frozen for a shared body. */
+function readChatInput(value: Record<string, unknown>, unknownFields: UnknownFields): ChatInput {
+  const input = readPlainChatRequest(value) ?? readAnyChatRequest(value, unknownFields)
+  return isSharedBody(value) ? freezeChatInput(input) : input
+}
+
+/**
+ * Freezes what a ChatInput holds, but not the compiled schemas (each keeps the values it made,
+ * decisions/0048): an input shared by many requests that one of them changed would change the
+ * others' replies; frozen, the change throws where it is made.
+ */
+export function freezeChatInput(input: ChatInput): ChatInput {
+  for (let i = 0; i < input.messages.length; i++) Object.freeze(input.messages[i])
+  Object.freeze(input.messages)
+  Object.freeze(input.models)
+  Object.freeze(input.modelFields)
+  Object.freeze(input.parameters)
+  const provider = input.provider
+  Object.freeze(provider.only)
+  Object.freeze(provider.ignore)
+  Object.freeze(provider.order)
+  Object.freeze(provider.quantizations)
+  Object.freeze(provider.maxPrice)
+  Object.freeze(provider)
+  const demands = input.demands
+  for (let i = 0; i < demands.tools.length; i++) Object.freeze(demands.tools[i])
+  Object.freeze(demands.tools)
+  Object.freeze(demands.stop)
+  Object.freeze(demands.reasoning)
+  if (typeof demands.toolChoice === 'object') Object.freeze(demands.toolChoice)
+  if (demands.format !== null) Object.freeze(demands.format)
+  Object.freeze(demands)
+  return Object.freeze(input)
 }
 
 /** The roles whose `{ role, content }` message with text content the plain reader takes as it is. */

@@ -3,10 +3,10 @@
 // messages: a message item is a message, a function call is an assistant turn with a tool call, a
 // function call's output is a tool message, a reasoning item is assistant text. What the result
 // echoes back (instructions, sampling figures, function tools, tool choice) is read beside it.
-import { BodyReader, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
+import { BodyReader, isSharedBody, type ReadMemo, readOnce, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
 import type { SupportedParameter } from '../types.js'
 import { readClientFields, readPlugins, withClientFields } from './client-fields.js'
-import { type ChatInput, type InputMessage, nullableBoolean, readModels, readProvider } from './request.js'
+import { type ChatInput, freezeChatInput, type InputMessage, nullableBoolean, readModels, readProvider } from './request.js'
 import { type DeclaredTool, type OutputFormat, type ToolChoice, checkToolChoice, declaredTool, demandsOf, readReasoningAsk, schemaAt } from './demands.js'
 
 /** Every top-level field of the SDK's ResponsesRequest. */
@@ -277,6 +277,25 @@ function readMetadata(body: BodyReader): Record<string, string> | null {
  * refused).
  */
 export function readResponsesRequest(value: Record<string, unknown>, unknownFields: UnknownFields = REFUSE_UNKNOWN): ResponsesInput {
+  return readOnce(readInputs, value, unknownFields, readResponsesInput)
+}
+
+/** Inputs read from shared bodies (decisions/0063): a request that repeats a body skips the reading. */
+const readInputs = new WeakMap<object, ReadMemo<ResponsesInput>>()
+
+/** The reading itself ({@link readResponsesRequest}); frozen for a shared body, as a chat input is ({@link freezeChatInput}). */
+function readResponsesInput(value: Record<string, unknown>, unknownFields: UnknownFields): ResponsesInput {
+  const read = readAnyResponsesRequest(value, unknownFields)
+  if (!isSharedBody(value)) return read
+  const { echo } = read
+  for (let i = 0; i < echo.tools.length; i++) Object.freeze(echo.tools[i])
+  Object.freeze(echo.tools)
+  Object.freeze(echo.metadata)
+  if (typeof echo.toolChoice === 'object') Object.freeze(echo.toolChoice)
+  return Object.freeze({ chat: freezeChatInput(read.chat), echo: Object.freeze(echo) })
+}
+
+function readAnyResponsesRequest(value: Record<string, unknown>, unknownFields: UnknownFields): ResponsesInput {
   const body: BodyReader = new BodyReader(value, '', unknownFields)
   body.known(RESPONSES_KNOWN_FIELDS)
   const parameters: SupportedParameter[] = []

@@ -86,8 +86,9 @@ export interface ResponsesResult {
 export function createResponse(ctx: StoreContext, runtime: InferenceRuntime, principal: Principal, body: Record<string, unknown>, path: string, unknownFields?: UnknownFields): InferenceOutcome<ResponsesResult> {
   refuseManagementKey(principal)
   const use = withPreset(ctx, principal.userId, body, 'responses')
-  const { chat, echo } = readResponsesRequest(use.body, unknownFields)
-  if (use.presetId !== null) chat.presetId = use.presetId
+  const { chat: read, echo } = readResponsesRequest(use.body, unknownFields)
+  // The input read is shared by the requests that sent the same body (decisions/0063): copied to change.
+  const chat = use.presetId === null ? read : { ...read, presetId: use.presetId }
   return runInference(ctx, runtime, principal, chat, path, responsesShape(echo), webPluginOf(use.body))
 }
 

@@ -8,8 +8,9 @@ export const EMBEDDINGS_OPERATIONS: readonly Operation[] = [
     method: 'POST',
     template: '/embeddings',
     auth: 'key',
-    run({ ctx, principal, request, json, inference, unknownFields }) {
-      const { payload, responder, flags } = createEmbeddings(ctx, inference, principal, json(), request.path, unknownFields)
+    run({ ctx, principal, request, sharedJson, inference, unknownFields }) {
+      // The reader only reads the body: it is shared by requests with the same text (decisions/0063).
+      const { payload, responder, flags } = createEmbeddings(ctx, inference, principal, sharedJson(), request.path, unknownFields)
       const response = payloadResponse(payload)
       if (flags.length > 0) withGuardrailFlags(response, flags)
       return responder === null ? response : withResponder(response, responder)

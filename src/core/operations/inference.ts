@@ -38,7 +38,8 @@ const inferenceRow = (name: OperationName, template: string, run: Inference): Op
   method: 'POST',
   template,
   auth: 'key',
-  run: ({ ctx, principal, request, json, inference, unknownFields }) => inferenceAnswer(run(ctx, inference, principal, json(), request.path, unknownFields)),
+  // Inference readers only read their body: the parsed body is shared by requests with the same text (decisions/0063).
+  run: ({ ctx, principal, request, sharedJson, inference, unknownFields }) => inferenceAnswer(run(ctx, inference, principal, sharedJson(), request.path, unknownFields)),
 })
 
 export const INFERENCE_OPERATIONS: readonly Operation[] = [

@@ -27,6 +27,12 @@ export interface Call<Caller> {
    */
   json(): Record<string, unknown>
   /**
+   * The body as {@link json} reads and refuses it, but deeply frozen and shared by every request
+   * that sends the same text (parsed once, decisions/0063): for operations that only read their
+   * body. Call one of the two, not both.
+   */
+  sharedJson(): Readonly<Record<string, unknown>>
+  /**
    * What an inference request's readers do with a field they do not know: list it for the journal
    * entry's `ignoredFields`, or refuse it under the simulator's `strictRequests` (decisions/0036).
    * Hand it to the body's reader (`new BodyReader(call.json(), '', call.unknownFields)`); a
