@@ -1,8 +1,11 @@
 // Streaming through both adapters: frames as server-sent events, paced for real only when asked.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { streamFrames } from '../../src/core/inference/stream.js'
+import { chunkHead, chunkTail, streamFrames } from '../../src/core/inference/stream.js'
+import type { FinishReason } from '../../src/core/inference/wire.js'
 import type { SimResponse } from '../../src/index.js'
 import { BASE, useSimulatorServer } from '../support/server.js'
+import { runs } from '../support/runs.js'
 import { body, checkEvents, streamingWorld } from './stream-support.js'
 
 const { serve } = useSimulatorServer()
@@ -67,5 +70,25 @@ describe('streamed completions', () => {
     expect(chunks.at(-2).usage).toBeUndefined()
     expect(chunks.at(-1).choices).toEqual([finish])
     expect(chunks.at(-1).usage).toEqual(usage)
+  })
+})
+
+describe('a chunk written from its parts', () => {
+  // The stream writes each chunk's event from its head, delta and tail rather than stringifying the
+  // chunk (chunkHead, chunkTail): the bytes must be JSON.stringify's, for any id, provider, model,
+  // time, finish reason, delta and usage.
+  it('is the bytes JSON.stringify writes of the chunk', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 30 })
+    const usage = fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null)), { maxKeys: 4 })
+    const delta = fc.oneof(fc.constant({}), fc.record({ role: fc.constant('assistant'), content: fc.option(text) }))
+    fc.assert(
+      fc.property(text, text, text, fc.integer({ min: 0, max: 2 ** 40 }), fc.constantFrom('stop', 'length', 'tool_calls', 'content_filter', 'error', null), delta, fc.option(usage), (id, provider, model, created, finish, d, u) => {
+        const chunk: Record<string, unknown> = { id, provider, model, object: 'chat.completion.chunk', created, choices: [{ index: 0, delta: d, finish_reason: finish, native_finish_reason: finish, logprobs: null }] }
+        if (u !== null) chunk['usage'] = u
+        const built = `${chunkHead({ id, provider, model, created })}${JSON.stringify(d)}${chunkTail(finish as FinishReason | null, u === null ? '' : `,"usage":${JSON.stringify(u)}`)}`
+        expect(built).toBe(`data: ${JSON.stringify(chunk)}\n\n`)
+      }),
+      { seed: 20261128, numRuns: runs(500) },
+    )
   })
 })

@@ -39,6 +39,23 @@ const ROLE_OPEN = '{"role":"assistant",'
 const event = (chunk: ChatChunk): string => `data: ${JSON.stringify(chunk)}\n\n`
 
 /**
+ * The event of a chunk of `source`'s stream up to its delta, `data: {"id":…,"choices":[{"index":0,"delta":`,
+ * as `JSON.stringify` writes a chunk: each chunk's text is this, its delta's JSON and {@link chunkTail}.
+ */
+export function chunkHead(source: Pick<StreamSource, 'id' | 'provider' | 'model' | 'created'>): string {
+  return `data: {"id":${JSON.stringify(source.id)},"provider":${JSON.stringify(source.provider)},"model":${JSON.stringify(source.model)},"object":"chat.completion.chunk","created":${JSON.stringify(source.created)},"choices":[{"index":0,"delta":`
+}
+
+/** What follows a chunk's delta: its finish reason, no log probabilities, then `after` beside the choices (`,"usage":{…}`). */
+export function chunkTail(finish: FinishReason | null, after = ''): string {
+  const reason = JSON.stringify(finish)
+  return `,"finish_reason":${reason},"native_finish_reason":${reason},"logprobs":null}]${after}}\n\n`
+}
+
+/** The tail of a chunk that does not finish the reply. */
+const OPEN_TAIL = chunkTail(null)
+
+/**
  * A mid-stream error (decisions/0026): the stream stops after `afterChunks` content chunks and
  * sends one chunk with `error: { code, message, metadata }` and `finish_reason: "error"` instead of
  * the rest; no usage chunk and no `[DONE]` follow it.
@@ -87,11 +104,10 @@ export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut)
   let at = source.latency
   let estimate = 0
   const limit = cut?.afterChunks ?? Number.POSITIVE_INFINITY
-  // The content chunks differ only in their delta: the rest is stringified once and the delta
+  // The chunks differ only in their delta and finish reason: the rest is written once and the delta
   // spliced in, the same bytes as stringifying each chunk (a 100-chunk reply stringified 100 chunks).
-  const template = event(chunk(null as unknown as ChatChunk['choices'][number]['delta'], null))
-  const splice = template.lastIndexOf('"delta":null') + '"delta":'.length
-  const [head, tail] = [template.slice(0, splice), template.slice(splice + 'null'.length)]
+  const head = chunkHead(source)
+  const tail = OPEN_TAIL
   /** Adds a frame whose delta's JSON is `json` (after the role, on every delta, as the service sends it), or counts its tokens only past a cut. */
   const pushJson = (json: string, chars: number, tokens: number, end = tail): void => {
     estimate += tokens
@@ -147,7 +163,8 @@ export function streamPlan(source: Omit<StreamSource, 'usage'>, cut?: StreamCut)
     return { frames, shares, terminal: frames.length - 1, estimate }
   }
   if (sent === 0) push({ content: '' }, 0, 0)
-  frames.push({ atMs: Math.round(at), data: event(finishChunk(source)) })
+  // The finish chunk: an empty delta and the finish reason (decisions/0039).
+  frames.push({ atMs: Math.round(at), data: `${head}{}${chunkTail(source.finishReason)}` })
   shares.push(0)
   return { frames, shares, terminal: frames.length - 1, estimate }
 }
@@ -161,15 +178,6 @@ function pieceDetail(first: ChatReasoningDetail | undefined, piece: string, last
 }
 
 /**
- * The chunk that ends a finished reply (decisions/0039): an empty delta and the finish reason.
- * The usage chunk after it repeats it, usage added.
- */
-function finishChunk(source: Pick<StreamSource, 'id' | 'provider' | 'model' | 'created' | 'finishReason'>): ChatChunk {
-  const { id, provider, model, created, finishReason } = source
-  return { id, provider, model, object: 'chat.completion.chunk', created, choices: [{ index: 0, delta: {}, finish_reason: finishReason, native_finish_reason: finishReason, logprobs: null }] }
-}
-
-/**
  * Ends the plan of a finished reply: a chunk that repeats the finish chunk's choice (the same
  * index, empty delta and finish reason) and adds the usage (cost included), then `data: [DONE]`.
  * The choice is repeated because some clients (LangChain's ChatOpenRouter) read usage only from a
@@ -177,7 +185,8 @@ function finishChunk(source: Pick<StreamSource, 'id' | 'provider' | 'model' | 'c
  */
 export function endStream(plan: StreamPlan, source: Pick<StreamSource, 'id' | 'provider' | 'model' | 'created' | 'finishReason' | 'usage'>): StreamPlan {
   const atMs = (plan.frames[plan.terminal] as StreamFrame).atMs
-  plan.frames.push({ atMs, data: event({ ...finishChunk(source), usage: source.usage }) }, { atMs, data: 'data: [DONE]\n\n' })
+  const usage = `${chunkHead(source)}{}${chunkTail(source.finishReason, `,"usage":${JSON.stringify(source.usage)}`)}`
+  plan.frames.push({ atMs, data: usage }, { atMs, data: 'data: [DONE]\n\n' })
   plan.shares.push(0, 0)
   return plan
 }
