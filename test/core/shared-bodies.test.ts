@@ -195,3 +195,19 @@ describe('an answer does not depend on whether its body was seen before', () => 
     expect(typeof a.preset?.id).toBe('string')
   })
 })
+
+describe('answers made from a shared body', () => {
+  it('are the caller\'s to change: a Responses answer echoes copies, not the frozen body', () => {
+    const { sim, key } = chatWorld({ seed: 7 })
+    const text = JSON.stringify({ model: MODEL, input: 'Hi', metadata: { team: 'a' }, tool_choice: { type: 'function', name: 'f' }, tools: [{ type: 'function', name: 'f', parameters: { type: 'object', properties: { q: { type: 'string' } } } }] })
+    const send = () => sim.handle({ method: 'POST', path: '/responses', authorization: `Bearer ${key}`, body: text }).body as { metadata: Record<string, string>; tool_choice: { name: string }; tools: { parameters: { properties: Record<string, unknown> } }[] }
+    const first = send()
+    first.metadata['team'] = 'changed'
+    first.tool_choice.name = 'changed'
+    ;(first.tools[0] as { parameters: { properties: Record<string, unknown> } }).parameters.properties['q'] = 'changed'
+    const second = send()
+    expect(second.metadata).toEqual({ team: 'a' })
+    expect(second.tool_choice).toEqual({ type: 'function', name: 'f' })
+    expect(second.tools[0]?.parameters.properties['q']).toEqual({ type: 'string' })
+  })
+})
