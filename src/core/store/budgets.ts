@@ -117,8 +117,9 @@ export function budgetWire(budget: BudgetState): WorkspaceBudget {
 /** The budgets of a workspace, narrowest interval first. */
 export function budgetsOf(ctx: StoreContext, workspaceId: string): BudgetState[] {
   const own: BudgetState[] = []
-  for (const interval of BUDGET_INTERVALS) {
-    const budget = ctx.data.budgets.get(budgetScopeKey(workspaceId, interval))
+  // Indexed: a governed request asks on every charge, mostly before the JIT has compiled this (decisions/0033).
+  for (let i = 0; i < BUDGET_INTERVALS.length; i++) {
+    const budget = ctx.data.budgets.get(budgetScopeKey(workspaceId, BUDGET_INTERVALS[i] as BudgetInterval))
     if (budget !== undefined) own.push(budget)
   }
   return own
@@ -227,8 +228,14 @@ export function exhaustedBudget(ctx: StoreContext, workspaceId: string, windows:
   if (budgets.length === 0) return undefined
   const workspace = ctx.data.workspaces.get(workspaceId)
   if (workspace === undefined) return undefined
-  const spend = workspaceSpend(ctx, workspace, windows)
-  return budgets.find((budget) => spend[budget.interval] >= toUnits(budget.limitUsd))
+  // Each budget's window read from the sums as workspaceSpend reads them, without its record of all four.
+  const includeByok = workspace.record.include_byok_in_budgets === true
+  const f = ctx.indices.spendGroups.at(workspaceKeys(ctx, workspaceId), ctx.data.keys, windows)
+  for (let i = 0; i < budgets.length; i++) {
+    const budget = budgets[i] as BudgetState
+    if (spentIn(f, budget.interval, includeByok) >= toUnits(budget.limitUsd)) return budget
+  }
+  return undefined
 }
 
 /** Checks a limit for the programmatic API: above 0, within the exact range. */
