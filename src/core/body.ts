@@ -2,6 +2,7 @@
 // reader of its fields that names every refusal by the field's path (`messages[2].content`), the
 // way query errors name their parameter (decisions/0020).
 import { ApiError, ERROR_MESSAGES } from './errors.js'
+import { deepFreeze } from './json-data.js'
 
 /**
  * The largest request body the simulated service reads, in bytes: 413 over it. The real service's
@@ -159,20 +160,6 @@ export const SHARED_TOTAL_CHARS = 1024 * 1024
 /** The entries kept at most. */
 export const SHARED_ENTRIES = 4096
 let sharedChars = 0
-
-/** Freezes a parsed JSON value and everything in it, without recursion (its depth is checked already). */
-function deepFreeze(value: object): void {
-  const pending: object[] = [value]
-  while (pending.length > 0) {
-    const next = pending.pop() as object
-    Object.freeze(next)
-    const children: unknown[] = Array.isArray(next) ? next : Object.values(next)
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i]
-      if (typeof child === 'object' && child !== null) pending.push(child)
-    }
-  }
-}
 
 /**
  * The body as a JSON object, as {@link readJsonObject} reads it and refuses it, but deeply frozen and

@@ -14,3 +14,26 @@ export function isJsonData(value: unknown, depth = 0): boolean {
   if (proto !== Object.prototype && proto !== null) return false
   return Object.values(value as Record<string, unknown>).every((item) => isJsonData(item, depth + 1))
 }
+
+/**
+ * Freezes a value and every object in it, depth first without recursion (a deep value cannot
+ * overflow the stack), and returns it. A subtree already frozen is taken as frozen whole. Built for
+ * data shared by simulators or requests (the default world's models, presets' configs, request
+ * bodies read once): a write into it then throws instead of reaching the others. The first
+ * default-world simulator of a process freezes its 323 models (decisions/0057): a loop over
+ * `for...in` rather than recursion over `Object.values`' arrays took that from about 4 ms to 2.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value
+  const pending: object[] = [value]
+  while (pending.length > 0) {
+    const next = pending.pop() as Record<string, unknown>
+    if (Object.isFrozen(next)) continue
+    Object.freeze(next)
+    for (const name in next) {
+      const child = next[name]
+      if (typeof child === 'object' && child !== null) pending.push(child)
+    }
+  }
+  return value
+}

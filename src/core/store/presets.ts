@@ -3,6 +3,7 @@
 // store keys a preset by its organisation and slug, so `@preset/<slug>` costs one lookup.
 import { describe } from '../describe.js'
 import { invalidArgument, SimulatorError, SimulatorErrorCode } from '../errors.js'
+import { deepFreeze } from '../json-data.js'
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import type { Preset, PresetVersion, PresetWithVersion } from '../types.js'
 import { ArgumentChecker, fieldsOf, UUID } from './check.js'
@@ -216,14 +217,6 @@ export function newPreset(
   }
 }
 
-/** Freezes a config whole: versions are values, shared by snapshots and every read. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const inner of Object.values(value)) deepFreeze(inner)
-  }
-  return value
-}
 
 /** A slug checked for the programmatic API. */
 export function checkPresetSlug(check: ArgumentChecker, value: unknown, argument = 'slug'): string {

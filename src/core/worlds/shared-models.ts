@@ -2,16 +2,11 @@
 // that loads it (decisions/0041). A model row is a value: the store writes a new row, never into
 // one (store/versions.ts), so simulators can hold the same frozen row. Only the embedded default
 // world is shared: a spec a caller passes may be changed between two loads, the embedded one never.
+import { deepFreeze } from '../json-data.js'
 import type { ModelWithEndpoints } from '../types.js'
 
 /** How many instants (`shift`s) a world's built models are kept for: a suite uses one or two. */
 const SHIFTS_KEPT = 4
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value
-  for (const child of Object.values(value)) deepFreeze(child)
-  return Object.freeze(value)
-}
 
 /** Built, checked and frozen models of one world spec, by the shift (ms) its instants were moved by. */
 export class SharedModels {
