@@ -20,7 +20,9 @@
  *    child process (handlers set up and listening, then the requests, one after another; the
  *    imports are not timed), `createHandlers(createSimulator())` against a bare msw handler
  *    answering the same body text; the ratio of total times, median over PER_TEST_ROUNDS
- *    alternating rounds. Target: at most 1.25x.
+ *    alternating rounds. Target: at most 1.25x. The bare handler does not read the request body;
+ *    as many rounds more set one that does (`await request.text()`, as bench:chat's bare arm does)
+ *    against it, and print what that read costs (informational, no target).
  * 5. PER_TEST_SIMS (1,000) default-world simulators alive at once: heap used after `global.gc()`,
  *    minus before. Target: at most 200 MiB.
  *
@@ -209,6 +211,9 @@ if (arm === 'sim') {
   const sim = createSimulator()
   apiKey = sim.world.apiKey
   handlers = createHandlers(sim)
+} else if (arm === 'bare-read') {
+  // Informational: a handler that reads the request body, as bench:chat's bare arm and any handler answering a request do.
+  handlers = [http.post('${URL_CHAT}', async ({ request }) => { await request.text(); return new HttpResponse(BODY, { headers: { 'content-type': 'application/json' } }) })]
 } else {
   handlers = [http.post('${URL_CHAT}', () => new HttpResponse(BODY, { headers: { 'content-type': 'application/json' } }))]
 }
@@ -233,7 +238,7 @@ console.log(ms)
 `
 }
 
-async function coldMs(arm: 'sim' | 'bare'): Promise<number> {
+async function coldMs(arm: 'sim' | 'bare' | 'bare-read'): Promise<number> {
   const run = await runNode([join(scratch, 'cold.mjs'), arm])
   const ms = Number(run.stdout.trim())
   if (run.code !== 0 || !Number.isFinite(ms)) throw failed(`cold requests (${arm})`, run)
@@ -325,6 +330,8 @@ async function main(): Promise<void> {
     // 4. Cold requests, a fresh process per arm per round.
     console.log(`4. cold: ${fmtInt(REQUESTS)} chat completions a process, ${ROUNDS} rounds…`)
     const cold = await alternate(ROUNDS, () => coldMs('sim'), () => coldMs('bare'))
+    // Informational, no target: how much of the gap is reading the request body, which the bare arm skips.
+    const coldRead = await alternate(ROUNDS, () => coldMs('bare-read'), () => coldMs('bare'))
 
     // 5. Simulators alive at once.
     console.log(`5. ${fmtInt(SIMS)} simulators alive…`)
@@ -366,6 +373,7 @@ async function main(): Promise<void> {
       `createSimulator(): median ${fmtMs(createMedian)} ms over ${CREATES} calls, first call ${fmtMs(createMs[0] as number)} ms`,
       `per test (vitest file): ${fmtMs((median(file.sim) - median(file.bare)) / TESTS)} ms more with simTest`,
       `per request (cold): simulator ${fmtMs(median(cold.sim) / REQUESTS)} ms, bare ${fmtMs(median(cold.bare) / REQUESTS)} ms`,
+      `cold, a bare handler that reads the request body first (informational, no target): ${fmtMs(median(coldRead.sim))} ms, ${fmtRatio(median(coldRead.ratios))} the bare arm's (${ratioSpread(coldRead.ratios)}); the simulator ${fmtRatio(median(cold.sim) / median(coldRead.sim))} it`,
       `${fmtInt(SIMS)} simulators: ${Number.isFinite(mib) ? `${mib.toFixed(1)} MiB, ${((mib * MiB) / SIMS / 1024).toFixed(0)} KiB each` : 'not measured (no global.gc)'}`,
     ]
     for (const line of extra) console.log(line)
@@ -389,6 +397,8 @@ ${machineMarkdown(machine)}
 - **import**: \`await import(...)\` in a fresh \`node\` process, timed inside it with \`performance.now()\`; ${IMPORTS} each, alternating.
 - **createSimulator()**: ${CREATES} calls in one process; the median against the median \`msw/node\` import above.
 - **cold requests**: a fresh process per arm per round (imports not timed): set up the handlers, listen, then ${fmtInt(REQUESTS)} requests one after another; ${ROUNDS} rounds, alternating.
+  The bare arm answers without reading the request body; a third arm that reads it first (\`await request.text()\`, as
+  bench:chat's bare arm does) runs ${ROUNDS} more rounds against it, to show how much of the gap that read is (no target).
 - **memory**: ${fmtInt(SIMS)} simulators kept in an array; heap used after \`global.gc()\`, minus before.
 
 ${t.markdown}
