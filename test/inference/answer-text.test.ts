@@ -46,4 +46,30 @@ describe('the JSON text of a chat completion', () => {
       { seed: SEED, numRuns: runs(300) },
     )
   })
+
+  it('streamed, writes each chunk as JSON.stringify would, its usage chunk with the usage the JSON answer carries', () => {
+    fc.assert(
+      fc.property(reply, price, price, text, (given, prompt, completion, question) => {
+        const sim = createSimulator({ world: 'empty', seed: 3, now: '2026-03-02T23:30:00Z' })
+        const org = sim.users.create({ name: 'Acme', credits: { total: 1_000_000_000 } })
+        const { key } = sim.keys.create({ userId: org.id })
+        sim.models.create({ id: 'acme/m', endpoints: [{ provider_name: 'Alpha', pricing: { prompt, completion } }] })
+        sim.inference.respond({ reply: Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) })
+        const ask = (stream: boolean) => sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body: JSON.stringify({ model: 'acme/m', stream, messages: [{ role: 'user', content: question }] }) })
+        const answer = ask(false)
+        const streamed = ask(true)
+        expect(streamed.type).toBe('stream')
+        const frames = (streamed.body as readonly { data: string }[]).map((frame) => frame.data)
+        expect(frames.at(-1)).toBe('data: [DONE]\n\n')
+        // The stream's comment frames (`: OPENROUTER PROCESSING`) aside.
+        const chunks = frames.filter((data) => data.startsWith('data: {')).map((data) => {
+          const chunk = JSON.parse(data.slice('data: '.length)) as { usage?: unknown }
+          expect(data).toBe(`data: ${JSON.stringify(chunk)}\n\n`)
+          return chunk
+        })
+        expect(chunks.at(-1)?.usage).toEqual((answer.body as { usage: unknown }).usage)
+      }),
+      { seed: SEED, numRuns: runs(200) },
+    )
+  })
 })

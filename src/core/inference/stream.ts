@@ -179,13 +179,18 @@ function pieceDetail(first: ChatReasoningDetail | undefined, piece: string, last
 
 /**
  * Ends the plan of a finished reply: a chunk that repeats the finish chunk's choice (the same
- * index, empty delta and finish reason) and adds the usage (cost included), then `data: [DONE]`.
+ * index, empty delta and finish reason) and adds the usage (cost included; `usageJson`, its text
+ * when the caller has it, saves writing it again), then `data: [DONE]`.
  * The choice is repeated because some clients (LangChain's ChatOpenRouter) read usage only from a
  * chunk that has one, as the service's own usage chunk does (decisions/0039).
  */
-export function endStream(plan: StreamPlan, source: Pick<StreamSource, 'id' | 'provider' | 'model' | 'created' | 'finishReason' | 'usage'>): StreamPlan {
+export function endStream(
+  plan: StreamPlan,
+  source: Pick<StreamSource, 'id' | 'provider' | 'model' | 'created' | 'finishReason' | 'usage'> & { usageJson?: string | undefined },
+): StreamPlan {
   const atMs = (plan.frames[plan.terminal] as StreamFrame).atMs
-  const usage = `${chunkHead(source)}{}${chunkTail(source.finishReason, `,"usage":${JSON.stringify(source.usage)}`)}`
+  // The usage's JSON as the pricing already wrote it for the JSON answer, when it did.
+  const usage = `${chunkHead(source)}{}${chunkTail(source.finishReason, `,"usage":${source.usageJson ?? JSON.stringify(source.usage)}`)}`
   plan.frames.push({ atMs, data: usage }, { atMs, data: 'data: [DONE]\n\n' })
   plan.shares.push(0, 0)
   return plan

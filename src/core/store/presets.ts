@@ -217,7 +217,6 @@ export function newPreset(
   }
 }
 
-
 /** A slug checked for the programmatic API. */
 export function checkPresetSlug(check: ArgumentChecker, value: unknown, argument = 'slug'): string {
   return check.string(value, argument, PRESET_SLUG, PRESET_SLUG_RULE)
