@@ -6,6 +6,7 @@ import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
 import { isAnswered, mayHaveBody, normaliseBasePath, toSimRequest } from '../core/http.js'
 import type { Simulator } from '../core/simulator.js'
+import { bodySource } from './body.js'
 
 /**
  * The service's production base URL, which the official SDK uses by default.
@@ -46,7 +47,7 @@ export function parseBaseUrl(operation: string, raw: unknown): SimBase {
  */
 export async function answer(sim: Pick<Simulator<unknown>, 'handle'>, base: SimBase, request: Request): Promise<SimResponse> {
   const extras = mayHaveBody(request.method)
-    ? { body: request.body === null ? null : await request.text(), headers: { 'content-type': request.headers.get('content-type') ?? undefined } }
+    ? { body: request.body === null ? null : (bodySource(request) ?? (await request.text())), headers: { 'content-type': request.headers.get('content-type') ?? undefined } }
     : undefined
   const simRequest = toSimRequest(request.method, urlParts(base, request.url), base.basePath, request.headers.get('authorization'), extras) as SimRequest
   const response = sim.handle(simRequest)
