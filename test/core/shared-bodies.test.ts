@@ -168,6 +168,46 @@ describe('an answer does not depend on whether its body was seen before', () => 
     )
   })
 
+  it('gives each simulator the reply of its own seed, model and reply options, whatever others were given for the text', () => {
+    // A reply composed for a kept body is kept by its input (decisions/0063): the same text sent to
+    // simulators of other seeds, models (one reasons) and toolRounds, in any order, must get what
+    // it gets when the text is too long to be kept, which composes afresh every time.
+    const tools = [TOOL, { type: 'function', function: { name: 'lookup_order', parameters: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, required: ['id'] } } }]
+    const body = fc.record(
+      {
+        messages: fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), content: fc.string({ maxLength: 30 }) }), { minLength: 1, maxLength: 3 }),
+        tools: fc.constant(tools),
+        tool_choice: fc.constantFrom('auto', 'required', { type: 'function', function: { name: 'lookup_order' } }),
+        response_format: fc.constantFrom({ type: 'json_object' }, { type: 'json_schema', json_schema: { name: 'n', schema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } } }),
+        seed: fc.integer({ min: 0, max: 9 }),
+      },
+      { requiredKeys: ['messages'] },
+    )
+    const setup = fc.record({ seed: fc.integer({ min: 1, max: 4 }), reasons: fc.boolean(), toolRounds: fc.constantFrom(0, 1), firstDown: fc.boolean() })
+    const answerOf = (text: string, { seed, reasons, toolRounds, firstDown }: { seed: number; reasons: boolean; toolRounds: number; firstDown: boolean }): string => {
+      const sim = createSimulator({ world: 'empty', seed, now: '2026-03-02T10:00:00Z', replies: { toolRounds } })
+      const org = sim.users.create({ name: 'Org', credits: { total: 100 } })
+      const { key } = sim.keys.create({ userId: org.id, name: 'k' })
+      const supported = reasons ? ['reasoning', 'tools', 'tool_choice', 'response_format'] : ['tools', 'tool_choice', 'response_format']
+      const pricing = { prompt: '0.000001', completion: '0.000002' }
+      sim.models.create({ id: 'acme/first', endpoints: [{ provider_name: 'Alpha', supported_parameters: supported, pricing }] })
+      sim.models.create({ id: 'acme/second', endpoints: [{ provider_name: 'Beta', supported_parameters: supported, pricing }] })
+      // The first model's provider down: the same text is served by the second model.
+      if (firstDown) sim.faults.providerDown({ provider: 'Alpha' })
+      const answer = sim.handle({ method: 'POST', path: '/chat/completions', authorization: `Bearer ${key}`, body: text })
+      const entry = sim.journal.list().at(-1)
+      return JSON.stringify({ bytes: bytesOf(answer), warnings: entry?.warnings })
+    }
+    fc.assert(
+      fc.property(body, fc.array(setup, { minLength: 2, maxLength: 6 }), (request, setups) => {
+        const text = `${JSON.stringify({ model: 'acme/first', models: ['acme/first', 'acme/second'], ...request })}${' '.repeat(++unique)}`
+        const long = `${text}${' '.repeat(SHARED_MAX_CHARS)}`
+        for (const each of setups) expect(answerOf(text, each)).toBe(answerOf(long, each))
+      }),
+      { seed: SEED, numRuns: runs(120) },
+    )
+  })
+
   it('keeps simulators apart: the same text names a preset one has and the other lacks', () => {
     const text = JSON.stringify({ model: '@preset/terse', messages: [{ role: 'user', content: 'Hello' }] })
     const make = (withPreset: boolean) => {

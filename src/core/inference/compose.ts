@@ -220,9 +220,50 @@ export function thoughtText(h: number, tokens: number): string {
 /**
  * The default reply to a request served by `model` on an endpoint with `abilities`: a tool call
  * when the request requires one or lets the model call one (toolToCall), else content in the
- * request's format; reasoning first for an endpoint that reasons.
+ * request's format; reasoning first for an endpoint that reasons. The result is the caller's to
+ * read, never to change: a repeated request may be given the same object (see `composed`).
  */
 export function composeReply(seed: number, model: string, input: ChatInput, abilities: EndpointAbilities, options: ReplyOptions): Composed {
+  // Only a shared body's input (decisions/0063) is frozen, and only it comes again.
+  if (!Object.isFrozen(input)) return compose(seed, model, input, abilities, options)
+  let kept = composed.get(input)
+  if (kept !== undefined) {
+    for (let i = 0; i < kept.length; i++) {
+      const k = kept[i] as KeptReply
+      if (k.seed === seed && k.model === model && k.reasoning === abilities.reasoning && k.toolRounds === options.toolRounds) return k.reply
+    }
+  } else composed.set(input, (kept = []))
+  const reply = compose(seed, model, input, abilities, options)
+  // A reply with warnings is made again each time: the journal's entry gets its own list.
+  if (reply.warnings.length > 0) return reply
+  if (kept.length >= KEPT_PER_INPUT) kept.length = 0
+  for (const call of reply.toolCalls) Object.freeze(call)
+  Object.freeze(reply.toolCalls)
+  if (reply.reasoning !== null) Object.freeze(reply.reasoning)
+  kept.push({ seed, model, reasoning: abilities.reasoning, toolRounds: options.toolRounds, reply: Object.freeze(reply) })
+  return reply
+}
+
+interface KeptReply {
+  seed: number
+  model: string
+  reasoning: boolean
+  toolRounds: number
+  reply: Composed
+}
+
+/**
+ * Replies composed, by the frozen input they answer. A reply is a function of the seed, the model,
+ * the input, the endpoint's abilities and the reply options alone, so a suite's repeated request
+ * (the same body text, whose input is shared) is answered without folding its messages and tools
+ * again; like the caches above, this holds nothing of any simulator, and an input no request holds
+ * any longer takes its replies with it.
+ */
+const composed = new WeakMap<ChatInput, KeptReply[]>()
+/** Replies kept per input: by seed, model and abilities, which a suite varies little. */
+const KEPT_PER_INPUT = 8
+
+function compose(seed: number, model: string, input: ChatInput, abilities: EndpointAbilities, options: ReplyOptions): Composed {
   const demands = input.demands
   const textSeed = requestSeed(seed, demands)
   const text = (): string => defaultReply(textSeed, model, input)
