@@ -24,7 +24,8 @@ interface BodyState {
  * body is unread; otherwise undefined: then read the stream, as `answer` (route.ts) does.
  */
 export function bodySource(request: Request): string | undefined {
-  if (request.bodyUsed || request.body === null || request.body.locked) return undefined
+  const stream = request.body
+  if (stream === null || stream.locked || request.bodyUsed) return undefined
   const body = stateOf(request)?.body
   const source = body?.source
   if (typeof source === 'string') {
