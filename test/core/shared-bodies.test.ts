@@ -188,7 +188,7 @@ describe('an answer does not depend on whether its body was seen before', () => 
       const sim = createSimulator({ world: 'empty', seed, now: '2026-03-02T10:00:00Z', replies: { toolRounds } })
       const org = sim.users.create({ name: 'Org', credits: { total: 100 } })
       const { key } = sim.keys.create({ userId: org.id, name: 'k' })
-      const supported = reasons ? ['reasoning', 'tools', 'tool_choice', 'response_format'] : ['tools', 'tool_choice', 'response_format']
+      const supported: ('reasoning' | 'tools' | 'tool_choice' | 'response_format')[] = reasons ? ['reasoning', 'tools', 'tool_choice', 'response_format'] : ['tools', 'tool_choice', 'response_format']
       const pricing = { prompt: '0.000001', completion: '0.000002' }
       sim.models.create({ id: 'acme/first', endpoints: [{ provider_name: 'Alpha', supported_parameters: supported, pricing }] })
       sim.models.create({ id: 'acme/second', endpoints: [{ provider_name: 'Beta', supported_parameters: supported, pricing }] })
