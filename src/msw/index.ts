@@ -209,7 +209,11 @@ export function createHandlers(sim: Pick<Simulator<unknown>, 'handle'>, options:
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument(operation, 'options', `must be an options object, got ${describe(options)}`)
   new ArgumentChecker(operation).knownFields(options, HANDLERS_OPTION_FIELDS, '', 'the options of createHandlers')
   const base = parseBaseUrl(operation, options.baseUrl)
-  const handle = async ({ request }: { request: Request }): Promise<Response> => respond(await answer(sim, base, request), request.method, request)
+  // Synchronous when the simulator's answer is (route.ts): no promise between MSW and the answer.
+  const handle = ({ request }: { request: Request }): Response | Promise<Response> => {
+    const response = answer(sim, base, request)
+    return response instanceof Promise ? response.then((done) => respond(done, request.method, request)) : respond(response, request.method, request)
+  }
   // A RegExp without capturing groups: MSW's string patterns decode wildcard params with
   // decodeURIComponent and answer a malformed escape (`/files/%zz/content`) with their own 500
   // before the simulator sees it. Decoding, and its 400, belong to the core router.

@@ -43,14 +43,27 @@ export function parseBaseUrl(operation: string, raw: unknown): SimBase {
 
 /**
  * The simulator's response to a request under `base`, after any real delay it asks for; a
- * `never` fault waits forever. The request must be under the base (see `isUnder`).
+ * `never` fault waits forever. The request must be under the base (see `isUnder`). Synchronous
+ * when nothing is waited for: no delay, and a body read from its source (body.ts) or none, as a
+ * handler that answers at once is in MSW.
  */
-export async function answer(sim: Pick<Simulator<unknown>, 'handle'>, base: SimBase, request: Request): Promise<SimResponse> {
-  const extras = mayHaveBody(request.method)
-    ? { body: request.body === null ? null : (bodySource(request) ?? (await request.text())), headers: { 'content-type': request.headers.get('content-type') ?? undefined } }
-    : undefined
+export function answer(sim: Pick<Simulator<unknown>, 'handle'>, base: SimBase, request: Request): SimResponse | Promise<SimResponse> {
+  if (!mayHaveBody(request.method)) return handled(sim, base, request, undefined)
+  const text = request.body === null ? null : bodySource(request)
+  if (text !== undefined) return handled(sim, base, request, text)
+  return request.text().then((body) => handled(sim, base, request, body))
+}
+
+/** `answer`, the body read (`undefined`: a method without one). */
+function handled(sim: Pick<Simulator<unknown>, 'handle'>, base: SimBase, request: Request, body: string | null | undefined): SimResponse | Promise<SimResponse> {
+  const extras = body === undefined ? undefined : { body, headers: { 'content-type': request.headers.get('content-type') ?? undefined } }
   const simRequest = toSimRequest(request.method, urlParts(base, request.url), base.basePath, request.headers.get('authorization'), extras) as SimRequest
   const response = sim.handle(simRequest)
+  return response.realDelay || response.type === 'never' ? waited(response, request) : response
+}
+
+/** The response once its real delay has passed; a `never` fault never settles. */
+async function waited(response: SimResponse, request: Request): Promise<SimResponse> {
   // Simulated latency has already passed on the simulator clock; wait for real only when asked.
   if (response.realDelay) {
     await delay(response.delayMs ?? 0)
