@@ -4,9 +4,12 @@
  * bytes, and beside `@copilotkit/aimock` serving a chat completion, all in one run.
  *
  * 1. Through MSW: `setupServer(...createHandlers(sim), bare)` in this process; the bare arm is an
- *    `http.post` handler that reads the request body and answers the simulator's body text. Pairs
- *    of requests alternate which arm goes first; BATCH pairs a round; the figure is the median of
- *    the rounds' ratios, with their min–max. Target: at most 1.25x.
+ *    `http.post` handler that reads the request body (`await request.text()`, as a handler written
+ *    by hand does) and answers the simulator's body text. The simulator's handlers take the body's
+ *    text from what the request was made from where Node keeps it (decisions/0064), which skips
+ *    the stream that `text()` runs: part of what the library saves its users, so it is measured.
+ *    Pairs of requests alternate which arm goes first; BATCH pairs a round; the figure is the
+ *    median of the rounds' ratios, with their min–max. Target: at most 1.25x.
  * 2. Through the server: the simulator's `startServer` and a bare node:http server (each in its own
  *    child process) that reads the request body and writes the same bytes: the JSON answer, and a
  *    100-chunk stream in one write, as the simulator's server writes one without real waits. CONNECTIONS
