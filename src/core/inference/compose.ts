@@ -19,6 +19,7 @@ export interface ReplyOptions {
    * round. 0: never a call unless the request requires one.
    */
   toolRounds: number
+  // A new option changes replies: it must join the key of the replies `composeReply` keeps.
 }
 
 export const DEFAULT_REPLY_OPTIONS: ReplyOptions = Object.freeze({ toolRounds: 1 })
