@@ -468,8 +468,11 @@ export function routeEndpoints(model: ResolvedModel, input: Pick<ChatInput, 'pro
  * size and instant). Free endpoints come first, drawn evenly among themselves.
  */
 function weightedOrder(endpoints: readonly Endpoint[], promptTokens: number, at: number, random: Random): Endpoint[] {
-  // Parallel arrays, not an object per endpoint: this runs for every request.
-  const pool = endpoints.slice()
+  // Parallel arrays, not an object per endpoint: this runs for every request. Copied by index, not
+  // with slice(): a shared default-world model's endpoints are frozen, and V8's slice() of a frozen
+  // array takes a slow path (0.7-1.5 µs here, against 0.05).
+  const pool: Endpoint[] = []
+  for (let i = 0; i < endpoints.length; i++) pool.push(endpoints[i] as Endpoint)
   const prices = new Array<number>(pool.length)
   for (let i = 0; i < pool.length; i++) prices[i] = unitPrice(pool[i] as Endpoint, promptTokens, at)
   const order: Endpoint[] = []
