@@ -19,7 +19,7 @@ export interface ChatBody {
 }
 
 /** A body that fast-check prints as its replay text rather than as every byte. */
-function body(bytes: Uint8Array, how: string): ChatBody {
+export function body(bytes: Uint8Array, how: string): ChatBody {
   const made: ChatBody = { bytes, how }
   Object.defineProperty(made, fc.toStringMethod, { value: () => `body(${describeBody(made)})`, enumerable: false })
   return made
