@@ -23,13 +23,47 @@ const jsonAsText = {
  * answers it (`src/core/worlds/default-world-spec.ts`, whose source imports the JSON) is built as
  * one that keeps the JSON as text and parses it on the first call. Importing the package parsed
  * about 1 MB of JSON, some 20 ms, which a user whose tests never load the default world paid too.
+ * The text is in two parts (decisions/0066): the spec without its models, and the models' list,
+ * with each model's span in it, so that a load parses a model only when something reads it.
  */
 const lazyJson = {
   name: 'lazy-json',
   setup(build: { onLoad(options: { filter: RegExp }, load: (args: { path: string }) => Promise<{ contents: string; loader: 'js' }>): void }) {
     build.onLoad({ filter: /[\\/]default-world-spec\.ts$/ }, async ({ path }) => {
-      const value: unknown = JSON.parse(await readFile(path.replace(/default-world-spec\.ts$/, 'default-world.json'), 'utf8'))
-      return { contents: `let spec\nexport function defaultWorldSpec() {\n  return (spec ??= JSON.parse(${JSON.stringify(JSON.stringify(value))}))\n}\n`, loader: 'js' }
+      const value = JSON.parse(await readFile(path.replace(/default-world-spec\.ts$/, 'default-world.json'), 'utf8')) as { models: { id: string }[] }
+      const rest = JSON.stringify({ ...value, models: [] })
+      let models = '['
+      const spans: [string, number, number][] = []
+      for (const model of value.models) {
+        if (models.length > 1) models += ','
+        const text = JSON.stringify(model)
+        spans.push([model.id, models.length, models.length + text.length])
+        models += text
+      }
+      models += ']'
+      const contents = [
+        'let texts, spec, parts',
+        // The literals inside a function: V8 only scans them at import, and reads them on the first call.
+        `const read = () => (texts ??= [${JSON.stringify(rest)}, ${JSON.stringify(models)}, JSON.parse(${JSON.stringify(JSON.stringify(spans))})])`,
+        'export function defaultWorldSpec() {',
+        '  if (spec === undefined) {',
+        '    const [restText, modelsText] = read()',
+        '    spec = JSON.parse(restText)',
+        '    spec.models = JSON.parse(modelsText)',
+        '  }',
+        '  return spec',
+        '}',
+        'export function defaultWorldParts() {',
+        '  if (parts === undefined) {',
+        '    const [restText, modelsText, spanList] = read()',
+        '    const model = (start, end) => { let made; return () => (made ??= JSON.parse(modelsText.slice(start, end))) }',
+        '    parts = { spec: JSON.parse(restText), models: spanList.map(([id, start, end]) => [id, model(start, end)]) }',
+        '  }',
+        '  return parts',
+        '}',
+        '',
+      ].join('\n')
+      return { contents, loader: 'js' }
     })
   },
 }

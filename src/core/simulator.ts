@@ -38,7 +38,7 @@ import { type MemberCollection, createMemberCollection } from './store/members.j
 import { type GuardrailCollection, createGuardrailCollection } from './store/guardrails.js'
 import { guardrailReaders } from './guardrail-rules.js'
 import { type InstantInput, toEpochMs } from './time.js'
-import { type DefaultWorld, defaultWorld, DEFAULT_WORLD_MODELS } from './worlds/default.js'
+import { type DefaultWorld, defaultWorldForLoad, DEFAULT_WORLD_MODELS } from './worlds/default.js'
 import { exportWorld, exportWorldParts, worldFile, worldKey, worldModel, worldPreset, worldUser, worldWorkspace } from './worlds/export.js'
 import { type WorldKey, type WorldSpec, WORLD_FORMAT, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
 import { type WorldProblem } from './worlds/problems.js'
@@ -246,7 +246,7 @@ function loadDefaultWorld(ctx: StoreContext, collections: Parameters<typeof load
     ctx.random.setState([...kept.random])
     return structuredClone(kept.world)
   }
-  const world = loadWorld(ctx, collections, defaultWorld(), shift, undefined, DEFAULT_WORLD_MODELS)
+  const world = loadWorld(ctx, collections, defaultWorldForLoad(), shift, undefined, DEFAULT_WORLD_MODELS)
   if (DEFAULT_WORLD_LOADS.size >= LOADS_KEPT) DEFAULT_WORLD_LOADS.delete(DEFAULT_WORLD_LOADS.keys().next().value as string)
   DEFAULT_WORLD_LOADS.set(name, { data: shareStoreData(copyStoreData(ctx.data)), random: [...ctx.random.getState()], world: structuredClone(world) })
   return world
@@ -308,7 +308,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
   if (worldOption !== 'default' && worldOption !== 'empty' && !isWorldSpec(worldOption)) {
     throw invalidArgument('create simulator', 'world', `must be "default", "empty" or a world spec, got ${describe(worldOption)}`)
   }
-  const spec = worldOption === 'default' ? defaultWorld() : worldOption === 'empty' ? undefined : worldOption
+  const spec = worldOption === 'default' ? defaultWorldForLoad() : worldOption === 'empty' ? undefined : worldOption
   // A world written for an instant starts the clock there, or moves with the clock when `now` is given.
   const specNow = spec && worldNow(spec)
   const startMs = options.now === undefined ? (specNow ?? toEpochMs(DEFAULT_NOW, 'create simulator', 'now')) : toEpochMs(options.now, 'create simulator', 'now')

@@ -1,5 +1,6 @@
 import { SortedIndex } from '../sorted-index.js'
 import { CatalogCache } from './catalog.js'
+import { copyModelTable } from './model-table.js'
 import type { LimitReset, ModelWithEndpoints, VideoModel, Workspace } from '../types.js'
 import type { UsageRecord } from '../usage.js'
 import type { Generation } from '../inference/wire.js'
@@ -674,7 +675,7 @@ export function shareStoreData(data: StoreData): StoreData {
 export function writableTable(data: StoreData, table: Table): Map<string, unknown> {
   const live = data[table] as Map<string, unknown>
   if (!SHARED_TABLES.has(live)) return live
-  const own = new Map(live)
+  const own = table === 'models' ? copyModelTable(live as StoreData['models']) : new Map(live)
   ;(data as unknown as Record<Table, Map<string, unknown>>)[table] = own
   return own
 }
@@ -686,7 +687,7 @@ export function copyStoreData(data: StoreData): StoreData {
     workspaces: new Map(data.workspaces),
     keys: new Map(data.keys),
     files: new Map(data.files),
-    models: new Map(data.models),
+    models: copyModelTable(data.models),
     videoModels: new Map(data.videoModels),
     rateBuckets: new Map(data.rateBuckets),
     generations: new Map(data.generations),

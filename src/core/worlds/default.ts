@@ -1,4 +1,4 @@
-import { defaultWorldSpec } from './default-world-spec.js'
+import { defaultWorldParts, defaultWorldSpec } from './default-world-spec.js'
 import type { WorldSpec } from './spec.js'
 import { SharedModels } from './shared-models.js'
 
@@ -79,5 +79,14 @@ export interface DefaultWorld {
  */
 export const defaultWorld = (): WorldSpec<DefaultWorld> => defaultWorldSpec() as WorldSpec<DefaultWorld>
 
-/** The default world's models, built once per process and shared by every simulator that loads it (decisions/0041). */
-export const DEFAULT_WORLD_MODELS = new SharedModels()
+/**
+ * The default world as a load reads it: the spec without its models (the same object every call),
+ * and each model by id, parsed when first read (decisions/0066).
+ */
+export const defaultWorldForLoad = (): WorldSpec<DefaultWorld> => defaultWorldParts().spec as WorldSpec<DefaultWorld>
+
+/**
+ * The default world's models, made once per process, each when first read, and shared by every
+ * simulator that loads the world (decisions/0041, 0066).
+ */
+export const DEFAULT_WORLD_MODELS = new SharedModels(() => defaultWorldParts().models as readonly (readonly [string, () => object])[])

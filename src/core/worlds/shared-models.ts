@@ -1,29 +1,32 @@
-// The models of the embedded default world, built once per process and shared by every simulator
-// that loads it (decisions/0041). A model row is a value: the store writes a new row, never into
-// one (store/versions.ts), so simulators can hold the same frozen row. Only the embedded default
-// world is shared: a spec a caller passes may be changed between two loads, the embedded one never.
-import { deepFreeze } from '../json-data.js'
-import type { ModelWithEndpoints } from '../types.js'
+// The models of the embedded default world, made once per process (each when first read) and
+// shared by every simulator that loads it (decisions/0041, 0066). A model row is a value: the
+// store writes a new row, never into one (store/versions.ts), so simulators can hold the same
+// frozen row. Only the embedded default world is shared: a spec a caller passes may be changed
+// between two loads, the embedded one never.
+import type { ModelTable } from '../store/model-table.js'
 
 /** How many instants (`shift`s) a world's built models are kept for: a suite uses one or two. */
 const SHIFTS_KEPT = 4
 
-/** Built, checked and frozen models of one world spec, by the shift (ms) its instants were moved by. */
+/**
+ * The models of one world spec, by the shift (ms) its instants were moved by: a table whose rows
+ * are made and frozen on first read (decisions/0066), so that a write into one throws instead of
+ * reaching other simulators.
+ */
 export class SharedModels {
-  private readonly byShift = new Map<number, ReadonlyMap<string, ModelWithEndpoints>>()
+  private readonly byShift = new Map<number, ModelTable>()
 
-  /** The models built for `shift` by an earlier load, by id, or undefined. */
-  get(shift: number): ReadonlyMap<string, ModelWithEndpoints> | undefined {
+  /** `models` reads the world's models: each id, in order, with what reads the model's spec (a `WorldModel`). */
+  constructor(readonly models: () => readonly (readonly [id: string, read: () => object])[]) {}
+
+  /** The table kept for `shift` by an earlier load, or undefined. */
+  get(shift: number): ModelTable | undefined {
     return this.byShift.get(shift)
   }
 
-  /**
-   * Keeps (a copy of the map of) the models a load built for `shift`, each frozen, so that a write
-   * into one throws instead of reaching other simulators.
-   */
-  remember(shift: number, models: ReadonlyMap<string, ModelWithEndpoints>): void {
+  /** Keeps `models` for `shift`: its rows must be frozen when made. Loads copy it (`ModelTable.copy`). */
+  remember(shift: number, models: ModelTable): void {
     if (this.byShift.size >= SHIFTS_KEPT) this.byShift.delete(this.byShift.keys().next().value as number)
-    for (const model of models.values()) deepFreeze(model)
-    this.byShift.set(shift, new Map(models))
+    this.byShift.set(shift, models)
   }
 }

@@ -1,5 +1,5 @@
 import { fromBase64 } from '../base64.js'
-import { isJsonData } from '../json-data.js'
+import { deepFreeze, isJsonData } from '../json-data.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import type { StoreContext } from '../store/context.js'
 import type { CreateFileOptions, FileCollection } from '../store/files.js'
@@ -17,6 +17,8 @@ import { describe } from '../describe.js'
 import type { WorldProblem } from './problems.js'
 import type { WorldResponder } from './responders.js'
 import type { SharedModels } from './shared-models.js'
+import { ModelTable } from '../store/model-table.js'
+import type { ModelWithEndpoints } from '../types.js'
 import { put } from '../store/versions.js'
 import { type CreatePresetOptions, type LoadedPresetVersion, buildLoadedPreset, writePreset } from '../store/presets.js'
 import { checkPresetConfig } from '../inference/presets.js'
@@ -482,17 +484,24 @@ export function loadWorld<Handles extends object>(
     const options = fileOptions(file, path, shift)
     at(path, () => sim.files.create(options))
   })
-  const sharedModels = lists.has('models') ? shared?.get(shift) : undefined
+  let sharedModels = lists.has('models') ? shared?.get(shift) : undefined
+  if (sharedModels === undefined && shared !== undefined && lists.has('models')) {
+    // The embedded default world, written with every field: each model made as insertModel would
+    // make it, unchecked (decisions/0041), and frozen, when it is first read (decisions/0066).
+    // The spec's own `models` are left empty: the shared source has them (worlds/default.ts).
+    const made = (read: () => object) => (): ModelWithEndpoints => {
+      const model = read() as WorldModel
+      return deepFreeze(trustedModel({ ...model, created: (parseInstant(model.created as string) as number) + shift }))
+    }
+    sharedModels = ModelTable.lazy(shared.models().map(([id, read]) => [id, made(read)] as const))
+    shared.remember(shift, sharedModels)
+  }
   if (sharedModels !== undefined && ctx.data.models.size === 0 && ctx.history === undefined) {
-    // Built and checked by an earlier load of the same spec at the same shift (rows are values), into a store with no model yet.
-    ctx.data.models = new Map(sharedModels)
+    // The shared table's rows, into a store with no model yet (rows are values).
+    ctx.data.models = sharedModels.copy()
     ctx.indices.changed('models', undefined, undefined)
   } else if (sharedModels !== undefined) {
     for (const model of sharedModels.values()) put(ctx, 'models', model.id, model)
-  } else if (shared !== undefined && lists.has('models')) {
-    // The embedded default world, written with every field: made as insertModel would make it, unchecked (decisions/0041).
-    for (const model of spec.models ?? []) put(ctx, 'models', model.id, trustedModel({ ...model, created: (parseInstant(model.created as string) as number) + shift }))
-    shared.remember(shift, ctx.data.models)
   } else {
     each<WorldModel>('models', (model, index) => {
       const path = itemPath('models', index)
