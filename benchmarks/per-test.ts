@@ -13,6 +13,9 @@
  * 2. `await import('model-access-sim')` in a fresh `node` process against `await import('msw/node')`,
  *    timed inside the child with `performance.now()`, alternating, PER_TEST_IMPORTS (10) each.
  *    Target: at most 0.25x.
+ *    2b. (informational, no target) the package's first use in a fresh process: the import, the
+ *    first `createSimulator()` and a first chat completion through `sim.handle`, timed together in
+ *    the child, against the `msw/node` import in the same alternating rounds.
  * 3. `createSimulator()` of the default world: the median over PER_TEST_CREATES (200) calls in this
  *    process, against the median `msw/node` import of 2 (the first call's time is printed).
  *    Target: at most 0.002x.
@@ -190,6 +193,25 @@ async function importMs(specifier: string): Promise<number> {
   return ms
 }
 
+/**
+ * The package's first use in a fresh process, as a test file meets it: the import, the first
+ * `createSimulator()` (the default world's load) and a first chat completion through `sim.handle`,
+ * timed together inside the child (DESIGN's "product figure" of what a suite pays per process).
+ */
+async function firstUseMs(): Promise<number> {
+  const code = `const t = performance.now()
+const { createSimulator } = await import('model-access-sim')
+const sim = createSimulator()
+const r = sim.handle({ method: 'POST', path: '/chat/completions', authorization: 'Bearer ' + sim.world.apiKey, body: JSON.stringify({ model: sim.world.models.paid, messages: [{ role: 'user', content: 'Hello there' }] }) })
+const ms = performance.now() - t
+if (r.status !== 200 || r.body?.object !== 'chat.completion') { console.error('not a chat completion: ' + r.status + ' ' + JSON.stringify(r.body).slice(0, 300)); process.exit(1) }
+console.log(ms)`
+  const run = await runNode(['--input-type=module', '-e', code])
+  const ms = Number(run.stdout.trim())
+  if (run.code !== 0 || !Number.isFinite(ms)) throw failed('the first use', run)
+  return ms
+}
+
 // ---------------------------------------------------------------------------------------------
 // 4. Cold requests
 
@@ -316,6 +338,9 @@ async function main(): Promise<void> {
     console.log(`2. imports: ${IMPORTS} fresh processes each…`)
     const imports = await alternate(IMPORTS, () => importMs('model-access-sim'), () => importMs('msw/node'))
     const mswImportMs = median(imports.bare)
+    // Informational, no target: the import with the first createSimulator() and a first request.
+    console.log(`2b. first use (import, createSimulator(), a chat completion): ${IMPORTS} fresh processes, against msw/node's import…`)
+    const firstUse = await alternate(IMPORTS, firstUseMs, () => importMs('msw/node'))
 
     // 3. createSimulator(), in this process.
     console.log(`3. createSimulator(): ${CREATES} calls…`)
@@ -365,12 +390,13 @@ async function main(): Promise<void> {
     const rows: string[][] = [
       ['vitest file (ms, wall)', fmtMs(median(file.sim)), fmtMs(median(file.bare)), `${fmtRatio(fileRatio)} (${ratioSpread(file.ratios)})`],
       ['import (ms, in the child)', fmtMs(median(imports.sim)), fmtMs(mswImportMs), `${fmtRatio(importRatio)} (${ratioSpread(imports.ratios)})`],
+      ['first use: import + createSimulator() + a chat completion (ms, in the child; no target)', fmtMs(median(firstUse.sim)), fmtMs(median(firstUse.bare)), `${fmtRatio(median(firstUse.ratios))} (${ratioSpread(firstUse.ratios)})`],
       ['cold requests (ms, total)', fmtMs(median(cold.sim)), fmtMs(median(cold.bare)), `${fmtRatio(coldRatio)} (${ratioSpread(cold.ratios)})`],
     ]
     const t = table(['case', 'simulator (median)', 'bare / msw (median)', 'ratio (min–max)'], rows, ['l', 'r', 'r', 'r'])
     console.log(`\n${t.text}`)
     const extra = [
-      `createSimulator(): median ${fmtMs(createMedian)} ms over ${CREATES} calls, first call ${fmtMs(createMs[0] as number)} ms`,
+      `createSimulator(): median ${fmtMs(createMedian)} ms over ${CREATES} calls, the first of them ${fmtMs(createMs[0] as number)} ms (the process had made one before)`,
       `per test (vitest file): ${fmtMs((median(file.sim) - median(file.bare)) / TESTS)} ms more with simTest`,
       `per request (cold): simulator ${fmtMs(median(cold.sim) / REQUESTS)} ms, bare ${fmtMs(median(cold.bare) / REQUESTS)} ms`,
       `cold, a bare handler that reads the request body first (informational, no target): ${fmtMs(median(coldRead.sim))} ms, ${fmtRatio(median(coldRead.ratios))} the bare arm's (${ratioSpread(coldRead.ratios)}); the simulator ${fmtRatio(median(cold.sim) / median(coldRead.sim))} it`,
@@ -395,6 +421,8 @@ ${machineMarkdown(machine)}
   One vitest config (\`pool: 'forks'\`, \`isolate: true\`), \`vitest run\` in a child process, wall time; a warm-up pair, then ${ROUNDS} rounds, the arm that goes first alternating.
   The package is a copy of dist/ under node_modules, loaded as an installed package.
 - **import**: \`await import(...)\` in a fresh \`node\` process, timed inside it with \`performance.now()\`; ${IMPORTS} each, alternating.
+- **first use** (no target): in a fresh process, \`await import('model-access-sim')\`, the first \`createSimulator()\` (the default world's load) and a
+  first chat completion through \`sim.handle\`, timed together inside the child, against \`await import('msw/node')\` in the same alternating rounds; ${IMPORTS} each.
 - **createSimulator()**: ${CREATES} calls in one process; the median against the median \`msw/node\` import above.
 - **cold requests**: a fresh process per arm per round (imports not timed): set up the handlers, listen, then ${fmtInt(REQUESTS)} requests one after another; ${ROUNDS} rounds, alternating.
   The bare arm answers without reading the request body; a third arm that reads it first (\`await request.text()\`, as
