@@ -6,6 +6,7 @@
 import type { BudgetInterval } from './store/state.js'
 import { base64Slices, toBase64 } from './base64.js'
 import { type Fault, type FaultRule } from './faults.js'
+import { operationHint } from './operation-hint.js'
 import { OPERATION_NAMES } from './protocol.js'
 import { SimulatorError, SimulatorErrorCode, errorEnvelope } from './errors.js'
 import { type AnsweredResponse, jsonResponse } from './http.js'
@@ -166,7 +167,7 @@ function journalQuery(query: URLSearchParams): JournalQuery {
   if (operation) {
     if (operation === 'none') filter.operation = null
     else if ((OPERATION_NAMES as readonly string[]).includes(operation)) filter.operation = operation as JournalFilter['operation'] & string
-    else throw badRequest('operation', `"operation" must be one of ${OPERATION_NAMES.join(', ')} or none, got ${JSON.stringify(operation)}`)
+    else throw badRequest('operation', `"operation" must be one of ${OPERATION_NAMES.join(', ')} or none, got ${JSON.stringify(operation)}${operationHint(operation)}`)
   }
   const status = query.get('status')
   if (status) {

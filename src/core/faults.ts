@@ -9,6 +9,7 @@ import { Random } from './random.js'
 import { describe } from './describe.js'
 import { isJsonData } from './json-data.js'
 import { ArgumentChecker, fieldsOf, withoutFields } from './store/check.js'
+import { operationHint } from './operation-hint.js'
 import type { RateLimit } from './store/state.js'
 
 
@@ -164,7 +165,7 @@ function checkOperations(value: unknown, operation: string): ReadonlySet<Operati
   if (list.length === 0) throw invalidArgument(operation, 'operation', `must name at least one of ${OPERATION_NAMES.join(', ')}; leave it out to match every request`)
   for (const name of list) {
     if (!OPERATION_NAMES.includes(name as OperationName)) {
-      throw invalidArgument(operation, 'operation', `must be one of ${OPERATION_NAMES.join(', ')}, got ${describe(name)}`)
+      throw invalidArgument(operation, 'operation', `must be one of ${OPERATION_NAMES.join(', ')}, got ${describe(name)}${operationHint(name)}`)
     }
   }
   return new Set(list as OperationName[])

@@ -3,6 +3,7 @@ import { frameRebuildOf, payloadOf } from './operations/operation.js'
 import type { Principal } from './auth.js'
 import { ArgumentChecker, fieldsOf } from './store/check.js'
 import { describe } from './describe.js'
+import { operationHint } from './operation-hint.js'
 import { type JsonPayload, utf8Length } from './json-text.js'
 
 /** One request the simulator answered, and how. */
@@ -231,7 +232,9 @@ function checkFilter(filter: unknown): void {
   const check: ArgumentChecker = new ArgumentChecker('list the journal')
   const given = check.object(filter, 'filter')
   check.knownFields(given, JOURNAL_FILTER_FIELDS, 'filter', 'a journal filter')
-  if (given['operation'] !== undefined && given['operation'] !== null) check.oneOf(given['operation'], OPERATION_NAMES, 'filter.operation')
+  if (given['operation'] !== undefined && given['operation'] !== null && !(OPERATION_NAMES as readonly unknown[]).includes(given['operation'])) {
+    check.fail('filter.operation', `must be one of ${OPERATION_NAMES.map((name) => JSON.stringify(name)).join(', ')}, got ${describe(given['operation'])}${operationHint(given['operation'])}`)
+  }
   if (given['status'] !== undefined && (typeof given['status'] !== 'number' || !Number.isInteger(given['status']))) {
     check.fail('filter.status', `must be an HTTP status (an integer), got ${describe(given['status'])}`)
   }

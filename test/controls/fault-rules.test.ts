@@ -138,7 +138,19 @@ describe('sim.faults.add refuses a bad rule with an error naming the argument, a
       name: 'an unknown operation among known ones',
       rule: { operation: ['listKeys', 'createKeys'], respond: { status: 500 } },
       argument: 'operation',
-      message: `Failed to add a fault: "operation" must be one of ${OPERATIONS}, got "createKeys".`,
+      message: `Failed to add a fault: "operation" must be one of ${OPERATIONS}, got "createKeys" (did you mean "createKey"?).`,
+    },
+    {
+      name: 'a near miss of an operation (a letter short)',
+      rule: { operation: 'createResponse', respond: { status: 500 } },
+      argument: 'operation',
+      message: `Failed to add a fault: "operation" must be one of ${OPERATIONS}, got "createResponse" (did you mean "createResponses"?).`,
+    },
+    {
+      name: 'an operation in another case',
+      rule: { operation: 'listkeys', respond: { status: 500 } },
+      argument: 'operation',
+      message: `Failed to add a fault: "operation" must be one of ${OPERATIONS}, got "listkeys" (did you mean "listKeys"?).`,
     },
     { name: 'a numeric path', rule: { path: 42, respond: { status: 500 } }, argument: 'path', message: 'Failed to add a fault: "path" must be a string pattern (with * for any characters) or a RegExp.' },
     { name: 'a numeric keyHash', rule: { keyHash: 42, respond: { status: 500 } }, argument: 'keyHash', message: 'Failed to add a fault: "keyHash" must be a key hash.' },
@@ -215,6 +227,15 @@ describe('the presets refuse bad options with their own name in the error', () =
     const sim = createSimulator()
     expectRefused(() => sim.faults[preset]({ operation: 'listUsers' as 'listKeys' }), 'operation', `Failed to ${operation}: "operation" must be one of ${OPERATIONS}, got "listUsers".`)
     expect(sim.faults.list()).toEqual([])
+  })
+
+  it('the journal filter names the operation an unknown one probably meant', () => {
+    const sim = createSimulator()
+    expectRefused(
+      () => sim.journal.list({ operation: 'getCredit' as 'getCredits' }),
+      'filter.operation',
+      `Failed to list the journal: "filter.operation" must be one of ${OPERATION_NAMES.map((name) => JSON.stringify(name)).join(', ')}, got "getCredit" (did you mean "getCredits"?).`,
+    )
   })
 
   it.each(presets)('%s refuses options that are a string or an array', (preset, operation) => {

@@ -405,6 +405,8 @@ describe('responders for embeddings', () => {
     refuse({ match: { operation: 'createEmbeddings' }, reply: { content: 'hi' } }, 'reply.content')
     refuse({ match: { operation: 'createEmbeddings' }, reply: { usage: { completionTokens: 3 } } }, 'reply.usage.completionTokens')
     refuse({ match: { operation: 'embeddings' }, error: { status: 500 } }, 'match.operation')
+    // A near miss names what it probably meant, among the operations a responder takes.
+    refuse({ match: { operation: 'createEmbedding' }, error: { status: 500 } }, 'got "createEmbedding" (did you mean "createEmbeddings"?).')
     refuse({ match: { operation: 'createEmbeddings', input: 3 }, error: { status: 500 } }, 'match.input')
   })
 

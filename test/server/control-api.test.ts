@@ -260,6 +260,10 @@ describe('the control API: the journal query', () => {
     }
     const operation = control('GET', '/journal', undefined, 'operation=chat')
     expect(operation.body.error.message).toMatch(/^Failed to read the request: "operation" must be one of listKeys, getKey, .*createChatCompletion, .* or none, got "chat"\.$/)
+    // A near miss is answered with what it probably meant, nearest first.
+    const nearMiss = control('GET', '/journal', undefined, 'operation=createChatCompletions')
+    expectBadArgument(nearMiss, 'operation')
+    expect(nearMiss.body.error.message).toMatch(/ or none, got "createChatCompletions" \(did you mean "createChatCompletion" or "createCompletion"\?\)\.$/)
   })
 
   it('takes the bounds of limit and after', () => {

@@ -6,6 +6,7 @@ import { describe } from '../describe.js'
 import { ApiError, type ErrorStatus, invalidArgument } from '../errors.js'
 import { isJsonData } from '../json-data.js'
 import { ArgumentChecker, fieldsOf } from '../store/check.js'
+import { operationHint } from '../operation-hint.js'
 import type { FinishReason } from './wire.js'
 
 /** Which attempts a responder answers. Every given criterion must hold; none given matches all. */
@@ -198,7 +199,9 @@ export function checkRule(rule: unknown, names?: CatalogNames): ResponderRule {
     const last = match.lastUserMessage
     if (last !== undefined && typeof last !== 'string' && !(last instanceof RegExp)) check.fail('match.lastUserMessage', `must be a string or a RegExp, got ${describe(last)}`)
     if (match.tools !== undefined) check.boolean(match.tools, 'match.tools')
-    if (match.operation !== undefined) check.oneOf(match.operation, RESPONDER_OPERATIONS, 'match.operation')
+    if (match.operation !== undefined && !(RESPONDER_OPERATIONS as readonly unknown[]).includes(match.operation)) {
+      check.fail('match.operation', `must be one of ${RESPONDER_OPERATIONS.map((name) => JSON.stringify(name)).join(', ')}, got ${describe(match.operation)}${operationHint(match.operation, RESPONDER_OPERATIONS)}`)
+    }
     const embeddings = match.operation === 'createEmbeddings'
     if (match.input !== undefined) {
       if (typeof match.input !== 'string' && !(match.input instanceof RegExp)) check.fail('match.input', `must be a string or a RegExp, got ${describe(match.input)}`)
