@@ -232,9 +232,7 @@ function checkFilter(filter: unknown): void {
   const check: ArgumentChecker = new ArgumentChecker('list the journal')
   const given = check.object(filter, 'filter')
   check.knownFields(given, JOURNAL_FILTER_FIELDS, 'filter', 'a journal filter')
-  if (given['operation'] !== undefined && given['operation'] !== null && !(OPERATION_NAMES as readonly unknown[]).includes(given['operation'])) {
-    check.fail('filter.operation', `must be one of ${OPERATION_NAMES.map((name) => JSON.stringify(name)).join(', ')}, got ${describe(given['operation'])}${operationHint(given['operation'])}`)
-  }
+  if (given['operation'] !== undefined && given['operation'] !== null) check.oneOf(given['operation'], OPERATION_NAMES, 'filter.operation', operationHint)
   if (given['status'] !== undefined && (typeof given['status'] !== 'number' || !Number.isInteger(given['status']))) {
     check.fail('filter.status', `must be an HTTP status (an integer), got ${describe(given['status'])}`)
   }

@@ -3,7 +3,7 @@
 // that answered every request, and `createSimulator({ rateLimt: ... })` made a simulator without a
 // rate limit. Each error names the field's path and lists the known fields; nothing is added.
 import { describe, expect, it } from 'vitest'
-import { type Simulator, createSimulator } from '../../src/index.js'
+import { OPERATION_NAMES, type Simulator, createSimulator } from '../../src/index.js'
 import { simulatorErrorOf } from '../support/server.js'
 
 const RULE = 'operation, path, keyHash, provider, once, times, fromCall, probability, afterChunks, respond, name'
@@ -140,6 +140,15 @@ describe('an unknown criterion of a journal filter is refused', () => {
       'Failed to list the journal: "filter.opertion" is not a field of a journal filter (known fields: operation, status, method, keyHash, outcome, responder, hasIgnoredFields, hasWarnings, flagged).',
     )
     expect(sim.journal.list({ operation: 'getKey', status: 200, method: 'GET', keyHash: 'x', outcome: 'response' })).toEqual([])
+  })
+
+  it('names the operation an unknown one probably meant', () => {
+    const sim = createSimulator()
+    const error = simulatorErrorOf(() => sim.journal.list({ operation: 'getCredit' as 'getCredits' }))
+    expect(error.argument).toBe('filter.operation')
+    expect(error.message).toBe(
+      `Failed to list the journal: "filter.operation" must be one of ${OPERATION_NAMES.map((name) => JSON.stringify(name)).join(', ')}, got "getCredit" (did you mean "getCredits"?).`,
+    )
   })
 })
 

@@ -199,9 +199,7 @@ export function checkRule(rule: unknown, names?: CatalogNames): ResponderRule {
     const last = match.lastUserMessage
     if (last !== undefined && typeof last !== 'string' && !(last instanceof RegExp)) check.fail('match.lastUserMessage', `must be a string or a RegExp, got ${describe(last)}`)
     if (match.tools !== undefined) check.boolean(match.tools, 'match.tools')
-    if (match.operation !== undefined && !(RESPONDER_OPERATIONS as readonly unknown[]).includes(match.operation)) {
-      check.fail('match.operation', `must be one of ${RESPONDER_OPERATIONS.map((name) => JSON.stringify(name)).join(', ')}, got ${describe(match.operation)}${operationHint(match.operation, RESPONDER_OPERATIONS)}`)
-    }
+    if (match.operation !== undefined) check.oneOf(match.operation, RESPONDER_OPERATIONS, 'match.operation', (given) => operationHint(given, RESPONDER_OPERATIONS))
     const embeddings = match.operation === 'createEmbeddings'
     if (match.input !== undefined) {
       if (typeof match.input !== 'string' && !(match.input instanceof RegExp)) check.fail('match.input', `must be a string or a RegExp, got ${describe(match.input)}`)

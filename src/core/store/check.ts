@@ -80,8 +80,9 @@ export class ArgumentChecker {
     return value
   }
 
-  oneOf<T extends string | number>(value: unknown, allowed: readonly T[], argument: string): T {
-    if (!allowed.includes(value as T)) this.fail(argument, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(value)}`)
+  /** `hint`: what ends the message of a refused value (what it probably meant), or `''`. */
+  oneOf<T extends string | number>(value: unknown, allowed: readonly T[], argument: string, hint?: (value: unknown) => string): T {
+    if (!allowed.includes(value as T)) this.fail(argument, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(value)}${hint?.(value) ?? ''}`)
     return value as T
   }
 }
