@@ -1,5 +1,7 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { defineConfig } from 'tsup'
+import { worldFileText, worldTexts } from './src/core/worlds/default-world-texts.js'
 import { BUNDLED } from './scripts/bundled-dependencies.js'
 
 /**
@@ -18,49 +20,44 @@ const jsonAsText = {
   },
 }
 
+type Plugin = {
+  name: string
+  setup(build: {
+    onLoad(options: { filter: RegExp }, load: (args: { path: string }) => Promise<{ contents: string; loader: 'js' }>): void
+    onResolve(options: { filter: RegExp }, callback: (args: { path: string; importer: string }) => { path: string; external: boolean } | undefined): void
+  }): void
+}
+
 /**
- * The default world's spec parsed on first use, not at import (decisions/0059): the module that
- * answers it (`src/core/worlds/default-world-spec.ts`, whose source imports the JSON) is built as
- * one that keeps the JSON as text and parses it on the first call. Importing the package parsed
- * about 1 MB of JSON, some 20 ms, which a user whose tests never load the default world paid too.
- * The text is in two parts (decisions/0066): the spec without its models, and the models' list,
- * with each model's span in it, so that a load parses a model only when something reads it.
+ * The built package's default world (decisions/0067): the source's importer of the JSON module
+ * imports src/world-data/built.ts instead, and that module's texts come from `#default-world`
+ * (package.json "imports"), left to the runtime: on Node they are read from a file beside the
+ * build (src/world-data/node.ts), elsewhere they are embedded (src/world-data/texts.ts). Either is
+ * parsed on the first load of the default world, a model at a time (decisions/0059, 0066).
  */
-const lazyJson = {
-  name: 'lazy-json',
-  setup(build: { onLoad(options: { filter: RegExp }, load: (args: { path: string }) => Promise<{ contents: string; loader: 'js' }>): void }) {
-    build.onLoad({ filter: /[\\/]default-world-spec\.ts$/ }, async ({ path }) => {
-      const value = JSON.parse(await readFile(path.replace(/default-world-spec\.ts$/, 'default-world.json'), 'utf8')) as { models: { id: string }[] }
-      const rest = JSON.stringify({ ...value, models: [] })
-      let models = '['
-      const spans: [string, number, number][] = []
-      for (const model of value.models) {
-        if (models.length > 1) models += ','
-        const text = JSON.stringify(model)
-        spans.push([model.id, models.length, models.length + text.length])
-        models += text
-      }
-      models += ']'
+const defaultWorldImport: Plugin = {
+  name: 'default-world-import',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(default-world-spec|texts)\.js$/ }, ({ path, importer }) => {
+      if (path === './default-world-spec.js' && /[\\/]src[\\/]core[\\/]worlds[\\/]default\.ts$/.test(importer)) return { path: resolve('src/world-data/built.ts'), external: false }
+      if (path === './texts.js' && /[\\/]src[\\/]world-data[\\/]built\.ts$/.test(importer)) return { path: '#default-world', external: true }
+      return undefined
+    })
+  },
+}
+
+/**
+ * The embedded texts as string literals inside the function that answers them: V8 only scans them
+ * at import and reads them on the first call (decisions/0059).
+ */
+const embeddedWorld: Plugin = {
+  name: 'embedded-world',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]world-data[\\/]texts\.ts$/ }, async () => {
+      const { spec, spans, models } = worldTexts(await worldJson())
       const contents = [
-        'let texts, spec, parts',
-        // The literals inside a function: V8 only scans them at import, and reads them on the first call.
-        `const read = () => (texts ??= [${JSON.stringify(rest)}, ${JSON.stringify(models)}, JSON.parse(${JSON.stringify(JSON.stringify(spans))})])`,
-        'export function defaultWorldSpec() {',
-        '  if (spec === undefined) {',
-        '    const [restText, modelsText] = read()',
-        '    spec = JSON.parse(restText)',
-        '    spec.models = JSON.parse(modelsText)',
-        '  }',
-        '  return spec',
-        '}',
-        'export function defaultWorldParts() {',
-        '  if (parts === undefined) {',
-        '    const [restText, modelsText, spanList] = read()',
-        '    const model = (start, end) => { let made; return () => (made ??= JSON.parse(modelsText.slice(start, end))) }',
-        '    parts = { spec: JSON.parse(restText), models: spanList.map(([id, start, end]) => [id, model(start, end)]) }',
-        '  }',
-        '  return parts',
-        '}',
+        'let texts',
+        `export const defaultWorldTexts = () => (texts ??= { spec: ${JSON.stringify(spec)}, spans: ${JSON.stringify(spans)}, models: ${JSON.stringify(models)} })`,
         '',
       ].join('\n')
       return { contents, loader: 'js' }
@@ -68,21 +65,32 @@ const lazyJson = {
   },
 }
 
+const WORLD_JSON = 'src/core/worlds/default-world.json'
+const worldJson = async () => JSON.parse(await readFile(WORLD_JSON, 'utf8')) as { models: { id: string }[] }
+
+/** The public entry points: the ones with declarations. */
+const PUBLIC_ENTRIES = {
+  index: 'src/index.ts',
+  'msw/index': 'src/msw/index.ts',
+  'pricing/index': 'src/pricing/index.ts',
+  'fixtures/index': 'src/fixtures/index.ts',
+  'arbitraries/index': 'src/arbitraries/index.ts',
+  'server/index': 'src/server/index.ts',
+  'vitest/index': 'src/vitest/index.ts',
+  'live/index': 'src/live/index.ts',
+  // The command (package.json "bin"); built with the rest so that it shares their chunks.
+  cli: 'src/server/cli-entry.ts',
+}
+
 export default defineConfig({
   entry: {
-    index: 'src/index.ts',
-    'msw/index': 'src/msw/index.ts',
-    'pricing/index': 'src/pricing/index.ts',
-    'fixtures/index': 'src/fixtures/index.ts',
-    'arbitraries/index': 'src/arbitraries/index.ts',
-    'server/index': 'src/server/index.ts',
-    'vitest/index': 'src/vitest/index.ts',
-    'live/index': 'src/live/index.ts',
-    // The command (package.json "bin"); built with the rest so that it shares their chunks.
-    cli: 'src/server/cli-entry.ts',
+    ...PUBLIC_ENTRIES,
+    // `#default-world` (package.json "imports"): what the built package loads the default world from.
+    'default-world-node': 'src/world-data/node.ts',
+    'default-world-embedded': 'src/world-data/texts.ts',
   },
   format: ['esm', 'cjs'],
-  dts: true,
+  dts: { entry: PUBLIC_ENTRIES },
   clean: true,
   sourcemap: true,
   // Shared chunks in CJS too, so that every entry point shares one copy of the core: a PricingError
@@ -96,5 +104,14 @@ export default defineConfig({
   // copied in: resolving and loading their ten modules was a third of what importing the root
   // cost (decisions/0062). Their licenses ship in THIRD-PARTY-NOTICES.md.
   noExternal: [...BUNDLED],
-  esbuildPlugins: [lazyJson, jsonAsText],
+  esbuildPlugins: [defaultWorldImport, embeddedWorld, jsonAsText],
+  // CJS has no `import.meta`: src/world-data/node.ts reads `__dirname` there, and its ESM branch
+  // must not leave the syntax in the CJS build.
+  esbuildOptions(options, { format }) {
+    if (format === 'cjs') options.define = { ...options.define, 'import.meta.url': 'undefined' }
+  },
+  // The Node build's default world: beside the modules that read it (src/world-data/node.ts).
+  async onSuccess() {
+    await writeFile('dist/default-world.jsonl', worldFileText(worldTexts(await worldJson())))
+  },
 })

@@ -128,26 +128,8 @@ step "import() from ESM"
   console.log("ESM ok: import(\"model-access-sim\"), import(\"model-access-sim/msw\"), import(\"model-access-sim/pricing\"), /fixtures and /arbitraries; GET /videos/models ->", res.status)
 ')
 
-step "the default world is parsed on first use, not at import, a model at a time (decisions/0059, 0066)"
-(cd "$CONSUMER" && node --input-type=module -e '
-  import assert from "node:assert/strict"
-  import { readdirSync, readFileSync } from "node:fs"
-  const dir = "node_modules/model-access-sim/dist"
-  for (const format of [".js", ".cjs"]) {
-    const text = readdirSync(dir).filter((name) => name.endsWith(format)).map((name) => readFileSync(dir + "/" + name, "utf8")).join("\n")
-    // The world as JSON text is in the build once: its spec without models, then its models list,
-    // both literals inside the function that reads them on first use (not at import).
-    const specs = text.match(/["\x27]\{\\?"format\\?":\\?"model-access-sim\/world@1/g) ?? []
-    const lazy = text.match(/\bread\w* = \(\) => \w+ \?\?= \[["\x27]\{\\?"format\\?":\\?"model-access-sim\/world@1[^\n]*?,\\?"models\\?":\[\][^\n]*["\x27], ["\x27]\[\{\\?"id\\?":/g) ?? []
-    assert.equal(specs.length, 1, "the default world is built in once (" + format + ")")
-    assert.equal(lazy.length, 1, "the default world and its models are read inside a function, on first use (" + format + ")")
-    assert.ok(/function defaultWorldParts\(\)/.test(text), "defaultWorldParts is built (" + format + ")")
-  }
-  const { createSimulator } = await import("model-access-sim")
-  const sim = createSimulator()
-  assert.equal(sim.handle({ method: "GET", path: "/models" }).status, 200)
-  console.log("the built default world is parsed on first use, a model at a time, in ESM and CJS")
-')
+step "the default world: read from a file on Node, embedded elsewhere, parsed on first use (decisions/0059, 0066, 0067)"
+node "$ROOT/test/pack/default-world.mjs" "$CONSUMER" "$ROOT"
 
 step "date-fns and pure-rand are built in, not installed (decisions/0062)"
 (cd "$CONSUMER" && node --input-type=module -e '

@@ -1,22 +1,16 @@
 import spec from './default-world.json' with { type: 'json' }
+import type { DefaultWorldParts } from './default-world-texts.js'
 
 /**
- * The embedded default world's spec, as `npm run fixtures` wrote it. Built, this module is replaced
- * by one that keeps the JSON as text and parses it on the first call (`lazyJson` in tsup.config.ts,
- * decisions/0059): importing the package then parses nothing, and a simulator of another world
- * never pays for this one. Run from source (tests, tsx), the JSON module is already the object.
- * Every call answers the same object.
+ * The embedded default world's spec, as `npm run fixtures` wrote it. Run from source (tests, tsx),
+ * the JSON module is already the object. Built, this module is not in the package: its importer
+ * gets src/world-data/built.ts instead (`defaultWorldImport` in tsup.config.ts), whose texts come
+ * from `#default-world`: on Node a file beside the build, elsewhere string literals, both parsed on
+ * the first call (decisions/0059, 0067): importing the package then parses nothing, and
+ * a simulator of another world never pays for this one. Every call answers the same object.
  */
 export function defaultWorldSpec(): unknown {
   return spec
-}
-
-/** The default world in two parts: the spec without its models, and each model by id, read on demand. */
-export interface DefaultWorldParts {
-  /** The spec, its `models` an empty list. */
-  spec: unknown
-  /** Each model's id, in the spec's order, with what reads the model: the same object every call. */
-  models: readonly (readonly [id: string, read: () => unknown])[]
 }
 
 let parts: DefaultWorldParts | undefined
