@@ -6,7 +6,8 @@
 //   node default-world.mjs <consumer dir> <repository root>      (the root's esbuild bundles)
 //
 // Each check runs in a child process of its own, on a copy of the installed package with one of
-// its two sources removed: a check passes only if the source it expects is the one used.
+// its two sources removed: a check passes only if the source it expects is the one used. Bun and
+// Deno are fetched with npx, as Node 24 is elsewhere in CI.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -95,7 +96,26 @@ try { createSimulator(); console.log("no error") } catch (error) { console.log(e
 }
 console.log('without the file, the import and other worlds work, and createSimulator() names the file and what to do')
 
-// 4. Bundles, with the repository's esbuild: for the browser the world is embedded; for Node the
+// 4. Other runtimes, fetched with npx as Node 24 is. Bun reads the file as Node does. Deno
+// resolves `deno` first and gets the embedded world: reading a file beside the package would need
+// --allow-read, which a plain `deno run` or `deno test` does not grant.
+let got
+const npx = (args, dir) => {
+  const child = spawnSync('npx', ['-y', ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1' } })
+  return { status: child.status, out: child.stdout.trim(), err: `${child.error ?? ''}${child.stderr.trim()}` }
+}
+const runtimeCheck = `import { createSimulator } from "model-access-sim"\n${listModels}\n`
+writeFileSync(join(noEmbedded, 'runtime.mjs'), runtimeCheck)
+got = npx(['bun@1', 'runtime.mjs'], noEmbedded)
+assert.equal(got.status, 0, `Bun without the embedded module: ${got.err}`)
+assert.equal(got.out, listed.out, 'Bun lists the default world from the file')
+writeFileSync(join(noFile, 'runtime.mjs'), runtimeCheck)
+got = npx(['deno@2', 'run', '--quiet', 'runtime.mjs'], noFile)
+assert.equal(got.status, 0, `Deno without the file or any permission: ${got.err}`)
+assert.equal(got.out, listed.out, 'Deno lists the embedded default world')
+console.log('Bun reads the file; Deno, with no permission, gets the world embedded')
+
+// 5. Bundles, with the repository's esbuild: for the browser the world is embedded; for Node the
 // file must be copied beside the bundle, as the error says.
 const { build } = await import(pathToFileURL(join(root, 'node_modules', 'esbuild', 'lib', 'main.js')).href)
 const entry = join(work, 'entry.mjs')
@@ -107,7 +127,7 @@ const bundle = async (platform, outfile) => {
 const browser = await bundle('browser', join(work, 'browser', 'bundle.mjs'))
 assert.doesNotMatch(browser, /default-world\.jsonl|getBuiltinModule/, 'the browser bundle does not read a file')
 assert.match(browser, /["']\{\\?"format\\?":\\?"model-access-sim\/world@1/, 'the browser bundle embeds the world')
-let got = run(join(work, 'browser'), 'bundle.mjs', readFileSync(join(work, 'browser', 'bundle.mjs'), 'utf8'))
+got = run(join(work, 'browser'), 'bundle.mjs', readFileSync(join(work, 'browser', 'bundle.mjs'), 'utf8'))
 assert.equal(got.status, 0, `the browser bundle: ${got.err}`)
 assert.equal(got.out, listed.out, 'the browser bundle lists the default world')
 const node = await bundle('node', join(work, 'node', 'bundle.mjs'))
