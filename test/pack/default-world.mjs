@@ -87,14 +87,20 @@ for (const format of ['esm', 'cjs']) {
 const other = createSimulator({ world: { format: "model-access-sim/world@1", now: "2026-01-01T00:00:00.000Z", models: [] } })
 console.log("other", other.handle({ method: "GET", path: "/models" }).status)
 try { createSimulator(); console.log("no error") } catch (error) { console.log(error.message) }
+// The file put back: the same process loads the default world, nothing half-made kept from the failure.
+${format === 'esm' ? 'const { copyFileSync } = await import("node:fs")' : 'const { copyFileSync } = require("node:fs")'}
+copyFileSync(${JSON.stringify(join(dist, 'default-world.jsonl'))}, "node_modules/model-access-sim/dist/default-world.jsonl")
+{ ${listModels} }
 `
   const got = run(noFile, `check.${ext[format]}`, code)
   assert.equal(got.status, 0, `${format} without the file: ${got.err}`)
   assert.match(got.out, /^other 200\n/, `${format}: a simulator of another world never reads the file`)
   assert.match(got.out, /could not read its default world from \S*default-world\.jsonl \(ENOENT\)/, `${format}: the error names the file`)
   assert.match(got.out, /A bundle of the package for Node must copy dist\/default-world\.jsonl beside its output/, `${format}: the error says what to do`)
+  assert.ok(got.out.endsWith(`\n${listed.out}`), `${format}: with the file back, the same process loads the default world`)
+  rmSync(join(noFile, 'node_modules', 'model-access-sim', 'dist', 'default-world.jsonl'))
 }
-console.log('without the file, the import and other worlds work, and createSimulator() names the file and what to do')
+console.log('without the file, the import and other worlds work, createSimulator() names the file and what to do, and works once it is back')
 
 // 4. Other runtimes, fetched with npx as Node 24 is. Bun reads the file as Node does. Deno
 // resolves `deno` first and gets the embedded world: reading a file beside the package would need
