@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { defineConfig } from 'tsup'
-import { worldFileText, worldTexts } from './src/core/worlds/default-world-texts.js'
+import { type DefaultWorldTexts, worldFileText, worldTexts } from './src/core/worlds/default-world-texts.js'
 import { BUNDLED } from './scripts/bundled-dependencies.js'
 
 /**
@@ -54,7 +54,7 @@ const embeddedWorld: Plugin = {
   name: 'embedded-world',
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/]world-data[\\/]texts\.ts$/ }, async () => {
-      const { spec, spans, models } = worldTexts(await worldJson())
+      const { spec, spans, models } = await defaultWorldTexts()
       const contents = [
         'let texts',
         `export const defaultWorldTexts = () => (texts ??= { spec: ${JSON.stringify(spec)}, spans: ${JSON.stringify(spans)}, models: ${JSON.stringify(models)} })`,
@@ -65,8 +65,10 @@ const embeddedWorld: Plugin = {
   },
 }
 
-const WORLD_JSON = 'src/core/worlds/default-world.json'
-const worldJson = async () => JSON.parse(await readFile(WORLD_JSON, 'utf8')) as { models: { id: string }[] }
+/** The default world's texts, split once per build for both formats and the file. */
+let builtTexts: Promise<DefaultWorldTexts> | undefined
+const defaultWorldTexts = () =>
+  (builtTexts ??= readFile('src/core/worlds/default-world.json', 'utf8').then((text) => worldTexts(JSON.parse(text) as { models: { id: string }[] })))
 
 /** The public entry points: the ones with declarations. */
 const PUBLIC_ENTRIES = {
@@ -112,6 +114,6 @@ export default defineConfig({
   },
   // The Node build's default world: beside the modules that read it (src/world-data/node.ts).
   async onSuccess() {
-    await writeFile('dist/default-world.jsonl', worldFileText(worldTexts(await worldJson())))
+    await writeFile('dist/default-world.jsonl', worldFileText(await defaultWorldTexts()))
   },
 })

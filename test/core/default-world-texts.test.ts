@@ -1,12 +1,12 @@
 // The default world as the built package carries it (decisions/0067): three JSON texts, read from
 // a file on Node (src/world-data/node.ts) or embedded elsewhere (src/world-data/texts.ts), parsed a
 // part at a time. These check the texts against the world's JSON module, which is what the source
-// tree (and so the rest of the suite) loads; test/pack/run.sh checks the built modules themselves.
+// tree (and so the rest of the suite) loads; test/pack/default-world.mjs checks the built modules,
+// the embedded texts against the file among them.
 import { describe, expect, it } from 'vitest'
 import spec from '../../src/core/worlds/default-world.json' with { type: 'json' }
 import { defaultWorldSource, type DefaultWorldTexts, worldFileText, worldTexts } from '../../src/core/worlds/default-world-texts.js'
 import { defaultWorldTexts as nodeTexts, worldTextsFromFile } from '../../src/world-data/node.js'
-import { defaultWorldTexts as embeddedTexts } from '../../src/world-data/texts.js'
 
 const texts = worldTexts(spec)
 
@@ -34,11 +34,6 @@ describe('the default world as texts', () => {
     expect(read()).toBe(read())
     expect(source.defaultWorldSpec()).toBe(source.defaultWorldSpec())
     expect(reads).toBe(1)
-  })
-
-  it('are what the embedded module answers, the same object every call', () => {
-    expect(embeddedTexts()).toEqual(texts)
-    expect(embeddedTexts()).toBe(embeddedTexts())
   })
 
   it('keep a model whose text holds non-ASCII characters and escapes exact', () => {

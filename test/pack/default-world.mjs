@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -40,6 +41,9 @@ for (const format of ['.js', '.cjs']) {
   assert.deepEqual(holding, [`default-world-embedded${format}`], `only the embedded module holds the world's text (${format})`)
   const text = readFileSync(join(dist, holding[0]), 'utf8')
   assert.match(text, /defaultWorldTexts = \(\) => texts \?\?= \{ spec: ["']\{\\?"format\\?":/, `the texts are literals inside the function that answers them (${format})`)
+  // The same texts as the file, character for character: the two builds load the same world.
+  const module = format === '.js' ? await import(pathToFileURL(join(dist, holding[0])).href) : createRequire(import.meta.url)(join(dist, holding[0]))
+  assert.deepEqual(module.defaultWorldTexts(), { spec: lines[0], spans: lines[1], models: lines[2] }, `the embedded texts are the file's lines (${format})`)
 }
 console.log(`the build holds the world once per format, and default-world.jsonl: ${models.length} models`)
 
@@ -62,7 +66,13 @@ const importRoot = {
   esm: 'const { createSimulator } = await import("model-access-sim")',
   cjs: 'const { createSimulator } = require("model-access-sim")',
 }
-const listModels = 'const sim = createSimulator(); const res = sim.handle({ method: "GET", path: "/models" }); console.log(res.status, res.body.data.length)'
+// GET /models on the default world: its status, its count and an FNV-1a hash of the whole body,
+// so that two runs agree only if they loaded the same world.
+const listModels = [
+  'const sim = createSimulator(); const res = sim.handle({ method: "GET", path: "/models" }); const text = JSON.stringify(res.body)',
+  'let hash = 2166136261; for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619) >>> 0',
+  'console.log(res.status, res.body.data.length, hash.toString(16))',
+].join('; ')
 const ext = { esm: 'mjs', cjs: 'cjs' }
 
 // 2. Node reads the file: the embedded modules removed, the default world still loads.
@@ -70,7 +80,7 @@ const ext = { esm: 'mjs', cjs: 'cjs' }
 const listed = run(consumer, 'default-world-listed.mjs', `import { createSimulator } from "model-access-sim"\n${listModels}\n`)
 rmSync(join(consumer, 'default-world-listed.mjs'))
 assert.equal(listed.status, 0, listed.err)
-assert.match(listed.out, /^200 \d+$/)
+assert.match(listed.out, /^200 \d+ [0-9a-f]+$/)
 const noEmbedded = projectWithout('no-embedded', ['default-world-embedded.js', 'default-world-embedded.cjs'])
 for (const format of ['esm', 'cjs']) {
   const got = run(noEmbedded, `check.${ext[format]}`, `${importRoot[format]}\n${listModels}\n`)
