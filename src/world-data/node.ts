@@ -4,8 +4,13 @@
 // part of the source tree's graph: run from source, the world is its JSON module.
 import type { DefaultWorldTexts } from '../core/worlds/default-world-texts.js'
 
-/** The file the build writes beside its modules (`npm run build`): `__dirname` is the CJS build's. */
-const FILE = typeof __dirname === 'string' ? `${__dirname}/default-world.jsonl` : new URL('./default-world.jsonl', import.meta.url)
+/**
+ * The file the build writes beside its modules (`npm run build`). The ES module build finds it by
+ * `import.meta.url`; the CJS build, where tsup defines `import.meta.url` as `undefined`, by the
+ * module's own `__dirname`. Never by a global `__dirname`: `node -e`, the REPL and bundlers' shims
+ * define one that is not this module's directory.
+ */
+const FILE = import.meta.url !== undefined ? new URL('./default-world.jsonl', import.meta.url) : `${__dirname}/default-world.jsonl`
 
 /** The default world's texts, read on the first call: the same object every call. */
 export function defaultWorldTexts(): DefaultWorldTexts {

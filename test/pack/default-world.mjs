@@ -88,6 +88,17 @@ for (const format of ['esm', 'cjs']) {
   assert.equal(got.out, listed.out, `${format}: GET /models`)
 }
 console.log('Node (ESM and CJS) loads the default world from default-world.jsonl, without the embedded module')
+// The ES module build finds the file by its own URL, whatever globals the process has: `node -e`
+// defines a global `__dirname` ('.', here a directory without the file), and so can a shim.
+for (const [how, args] of [
+  ['import() under node -e', ['-e', `import("model-access-sim").then(({ createSimulator }) => { ${listModels} })`]],
+  ['a global __dirname', ['--input-type=module', '-e', `globalThis.__dirname = "/nowhere"; ${importRoot.esm}\n${listModels}`]],
+]) {
+  const child = spawnSync(process.execPath, args, { cwd: noEmbedded, encoding: 'utf8', timeout: 60_000 })
+  assert.equal(child.status, 0, `${how}: ${child.stderr}`)
+  assert.equal(child.stdout.trim(), listed.out, `${how}: GET /models`)
+}
+console.log('the ES module build reads the file beside itself under node -e and with a global __dirname')
 
 // 3. ...on the first load, not at import: without the file, the import and a simulator of another
 // world work, and createSimulator() fails saying what to do.
