@@ -1,10 +1,10 @@
 // model-access-sim/vitest: a vitest `test` whose every test gets its own simulator, mounted.
 //
 // One MSW server per vitest worker carries a single catch-all handler that routes each request to
-// the simulator of the test that made it. A test is identified by an AsyncLocalStorage slot that
-// its `sim` (or `network`) parameter enters when the test function destructures it, so concurrent
-// tests each reach their own simulator; a test that takes neither is served when it is the only
-// simulator test running. Outside simulator tests the server lets every request through, and it
+// the simulator of the test that made it. A test that may run beside others (concurrent) is
+// identified by an AsyncLocalStorage slot that its `sim` (or `network`) parameter enters when the
+// test function destructures it, so concurrent tests each reach their own simulator; any other
+// test is served as the only simulator test running, and enters nothing (decisions/0068). Outside simulator tests the server lets every request through, and it
 // stops listening when no simulator test is running. decisions/0016-vitest-fixture.md has the why.
 import { AsyncLocalStorage } from 'node:async_hooks'
 // The module's own functions, not the globals: a test's fake timers replace those, and a close
@@ -162,15 +162,29 @@ function closeSlot(slot: Slot): void {
   }
 }
 
-/** Makes `context[name]` enter the slot whenever it is read: the test function's own parameters. */
-function enterOnRead(context: object, name: string, slot: Slot, value: unknown): void {
+/**
+ * Whether vitest may run another test at the same time as `task`: it, or a suite it is in, is
+ * concurrent (`.concurrent`, `describe.concurrent`, `sequence.concurrent`). vitest runs a task
+ * beside its siblings only when the task itself is marked so, and a worker runs one file at a time.
+ */
+function mayRunBeside(task: { concurrent?: boolean; suite?: { concurrent?: boolean; suite?: unknown } }): boolean {
+  if (task.concurrent === true) return true
+  for (let suite = task.suite; suite !== undefined; suite = suite.suite as typeof suite) if (suite.concurrent === true) return true
+  return false
+}
+
+/**
+ * Makes `context[name]` mark the slot as read whenever it is read (the test function's own
+ * parameters), and enter it when `enter`: a test that may run beside others.
+ */
+function enterOnRead(context: object, name: string, slot: Slot, value: unknown, enter: boolean): void {
   Object.defineProperty(context, name, {
     configurable: true,
     enumerable: true,
     get() {
       if (slot.open) {
         slot.entered = true
-        router().storage.enterWith(slot)
+        if (enter) router().storage.enterWith(slot)
       }
       return value
     },
@@ -259,13 +273,16 @@ export function createSimTest(options: CreateSimTestOptions = {}): TestAPI<SimTe
           entered: false,
         }
         slots.set(sim, slot)
+        // A test no other can run beside is found as the one open slot: it enters nothing, and the
+        // worker's promises do not pay for a context kept across them (decisions/0068).
+        const beside = mayRunBeside(task)
         // Start from no test's slot: a concurrent test that read `sim` before this one started entered
         // its slot in the context vitest starts this test from (enterWith reaches the caller's), and
         // this test's requests must not reach that simulator (decisions/0061).
-        router().storage.enterWith(undefined as unknown as Slot)
+        if (beside) router().storage.enterWith(undefined as unknown as Slot)
         // The test function's parameters are read where it runs: reading them enters its slot.
-        enterOnRead(task.context, 'sim', slot, sim)
-        enterOnRead(task.context, 'network', slot, slot.network)
+        enterOnRead(task.context, 'sim', slot, sim, beside)
+        enterOnRead(task.context, 'network', slot, slot.network, beside)
         openSlot(slot)
         try {
           await use(sim)

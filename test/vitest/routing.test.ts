@@ -121,7 +121,8 @@ describe('a request that cannot be told to which running test it belongs', () =>
     expect((await fetch(`${BASE}/videos/models`)).status).toBe(200)
   })
 
-  simTest('a test that read sim is told apart: its request reaches its own simulator', async ({ sim }) => {
+  // Concurrent: only a test that may run beside others enters its slot (decisions/0068).
+  simTest.concurrent('a test that read sim is told apart: its request reaches its own simulator', async ({ sim }) => {
     const neighbour = { open: true }
     router().open.add(neighbour)
     try {
@@ -130,6 +131,30 @@ describe('a request that cannot be told to which running test it belongs', () =>
     } finally {
       router().open.delete(neighbour)
     }
+  })
+})
+
+describe('a test enters its slot only when another test may run beside it (decisions/0068)', () => {
+  // The slot the worker's AsyncLocalStorage holds where the test runs, by its simulator.
+  const entered = () => ((globalThis as Record<symbol, { storage: { getStore(): { sim: unknown } | undefined } }>)[Symbol.for('model-access-sim/vitest router')] as { storage: { getStore(): { sim: unknown } | undefined } }).storage.getStore()?.sim
+
+  simTest('a sequential test enters nothing, and is reached as the one open test', async ({ sim }) => {
+    expect(entered()).toBeUndefined()
+    expect((await fetch(`${BASE}/videos/models`)).status).toBe(200)
+    expect(sim.journal.list()).toHaveLength(1)
+  })
+
+  simTest.concurrent('a concurrent test enters its own slot', async ({ sim }) => {
+    expect(entered()).toBe(sim)
+    expect((await fetch(`${BASE}/videos/models`)).status).toBe(200)
+    expect(sim.journal.list()).toHaveLength(1)
+  })
+
+  describe.concurrent('in a concurrent suite', () => {
+    simTest.sequential('a sequential test enters its slot too: its suite runs beside others', async ({ sim }) => {
+      expect(entered()).toBe(sim)
+      expect((await fetch(`${BASE}/videos/models`)).status).toBe(200)
+    })
   })
 })
 
