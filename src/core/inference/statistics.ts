@@ -7,11 +7,12 @@
 // ring of 30 minutes of at most SAMPLES_PER_MINUTE samples per minute (a deterministic reservoir).
 // The traffic of an endpoint is a row of the store (table `endpointStats`), so snapshots, restore
 // and reset cover it. A row is changed in place while no version of the store holds it, and copied
-// first otherwise (see `trafficFor`), so recording an attempt is O(1) with no allocation.
+// first otherwise (see `trafficFor`), so recording an attempt is O(1), and allocates only the first
+// of an hour's counts or of a minute's samples (store/traffic.ts makes the rings as they fill).
 import { memoByRecord } from '../memo.js'
 import type { StoreContext } from '../store/context.js'
 import { put } from '../store/versions.js'
-import { type Figures, DAY_MINUTES, EndpointTraffic, MINUTE_MS, SAMPLE_MINUTES, SAMPLES_PER_MINUTE } from '../store/traffic.js'
+import { type Figures, DAY_MINUTES, EndpointTraffic, MINUTE_MS, PAGE_MINUTES, SAMPLE_MINUTES, SAMPLES_PER_MINUTE } from '../store/traffic.js'
 import type { Endpoint, ModelWithEndpoints, PercentileStats } from '../types.js'
 
 /**
@@ -66,7 +67,8 @@ function mix(a: number, b: number): number {
 /**
  * Records one attempt on `endpoint` (of `model`) at the clock's now: `status` 200 for a success,
  * with its time to first token (ms) and tokens per second, else the error status. O(1), and no
- * allocation unless a snapshot was taken since the endpoint's last attempt. Rate-limited attempts
+ * allocation unless a snapshot was taken since the endpoint's last attempt, or this is the first
+ * attempt counted in its hour's page or sampled in its minute. Rate-limited attempts
  * (429) are not counted, as the service's uptime leaves them out.
  */
 export function recordAttempt(ctx: StoreContext, model: ModelWithEndpoints, endpoint: Endpoint, status: number, latencyMs = 0, tokensPerSecond = 0): void {
@@ -75,32 +77,37 @@ export function recordAttempt(ctx: StoreContext, model: ModelWithEndpoints, endp
   if (row === undefined) return
   const minute = Math.floor(ctx.clock.nowMs() / MINUTE_MS)
   const slot = ((minute % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES
-  if (row.minutes[slot] !== minute) {
+  const page = row.pageOf(slot)
+  // The slot's place in its page: its minute, then (a page further each) its successes and errors.
+  const i = slot % PAGE_MINUTES
+  if (page[i] !== minute) {
     // The slot held another day's minute (or one after the clock was moved back): it starts again.
-    row.minutes[slot] = minute
-    row.ok[slot] = 0
-    row.errors[slot] = 0
+    page[i] = minute
+    page[PAGE_MINUTES + i] = 0
+    page[2 * PAGE_MINUTES + i] = 0
   }
   row.writes++
   if (status !== 200) {
-    row.errors[slot] = (row.errors[slot] as number) + 1
+    page[2 * PAGE_MINUTES + i] = (page[2 * PAGE_MINUTES + i] as number) + 1
     if (minute > row.lastErrorMinute) row.lastErrorMinute = minute
     return
   }
-  row.ok[slot] = (row.ok[slot] as number) + 1
+  page[PAGE_MINUTES + i] = (page[PAGE_MINUTES + i] as number) + 1
   const s = ((minute % SAMPLE_MINUTES) + SAMPLE_MINUTES) % SAMPLE_MINUTES
-  if (row.sampleMinutes[s] !== minute) {
-    row.sampleMinutes[s] = minute
-    row.seen[s] = 0
+  const slots = row.sampleSlots
+  if (slots[s] !== minute) {
+    slots[s] = minute
+    slots[SAMPLE_MINUTES + s] = 0
   }
-  const n = row.seen[s] as number
-  row.seen[s] = n + 1
+  const n = slots[SAMPLE_MINUTES + s] as number
+  slots[SAMPLE_MINUTES + s] = n + 1
   // Reservoir sampling (Vitter's algorithm R) with a hash of the minute and the sample's number
   // for its draw: the same traffic keeps the same samples on every run, and the seeded stream is untouched.
   const j = n < SAMPLES_PER_MINUTE ? n : mix(minute, n) % (n + 1)
   if (j < SAMPLES_PER_MINUTE) {
-    row.latency[s * SAMPLES_PER_MINUTE + j] = latencyMs
-    row.throughput[s * SAMPLES_PER_MINUTE + j] = tokensPerSecond
+    const kept = row.samplesOf(s)
+    kept[j] = latencyMs
+    kept[SAMPLES_PER_MINUTE + j] = tokensPerSecond
   }
 }
 
@@ -110,9 +117,14 @@ function uptime(row: EndpointTraffic, now: number, minutes: number): number | un
   let errors = 0
   for (let m = now - minutes + 1; m <= now; m++) {
     const slot = ((m % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES
-    if (row.minutes[slot] !== m) continue
-    ok += row.ok[slot] as number
-    errors += row.errors[slot] as number
+    const page = row.pages[Math.floor(slot / PAGE_MINUTES)]
+    const i = slot % PAGE_MINUTES
+    // A page not made yet has counted nothing: skip to its end.
+    if (page === undefined) m += PAGE_MINUTES - 1 - i
+    else if (page[i] === m) {
+      ok += page[PAGE_MINUTES + i] as number
+      errors += page[2 * PAGE_MINUTES + i] as number
+    }
   }
   const total = ok + errors
   if (total < TRAFFIC_THRESHOLD) return undefined
@@ -150,14 +162,16 @@ function figuresOf(row: EndpointTraffic, minute: number): Figures {
   let successes = 0
   for (let m = minute - SAMPLE_MINUTES + 1; m <= minute; m++) {
     const s = ((m % SAMPLE_MINUTES) + SAMPLE_MINUTES) % SAMPLE_MINUTES
-    if (row.sampleMinutes[s] !== m) continue
-    const seen = row.seen[s] as number
+    if (row.sampleSlots[s] !== m) continue
+    const seen = row.sampleSlots[SAMPLE_MINUTES + s] as number
     const kept = Math.min(seen, SAMPLES_PER_MINUTE)
+    // A slot whose minute is set has seen a success, so its samples were made.
+    const samples = row.samples[s] as Float64Array
     successes += seen
     // Each kept sample stands for seen / kept attempts of its minute.
     for (let j = 0; j < kept; j++) {
-      latency.push(row.latency[s * SAMPLES_PER_MINUTE + j] as number)
-      throughput.push(row.throughput[s * SAMPLES_PER_MINUTE + j] as number)
+      latency.push(samples[j] as number)
+      throughput.push(samples[SAMPLES_PER_MINUTE + j] as number)
       weights.push(seen / kept)
     }
   }

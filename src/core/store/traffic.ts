@@ -24,9 +24,15 @@ export interface Figures {
   throughput: PercentileStats | undefined
 }
 
+/** Minutes per page of the count ring: a page is made when the first attempt of its hour is counted. */
+export const PAGE_MINUTES = 60
+
 /**
  * One endpoint's traffic: a row of the store's `endpointStats` table. Changed in place only while
  * it belongs to the live store alone (`owner` and `epoch` say so); see trafficFor in inference/statistics.ts.
+ *
+ * The rings are made as they fill, not whole (decisions/0025): a test that sends a few requests
+ * makes one page of counts and one minute of samples, about 2 KB, where the whole rings are 38 KB.
  */
 export class EndpointTraffic {
   /** Changes so far: what cached views compare. */
@@ -37,15 +43,16 @@ export class EndpointTraffic {
    */
   owner: object | undefined
   epoch: number
-  /** Per-minute slots of the last day: the minute each holds (NaN: none), its successes and errors. */
-  readonly minutes: Float64Array
-  readonly ok: Uint32Array
-  readonly errors: Uint32Array
-  /** Per-minute sample slots of the last 30 minutes: the minute, the successes seen in it, their samples. */
-  readonly sampleMinutes: Float64Array
-  readonly seen: Float64Array
-  readonly latency: Float64Array
-  readonly throughput: Float64Array
+  /**
+   * The count ring of the last day, DAY_MINUTES slots in pages of PAGE_MINUTES, each page made on
+   * its first count. A page holds, for each of its slots, the minute it counts (NaN: none), then
+   * the successes in each, then the errors: `page[i]`, `page[PAGE_MINUTES + i]`, `page[2 * PAGE_MINUTES + i]`.
+   */
+  readonly pages: (Float64Array | undefined)[]
+  /** The sample ring of the last 30 minutes: each slot's minute (NaN: none), then the successes seen in it (`SAMPLE_MINUTES + s`). */
+  readonly sampleSlots: Float64Array
+  /** Each sample slot's kept samples, made on its first: latencies, then throughputs (`SAMPLES_PER_MINUTE + j`). */
+  readonly samples: (Float64Array | undefined)[]
   /** The figures last computed, for the minute and write count they were computed at. */
   cached: Figures | undefined
   /**
@@ -65,23 +72,28 @@ export class EndpointTraffic {
     this.owner = owner
     this.epoch = epoch
     if (from === undefined) {
-      this.minutes = new Float64Array(DAY_MINUTES).fill(Number.NaN)
-      this.ok = new Uint32Array(DAY_MINUTES)
-      this.errors = new Uint32Array(DAY_MINUTES)
-      this.sampleMinutes = new Float64Array(SAMPLE_MINUTES).fill(Number.NaN)
-      this.seen = new Float64Array(SAMPLE_MINUTES)
-      this.latency = new Float64Array(SAMPLE_MINUTES * SAMPLES_PER_MINUTE)
-      this.throughput = new Float64Array(SAMPLE_MINUTES * SAMPLES_PER_MINUTE)
+      this.pages = new Array<Float64Array | undefined>(DAY_MINUTES / PAGE_MINUTES).fill(undefined)
+      this.sampleSlots = new Float64Array(2 * SAMPLE_MINUTES).fill(Number.NaN, 0, SAMPLE_MINUTES)
+      this.samples = new Array<Float64Array | undefined>(SAMPLE_MINUTES).fill(undefined)
     } else {
       this.writes = from.writes
       this.lastErrorMinute = from.lastErrorMinute
-      this.minutes = from.minutes.slice()
-      this.ok = from.ok.slice()
-      this.errors = from.errors.slice()
-      this.sampleMinutes = from.sampleMinutes.slice()
-      this.seen = from.seen.slice()
-      this.latency = from.latency.slice()
-      this.throughput = from.throughput.slice()
+      this.pages = from.pages.map((page) => page?.slice())
+      this.sampleSlots = from.sampleSlots.slice()
+      this.samples = from.samples.map((kept) => kept?.slice())
     }
+  }
+
+  /** The page of the count ring that holds `slot` (0 to DAY_MINUTES - 1), made if it is not yet. */
+  pageOf(slot: number): Float64Array {
+    const p = Math.floor(slot / PAGE_MINUTES)
+    let page = this.pages[p]
+    if (page === undefined) this.pages[p] = page = new Float64Array(3 * PAGE_MINUTES).fill(Number.NaN, 0, PAGE_MINUTES)
+    return page
+  }
+
+  /** The kept samples of sample slot `s`, made if it has none yet. */
+  samplesOf(s: number): Float64Array {
+    return (this.samples[s] ??= new Float64Array(2 * SAMPLES_PER_MINUTE))
   }
 }
