@@ -50,7 +50,10 @@ export class Version {
   }
 }
 
-const emptyTouched = (): Record<Table, Map<string, unknown>> => Object.fromEntries(TABLES.map((table) => [table, new Map()])) as Record<Table, Map<string, unknown>>
+/** Per table, the entries written since `base`: a table's map is made on its first write (a simulator per test writes to few). */
+type Touched = Partial<Record<Table, Map<string, unknown>>>
+const emptyTouched = (): Touched => ({})
+const NOTHING_TOUCHED: ReadonlyMap<string, unknown> = new Map()
 
 /**
  * The version tree of one simulator's store. The live store is `base` plus the changes made since
@@ -86,7 +89,7 @@ export class History {
 
   /** Notes that `id` of `table` is about to change from `before`. */
   record(table: Table, id: string, before: unknown): void {
-    const touched = this.touched[table]
+    const touched = (this.touched[table] ??= new Map())
     if (!touched.has(id)) touched.set(id, before)
     this.changed = true
   }
@@ -98,7 +101,7 @@ export class History {
    */
   removedAgain(table: Table, id: string): void {
     const touched = this.touched[table]
-    if (touched.get(id) === undefined) touched.delete(id)
+    if (touched !== undefined && touched.get(id) === undefined) touched.delete(id)
   }
 
   /** The current state as a version: `base` itself when nothing changed since, else a new child of it. */
@@ -111,7 +114,7 @@ export class History {
     for (const table of TABLES) {
       const live = this.ctx.data[table] as Map<string, unknown>
       const rows: (readonly [string, unknown, unknown])[] = []
-      for (const [id, before] of this.touched[table]) {
+      for (const [id, before] of this.touched[table] ?? NOTHING_TOUCHED) {
         const after = live.get(id)
         if (after !== before) rows.push([id, before, after])
       }
@@ -156,7 +159,7 @@ export class History {
   /** Undoes the changes made since `base`. */
   private discard(): void {
     if (!this.changed) return
-    for (const table of TABLES) for (const [id, before] of this.touched[table]) this.set(table, id, before)
+    for (const table of TABLES) for (const [id, before] of this.touched[table] ?? NOTHING_TOUCHED) this.set(table, id, before)
     this.touched = emptyTouched()
     this.changed = false
   }
