@@ -4,8 +4,9 @@
 // the simulator of the test that made it. A test that may run beside others (concurrent) is
 // identified by an AsyncLocalStorage slot that its `sim` (or `network`) parameter enters when the
 // test function destructures it, so concurrent tests each reach their own simulator; any other
-// test is served as the only simulator test running, and enters nothing (decisions/0068). Outside simulator tests the server lets every request through, and it
-// stops listening when no simulator test is running. decisions/0016-vitest-fixture.md has the why.
+// test is served as the only simulator test running, and enters nothing (decisions/0068).
+// Outside simulator tests the server lets every request through, and it stops listening when no
+// simulator test is running. decisions/0016-vitest-fixture.md has the why.
 import { AsyncLocalStorage } from 'node:async_hooks'
 // The module's own functions, not the globals: a test's fake timers replace those, and a close
 // scheduled on a fake clock would wait for it (or be lost with it).
