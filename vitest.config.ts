@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
  * fresh module graph of their own: vi.mock replaces a module of src for the whole graph, and
  * fc.configureGlobal sets fast-check's seed for every property after it.
  */
-export const ISOLATED = ['test/inference/admission.test.ts', 'test/fuzz/misuse.test.ts', 'test/server/cli-run.test.ts']
+export const ISOLATED = ['test/inference/admission.test.ts', 'test/fuzz/misuse.test.ts', 'test/server/cli-run.test.ts', 'test/vitest/no-work-at-import.test.ts']
 /**
  * The real clients (openai, the AI SDK, LangChain, Python's openai), each in a child process of its
  * own that runs all its cases (decisions/0040): a project of their own, so `--project clients` runs

@@ -248,8 +248,10 @@ export function createSimTest(options: CreateSimTestOptions = {}): TestAPI<SimTe
   const { baseUrl, onUnhandledRequest, handlers = [], ...simulatorOptions } = options
   const base = parseBaseUrl('create a simulator test', baseUrl)
   // The simulator options, a world spec included, are checked once here, where the test file is
-  // read, not in each test: a bad one throws naming it (`world.keys[3].limit`).
-  createSimulator(simulatorOptions as SimulatorOptions)
+  // read, not in each test: a bad one throws naming it (`world.keys[3].limit`). With none given
+  // there is nothing to check, and `simTest` does no work at import: the default world is loaded
+  // by the first test that runs.
+  if (Object.values(simulatorOptions).some((value) => value !== undefined)) createSimulator(simulatorOptions as SimulatorOptions)
   const startHandlers = [...handlers]
 
   return baseTest.extend<SimTestContext<unknown>>({
