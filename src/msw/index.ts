@@ -52,11 +52,37 @@ function respond(response: SimResponse, method: string, request?: Request): Resp
   if (response.type === 'stream' && method.toUpperCase() !== 'HEAD') return streamResponse(response, request)
   try {
     const wire = toWire(response, method)
-    return new HttpResponse(wire.body, { status: wire.status, headers: wire.headers })
+    const answer = new HttpResponse(wire.body, { status: wire.status, headers: wire.headers })
+    // MSW 2 tees every mocked body for its copy (see streamResponse), so a client's cancel of an
+    // answer it does not read (the openai SDK's, before each retry of a 429 or 5xx) never settled.
+    // A body known whole is given as two streams of its own instead: each cancels at once.
+    const { body } = wire
+    if (body !== null && answer.body !== null) Object.defineProperty(answer.body, 'tee', { configurable: true, value: () => [wholeBody(body, true), wholeBody(body)] })
+    return answer
   } catch (error) {
     // A response built by hand: a body JSON cannot carry, a header or status a Response refuses.
     throw invalidArgument('convert a response', 'response', `cannot be sent as HTTP (${error instanceof Error ? error.message : String(error)})`)
   }
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * A body known whole as a stream of one chunk, made when first read (MSW's copy seldom is). The
+ * bytes are this answer's own (`toWire` makes them for it); `copy`, the client's branch, reads a
+ * copy, so that a client changing what it read changes nothing MSW's copy reads later.
+ */
+function wholeBody(body: string | Uint8Array, copy = false): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const bytes = typeof body === 'string' ? encoder.encode(body) : copy ? body.slice() : body
+        if (bytes.byteLength > 0) controller.enqueue(bytes)
+        controller.close()
+      },
+    },
+    { highWaterMark: 0 },
+  )
 }
 
 /**

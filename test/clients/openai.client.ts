@@ -271,6 +271,19 @@ await runCases({
     assert.match(error.message, /credits/i)
   },
 
+  'a 503 retried under the default maxRetries: the retry answered, not a hang': async (target) => {
+    // The client cancels the 503's body before it retries, and awaits the cancel: under MSW 2 that
+    // cancel never settled for a body MSW had teed (test/msw/body-cancel.test.ts).
+    target.sim.faults.serviceUnavailable({ operation: 'createChatCompletion', once: true, retryAfterSeconds: 0 })
+    const before = target.sim.journal.list().length
+    const completion = await new OpenAI({ apiKey: target.apiKey, baseURL: target.baseURL }).chat.completions.create({ model: MODELS.chat, messages: question })
+    assert.equal(completion.choices.length, 1)
+    assert.deepEqual(
+      target.sim.journal.list().slice(before).map((entry) => entry.status),
+      [503, 200],
+    )
+  },
+
   '403 as PermissionDeniedError': async (target) => {
     const error = await client(target, target.spentKey).chat.completions.create({ model: MODELS.chat, messages: question }).catch((e: unknown) => e)
     assert.ok(error instanceof OpenAI.PermissionDeniedError, `a PermissionDeniedError, not ${String(error)}`)

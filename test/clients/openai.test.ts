@@ -21,6 +21,7 @@ const CASES = [
   'usage.cost in the raw usage, charged to the key',
   '400 as BadRequestError naming the field',
   '402 as an APIError with status 402',
+  'a 503 retried under the default maxRetries: the retry answered, not a hang',
   '403 as PermissionDeniedError',
   "a guardrail's 403 as PermissionDeniedError naming the guardrail, nothing charged",
 ]
