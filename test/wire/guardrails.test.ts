@@ -100,6 +100,13 @@ describe('guardrails', () => {
       const listed = handle('GET', '/guardrails').body as { data: { id: string; workspace_id: string }[]; total_count: number }
       expect(listed.data.every((g) => sim.workspaces.get(g.workspace_id)?.default_guardrail_id === g.id && sim.workspaces.get(g.workspace_id)?.created_by === userId)).toBe(true)
       expect(listed.data.some((g) => g.workspace_id === sim.world.otherTenant.workspaceId)).toBe(false)
+      // Listing by another organisation's workspace, or one that does not exist, is a 400 naming it, as GET /keys answers.
+      for (const workspace of [sim.world.otherTenant.workspaceId, '00000000-0000-4000-8000-000000000000']) {
+        const foreign = sim.handle({ method: 'GET', path: '/guardrails', query: `workspace_id=${workspace}`, authorization: `Bearer ${sim.world.managementKey}` }) as { status: number; body: any }
+        expect([foreign.status, foreign.body.error?.metadata?.parameter], workspace).toEqual([400, 'workspace_id'])
+      }
+      const mine = sim.handle({ method: 'GET', path: '/guardrails', query: `workspace_id=${sim.world.workspaces.production.toUpperCase()}`, authorization: `Bearer ${sim.world.managementKey}` }).body as { data: { workspace_id: string }[] }
+      expect(mine.data.map((g) => g.workspace_id)).toEqual([sim.world.workspaces.production])
       const own = sim.guardrails.create({ userId, rules: { name: 'Own' } })
       const globexKey = sim.keys.list().find((k) => k.creator_user_id === sim.world.otherTenant.userId)!.hash
       const refused = handle('POST', `/guardrails/${own.id}/assignments/keys`, { key_hashes: [keyHashes[0], globexKey] })

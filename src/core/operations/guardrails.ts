@@ -55,6 +55,8 @@ export const GUARDRAIL_OPERATIONS: readonly Operation[] = [
   row('listGuardrails', 'GET', '/guardrails', ({ ctx, query, principal }) => {
     const workspace = single(query, 'workspace_id')
     if (workspace !== undefined && !UUID.test(workspace)) throw ApiError.badParameter('workspace_id', 'must be a UUID', workspace)
+    // As `GET /keys` and `GET /byok` answer: a typo is not "no guardrails".
+    if (workspace !== undefined && ctx.data.workspaces.get(workspace.toLowerCase())?.userId !== principal.userId) throw ApiError.badParameter('workspace_id', 'is not a workspace of the caller', workspace)
     return page(query, guardrailsOf(ctx, principal.userId, workspace?.toLowerCase()).map(guardrailWire))
   }),
   row(
