@@ -1238,6 +1238,7 @@ const ERROR_CASES: ErrorCase[] = [
 
   // DELETE /workspaces/{id}
   produced('deleteWorkspace', 400, 'the workspace still holds keys', asManagement, (sdk) => sdk.workspaces.delete({ id: 'production' }), {
+    message: `Invalid request parameters: the workspace holds ${KEYS_IN_PRODUCTION} API key${KEYS_IN_PRODUCTION === 1 ? '' : 's'}; delete them first (DELETE /keys/{hash})`,
     metadata: { parameter: 'id', reason: `the workspace holds ${KEYS_IN_PRODUCTION} API key${KEYS_IN_PRODUCTION === 1 ? '' : 's'}; delete them first (DELETE /keys/{hash})`, key_count: KEYS_IN_PRODUCTION },
   }),
   produced('deleteWorkspace', 400, 'the default workspace is deleted without confirm_default_workspace_deletion', asManagement, (sdk) => sdk.workspaces.delete({ id: 'default' }), {

@@ -2,7 +2,7 @@
 // (decisions/0022). Another organisation's workspace, by id or slug, is as absent as one that never
 // existed: 404 on every method.
 import { BodyReader, fieldError } from '../body.js'
-import { ApiError } from '../errors.js'
+import { ApiError, ERROR_MESSAGES } from '../errors.js'
 import { type CachedJson, type JsonPayload, cachedJson, dataPayload, listPayload } from '../json-text.js'
 import { booleanParam, offsetParam, single } from '../params.js'
 import { atomically } from '../store/context.js'
@@ -227,13 +227,10 @@ export const WORKSPACE_OPERATIONS: readonly Operation[] = [
       }
       const keys = workspaceKeyCount(ctx, workspace.record.id)
       if (keys > 0) {
-        throw new ApiError(400, {
-          metadata: {
-            parameter: 'id',
-            reason: `the workspace holds ${keys} API key${keys === 1 ? '' : 's'}; delete them first (DELETE /keys/{hash})`,
-            key_count: keys,
-          },
-        })
+        // Not a malformed parameter but the workspace's state: the reason is in the message too,
+        // which is all most clients show (decisions/0036).
+        const reason = `the workspace holds ${keys} API key${keys === 1 ? '' : 's'}; delete them first (DELETE /keys/{hash})`
+        throw new ApiError(400, { message: `${ERROR_MESSAGES[400]}: ${reason}`, metadata: { parameter: 'id', reason, key_count: keys } })
       }
       deleteWorkspace(ctx, workspace)
       return jsonAnswer(200, { deleted: true })
