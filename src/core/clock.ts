@@ -19,7 +19,7 @@ export interface SimulatorClock {
   nowMs(): number
   /** Jumps to an instant (earlier or later). A real clock goes on from there. */
   set(instant: InstantInput): void
-  /** Moves forward by `ms` milliseconds (a non-negative finite number). */
+  /** Moves forward by `ms` milliseconds (a non-negative finite number; a fraction of a millisecond is dropped). */
   advance(ms: number): void
 }
 

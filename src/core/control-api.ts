@@ -76,7 +76,24 @@ interface Call {
 interface Route {
   method: string
   path: string
+  /**
+   * What of the request the route reads: a body or query parameters given to a route that reads
+   * none is a 400, before the route acts (`DELETE /faults` with `{"name":"a"}` deleted every fault).
+   */
+  reads?: readonly ('body' | 'query')[]
   run(call: Call): ControlAnswer
+}
+
+/** A 400 for what `route` does not read, if the request gives it; an empty object is no body. */
+function unread(route: Route, method: string, query: URLSearchParams, body: unknown): ControlError | undefined {
+  const reads = route.reads ?? []
+  const where = `${method} ${CONTROL_BASE_PATH}${route.path}`
+  if (!reads.includes('query')) {
+    for (const name of query.keys()) return badRequest(name, `${JSON.stringify(name)} is not a parameter of ${where}, which takes none`)
+  }
+  const empty = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0
+  if (!reads.includes('body') && body !== undefined && !empty) return badRequest('body', `${where} takes no body`)
+  return undefined
 }
 
 const NO_CONTENT: AnsweredResponse = { status: 204, headers: {}, type: 'bytes', body: new Uint8Array(0) }
@@ -161,6 +178,8 @@ function journalQuery(query: URLSearchParams): JournalQuery {
     if (!JOURNAL_FILTER_FIELDS.has(name) && !(JOURNAL_PAGING as readonly string[]).includes(name)) {
       throw badRequest(name, `${JSON.stringify(name)} is not a parameter of the journal (known parameters: ${[...JOURNAL_FILTER_FIELDS, ...JOURNAL_PAGING].join(', ')})`)
     }
+    // Each filter takes one value: a second was silently dropped.
+    if (query.getAll(name).length > 1) throw badRequest(name, `${JSON.stringify(name)} is given ${query.getAll(name).length} times; give it once`)
   }
   const filter: JournalFilter = {}
   const operation = query.get('operation')
@@ -282,9 +301,11 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'GET',
       path: '/world/export',
+      reads: ['query'],
       run: ({ query }) => {
         for (const name of query.keys()) {
           if (name !== 'bodies') throw badRequest(name, `${JSON.stringify(name)} is not a parameter of the export (known parameters: bodies)`)
+          if (query.getAll(name).length > 1) throw badRequest(name, `${JSON.stringify(name)} is given ${query.getAll(name).length} times; give it once`)
         }
         const bodies = queryBoolean(query, 'bodies', true)
         const internals = internalsOf(sim)
@@ -332,6 +353,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'PUT',
       path: '/clock',
+      reads: ['body'],
       run: ({ body }) => {
         const { now } = fields(body, ['now'])
         renamed('instant', 'now', () => sim.clock.set(now as string))
@@ -341,14 +363,19 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/clock/advance',
+      reads: ['body'],
       run: ({ body }) => {
-        sim.clock.advance(fields(body, ['ms'])['ms'] as number)
+        const ms = fields(body, ['ms'])['ms']
+        // As PUT /latency takes its ms: sim.clock.advance drops a fraction, which over the wire was time silently lost.
+        if (typeof ms === 'number' && !Number.isInteger(ms)) throw badRequest('ms', `"ms" must be a whole number of milliseconds, got ${ms}`)
+        sim.clock.advance(ms as number)
         return clock()
       },
     },
     {
       method: 'POST',
       path: '/users',
+      reads: ['body'],
       run: ({ body }) => {
         const user = sim.users.create(body === undefined ? {} : options(body))
         return jsonResponse(201, entries?.user(user.id) ?? user)
@@ -357,6 +384,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/workspaces',
+      reads: ['body'],
       run: ({ body }) => {
         const workspace = sim.workspaces.create(options(body))
         return jsonResponse(201, entries?.workspace(workspace.id) ?? workspace)
@@ -365,6 +393,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/keys',
+      reads: ['body'],
       run: ({ body }) => {
         const given = object(body)
         // Usage as records is a key as a world spec (and this API's answers) hold it: the world loader reads it.
@@ -376,6 +405,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'PATCH',
       path: '/keys/{hash}',
+      reads: ['body'],
       run: ({ params, body }) => {
         const hash = params['hash'] as string
         if (sim.keys.get(hash) === undefined) throw notFound('key', hash)
@@ -386,6 +416,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/usage',
+      reads: ['body'],
       run: ({ body }) => {
         const record = sim.usage.record(options(body))
         return jsonResponse(200, entries?.key(record.hash) ?? record)
@@ -394,6 +425,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/models',
+      reads: ['body'],
       run: ({ body }) => {
         const model = sim.models.create(modelOptions(options<WorldModel>(body), '', 0, 'create model'))
         return jsonResponse(201, entries?.model(model.id) ?? model)
@@ -402,6 +434,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/video-models',
+      reads: ['body'],
       run: ({ body }) => {
         const model = sim.videoModels.create(videoModelOptions(options<WorldVideoModel>(body), '', 0, 'create video model'))
         return jsonResponse(201, entries?.videoModel(model.id) ?? model)
@@ -410,6 +443,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/files',
+      reads: ['body'],
       run: ({ body }) => {
         const file = sim.files.create(fileOptions(options<WorldFile>(body), '', 0, 'create file'))
         return jsonResponse(201, internals?.worldFile(file) ?? fileMetadata(file))
@@ -420,7 +454,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
       path: '/faults',
       run: () => jsonResponse(200, { data: sim.faults.list().map(({ name, matched, fired }) => ({ name, matched, fired })) }),
     },
-    { method: 'POST', path: '/faults', run: ({ body }) => jsonResponse(201, { name: addFault(sim, object(body)).name }) },
+    { method: 'POST', path: '/faults', reads: ['body'], run: ({ body }) => jsonResponse(201, { name: addFault(sim, object(body)).name }) },
     {
       method: 'DELETE',
       path: '/faults',
@@ -443,6 +477,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'PUT',
       path: '/latency',
+      reads: ['body'],
       run: ({ body }) => {
         sim.latency.set(options(body))
         return NO_CONTENT
@@ -456,7 +491,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
         return NO_CONTENT
       },
     },
-    { method: 'GET', path: '/journal', run: ({ query }) => journalAnswer(sim, journalQuery(query), encode) },
+    { method: 'GET', path: '/journal', reads: ['query'], run: ({ query }) => journalAnswer(sim, journalQuery(query), encode) },
     {
       method: 'DELETE',
       path: '/journal',
@@ -467,7 +502,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     },
     // Responders (decisions/0024): a RegExp travels as { "regex": "refund", "flags": "i" }.
     { method: 'GET', path: '/responders', run: () => jsonResponse(200, { data: sim.inference.responders.list() }) },
-    { method: 'POST', path: '/responders', run: ({ body }) => jsonResponse(201, sim.inference.respond(responderFromJson(object(body)))) },
+    { method: 'POST', path: '/responders', reads: ['body'], run: ({ body }) => jsonResponse(201, sim.inference.respond(responderFromJson(object(body)))) },
     {
       method: 'DELETE',
       path: '/responders',
@@ -490,6 +525,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/presets',
+      reads: ['body'],
       run: ({ body }) => {
         const preset = sim.presets.create(options(body))
         return jsonResponse(201, entries?.preset(preset.id) ?? preset)
@@ -498,6 +534,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'PATCH',
       path: '/presets/{id}',
+      reads: ['body'],
       run: ({ params, body }) => {
         const id = params['id'] as string
         if (sim.presets.get(id) === undefined) throw notFound('preset', id)
@@ -518,7 +555,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     // OAuth codes (decisions/0049): made as if a user had approved an app, so a test in any language
     // can exchange one with POST /auth/keys; read back with their use.
     { method: 'GET', path: '/oauth/codes', run: () => jsonResponse(200, { data: sim.oauth.codes.list() }) },
-    { method: 'POST', path: '/oauth/codes', run: ({ body }) => jsonResponse(201, sim.oauth.codes.create(options(body))) },
+    { method: 'POST', path: '/oauth/codes', reads: ['body'], run: ({ body }) => jsonResponse(201, sim.oauth.codes.create(options(body))) },
     {
       method: 'GET',
       path: '/oauth/codes/{code}',
@@ -533,6 +570,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/budgets',
+      reads: ['body'],
       run: ({ body }) => jsonResponse(200, sim.budgets.set(options(body))),
     },
     {
@@ -549,17 +587,20 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/activity',
+      reads: ['body'],
       run: ({ body }) => jsonResponse(200, sim.activity.record(options(body))),
     },
     // Guardrails (decisions/0051): created, changed and deleted as sim.guardrails does, answered as GET /guardrails/{id} shows one.
     {
       method: 'POST',
       path: '/guardrails',
+      reads: ['body'],
       run: ({ body }) => jsonResponse(201, sim.guardrails.create(options(body))),
     },
     {
       method: 'PATCH',
       path: '/guardrails/{id}',
+      reads: ['body'],
       run: ({ params, body }) => {
         const id = params['id'] as string
         if (sim.guardrails.get(id) === undefined) throw notFound('guardrail', id)
@@ -580,6 +621,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/members',
+      reads: ['body'],
       run: ({ body }) => jsonResponse(201, sim.members.add(options(body))),
     },
     {
@@ -597,6 +639,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/byok',
+      reads: ['body'],
       run: ({ body }) => jsonResponse(201, sim.byok.create(options(body))),
     },
     {
@@ -616,6 +659,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
     {
       method: 'POST',
       path: '/credits',
+      reads: ['body'],
       run: ({ body }) => {
         const given = options<{ userId: string; amount: number }>(body)
         const credits = sim.credits.add(given)
@@ -671,7 +715,11 @@ export function createControlApi(sim: Simulator<unknown>, options: ControlApiOpt
         for (const route of table) {
           if (route.method !== method) continue
           const params = match(route, segments)
-          if (params !== undefined) return route.run({ params, query: request.query, body: parseBody(request.body) })
+          if (params === undefined) continue
+          const body = parseBody(request.body)
+          const refused = unread(route, method, request.query, body)
+          if (refused !== undefined) throw refused
+          return route.run({ params, query: request.query, body })
         }
         throw new ControlError(404, `${method} ${CONTROL_BASE_PATH}${request.path} is not a control route; the control API has ${listing.join(', ')}`, {
           reason: 'unknown_control_route',

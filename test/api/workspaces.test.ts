@@ -276,7 +276,7 @@ describe('DELETE /workspaces/{id}', () => {
     expect(response.status).toBe(400)
     expect(errorOf(response).metadata).toEqual({ parameter: 'id', reason: 'the workspace holds 2 API keys; delete them first (DELETE /keys/{hash})', key_count: 2 })
     // Most clients show only the message: the reason is there too.
-    expect(errorOf(response).message).toBe('Invalid request parameters: the workspace holds 2 API keys; delete them first (DELETE /keys/{hash})')
+    expect((errorOf(response) as { message?: string }).message).toBe('Invalid request parameters: the workspace holds 2 API keys; delete them first (DELETE /keys/{hash})')
     expect(sim.workspaces.get(lab.id)).toBeDefined()
     expect(sim.keys.get(disabled.record.hash)).toBeDefined()
   })

@@ -211,6 +211,75 @@ describe('the control API: requests and their errors', () => {
   })
 })
 
+describe('the control API: what a route does not read is refused before it acts', () => {
+  it('refuses a body given to a route that takes none, changing nothing', () => {
+    const sim = createSimulator()
+    const control = controlOf(sim)
+    control('POST', '/faults', { name: 'a', operation: 'listKeys', respond: { status: 500 } })
+    control('POST', '/faults', { name: 'b', operation: 'listVideoModels', respond: { status: 503 } })
+    sim.handle({ method: 'GET', path: '/videos/models' })
+    for (const [method, path] of [
+      ['DELETE', '/faults'],
+      ['POST', '/reset'],
+      ['DELETE', '/journal'],
+      ['DELETE', '/responders'],
+      ['DELETE', '/latency'],
+      ['GET', '/health'],
+    ] as const) {
+      const refused = control(method, path, { name: 'a', keepJournal: true })
+      expect([refused.status, refused.body.error.metadata.argument], `${method} ${path}`).toEqual([400, 'body'])
+      expect(refused.body.error.message).toBe(`Failed to read the request: ${method} /__sim${path} takes no body.`)
+      expect(control(method, path, [1]).status, `${method} ${path} with an array`).toBe(400)
+    }
+    expect(sim.faults.list().map((f) => f.name)).toEqual(['a', 'b'])
+    expect(sim.journal.list()).toHaveLength(1)
+    // An empty object, or no body, is no body.
+    expect(control('DELETE', '/faults', {}).status).toBe(204)
+    expect(sim.faults.list()).toEqual([])
+    expect(control('POST', '/reset').status).toBe(204)
+  })
+
+  it('refuses a query parameter given to a route that takes none, naming it', () => {
+    const sim = createSimulator()
+    const control = controlOf(sim)
+    for (const [method, path, query] of [
+      ['GET', '/clock', 'at=2020'],
+      ['GET', '/health', 'verbose=1'],
+      ['GET', '/faults', 'name=a'],
+      ['DELETE', '/journal', 'operation=listKeys'],
+    ] as const) {
+      const refused = control(method, path, undefined, query)
+      const name = query.split('=')[0] as string
+      expect([refused.status, refused.body.error.metadata.argument], `${method} ${path}?${query}`).toEqual([400, name])
+      expect(refused.body.error.message).toBe(`Failed to read the request: "${name}" is not a parameter of ${method} /__sim${path}, which takes none.`)
+    }
+  })
+
+  it('refuses a journal filter or export parameter given twice, naming it', () => {
+    const sim = createSimulator()
+    const control = controlOf(sim)
+    for (const [path, query, name] of [
+      ['/journal', 'operation=countModels&operation=listKeys', 'operation'],
+      ['/journal', 'limit=1&limit=5', 'limit'],
+      ['/world/export', 'bodies=false&bodies=true', 'bodies'],
+    ] as const) {
+      const refused = control('GET', path, undefined, query)
+      expect([refused.status, refused.body.error.metadata.argument], `${path}?${query}`).toEqual([400, name])
+      expect(refused.body.error.message).toMatch(new RegExp(`"${name}" is given 2 times; give it once`))
+    }
+  })
+
+  it('refuses a fraction of a millisecond to advance the clock, which it would drop', () => {
+    const sim = createSimulator()
+    const control = controlOf(sim)
+    const before = sim.clock.nowMs()
+    const refused = control('POST', '/clock/advance', { ms: 0.5 })
+    expect([refused.status, refused.body.error.metadata.argument]).toEqual([400, 'ms'])
+    expect(sim.clock.nowMs()).toBe(before)
+    expect(control('POST', '/clock/advance', { ms: 2 }).body.now).toBe(new Date(before + 2).toISOString())
+  })
+})
+
 describe('the control API: the journal query', () => {
   function served() {
     const sim = createSimulator()
