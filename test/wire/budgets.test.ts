@@ -102,6 +102,11 @@ describe('workspace budgets', () => {
       expect(simulatorErrorOf(() => sim.budgets.set({ workspace: workspace.id, interval: 'hourly' as 'daily', limitUsd: 1 }))).toMatchObject({ code: SimulatorErrorCode.InvalidArgument, argument: 'interval' })
       expect(simulatorErrorOf(() => sim.budgets.set({ workspace: workspace.id, interval: 'daily', limitUsd: -1 }))).toMatchObject({ argument: 'limitUsd' })
       expect(simulatorErrorOf(() => sim.budgets.set({ workspace: '00000000-0000-4000-8000-000000000000', interval: 'daily', limitUsd: 1 }))).toMatchObject({ code: SimulatorErrorCode.UnknownWorkspace })
+      // A slug alone is no workspace reference; the message says what is.
+      const bySlug = simulatorErrorOf(() => sim.budgets.set({ workspace: 'production', interval: 'daily', limitUsd: 1 }))
+      expect(bySlug).toMatchObject({ code: SimulatorErrorCode.UnknownWorkspace, argument: 'workspace' })
+      expect(bySlug.message).toMatch(/"workspace" "production" names no workspace: it is not a UUID; name a workspace by its id, or by \{ userId, slug \}\.$/)
+      expect(simulatorErrorOf(() => sim.budgets.set({ workspace: '00000000-0000-4000-8000-000000000000', interval: 'daily', limitUsd: 1 })).message).toMatch(/names no workspace\.$/)
       sim.budgets.set({ workspace: workspace.id, interval: 'daily', limitUsd: 5 })
       expect(simulatorErrorOf(() => sim.budgets.set({ workspace: workspace.id, interval: 'weekly', limitUsd: 5 }))).toMatchObject({ argument: 'limitUsd' })
       expect(sim.budgets.delete(workspace.id, 'weekly')).toBe(false)

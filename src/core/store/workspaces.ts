@@ -400,7 +400,9 @@ export function requireWorkspace(ctx: StoreContext, workspace: unknown, operatio
     throw invalidArgument(operation, 'workspace', `must be a workspace UUID or { userId, slug }, got ${describe(workspace)}`)
   }
   if (!found) {
-    throw new SimulatorError(SimulatorErrorCode.UnknownWorkspace, `Failed to ${operation}: "workspace" ${describe(workspace)} names no workspace.`, { argument: 'workspace' })
+    // A slug alone names no workspace (two organisations may share one): say what does.
+    const hint = typeof workspace === 'string' && !UUID.test(workspace) ? ': it is not a UUID; name a workspace by its id, or by { userId, slug }' : ''
+    throw new SimulatorError(SimulatorErrorCode.UnknownWorkspace, `Failed to ${operation}: "workspace" ${describe(workspace)} names no workspace${hint}.`, { argument: 'workspace' })
   }
   return found
 }
