@@ -141,11 +141,16 @@ Lists every problem of the world spec in PATH, each with its JSON path, and exit
 } as const
 
 /** Runs a parseArgs call, turning its errors (an unknown flag, a missing value) into usage errors. */
-function parsed<T extends { positionals: string[] }>(usage: string, read: () => T, positionals = 0): T {
+function parsed<T extends { positionals: string[] }>(usage: string, args: readonly string[], read: () => T, positionals = 0): T {
   let result: T
   try {
     result = read()
   } catch (error) {
+    // parseArgs reads `--port -1` as a flag with no value followed by a flag `-1`: that is a bad
+    // value (exit 1), as `--port abc` is, not a misused command.
+    const flag = /^Option '(--[\w-]+)' argument is ambiguous/.exec((error as Error).message)?.[1]
+    const value = flag === undefined ? undefined : args[args.indexOf(flag) + 1]
+    if (flag !== undefined && value !== undefined && /^-\d/.test(value)) throw new CliError(`${flag} takes no negative value, got ${JSON.stringify(value)}`, 1)
     // parseArgs throws only TypeErrors (an unknown option, a missing value).
     throw new CliError((error as Error).message, 2, usage)
   }
@@ -300,7 +305,7 @@ function logLine(format: 'pretty' | 'json', entry: RequestLogEntry): string {
 }
 
 async function serve(args: string[], io: CliIo): Promise<number> {
-  const { values } = parsed(USAGE.serve, () =>
+  const { values } = parsed(USAGE.serve, args, () =>
     parseArgs({
       args,
       strict: true,
@@ -464,7 +469,7 @@ function stopOnSignalOrLauncher(server: SimulatorServer, io: CliIo, options: { l
 }
 
 async function generate(args: string[], io: CliIo): Promise<number> {
-  const { values } = parsed(USAGE.generate, () =>
+  const { values } = parsed(USAGE.generate, args, () =>
     parseArgs({ args, strict: true, options: { ...HELP, seed: { type: 'string' }, size: { type: 'string' }, out: { type: 'string' } } }),
   )
   if (values.help) return help(io, USAGE.generate)
@@ -491,7 +496,7 @@ async function generate(args: string[], io: CliIo): Promise<number> {
 }
 
 function check(args: string[], io: CliIo): number {
-  const { values, positionals } = parsed(USAGE.check, () => parseArgs({ args, strict: true, allowPositionals: true, options: HELP }), 1)
+  const { values, positionals } = parsed(USAGE.check, args, () => parseArgs({ args, strict: true, allowPositionals: true, options: HELP }), 1)
   if (values.help) return help(io, USAGE.check)
   const path = positionals[0]
   if (path === undefined) throw new CliError('world check needs the PATH of a world spec', 2, USAGE.check)
@@ -523,7 +528,7 @@ function managementKeyOf(value: string | undefined, usage: string, io: CliIo): s
 }
 
 async function importCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parsed(USAGE.import, () =>
+  const { values } = parsed(USAGE.import, args, () =>
     parseArgs({
       args,
       strict: true,
@@ -571,7 +576,7 @@ async function importCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 async function liveCheck(args: string[], io: CliIo): Promise<number> {
-  const { values } = parsed(USAGE.liveCheck, () =>
+  const { values } = parsed(USAGE.liveCheck, args, () =>
     parseArgs({
       args,
       strict: true,

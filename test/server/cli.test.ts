@@ -658,6 +658,9 @@ describe('serve, refusing to start', { timeout: 60_000 }, () => {
     now: command(() => ['serve', '--port', '0', '--now', 'yesterday']),
     journalBytes: command(() => ['serve', '--port', '0', '--journal-bytes', '1.5']),
     toolRounds: command(() => ['serve', '--port', '0', '--tool-rounds', 'many']),
+    // parseArgs reads a negative number after a flag as a flag of its own.
+    negativePort: command(() => ['serve', '--port', '-1']),
+    negativeJournal: command(() => ['serve', '--port', '0', '--journal-limit', '-3']),
   })
 
   /** The one line a failed start writes to stderr; fails the test when there is not exactly one. */
@@ -714,6 +717,8 @@ describe('serve, refusing to start', { timeout: 60_000 }, () => {
     ['--now', 'yesterday', 'now'],
     ['--journal-bytes', '1.5', 'journalBytes'],
     ['--tool-rounds', 'many', 'toolRounds'],
+    ['--port', '-1', 'negativePort'],
+    ['--journal-limit', '-3', 'negativeJournal'],
   ] as const)('exits 1 on the bad value %s %s, with one line naming the flag and the value', async (flag, value, name) => {
     const result = await results[name]
     expect(result.code).toBe(1)
