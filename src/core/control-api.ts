@@ -156,6 +156,12 @@ interface JournalQuery {
   bodies: boolean
 }
 
+/** A 400 naming `name` when the query gives it more than once: each parameter takes one value, and a second was silently dropped. */
+function onlyOnce(query: URLSearchParams, name: string): void {
+  const given = query.getAll(name).length
+  if (given > 1) throw badRequest(name, `${JSON.stringify(name)} is given ${given} times; give it once`)
+}
+
 /** A whole number from `min` to `max`, from a query parameter, or a 400 naming it. */
 function queryInteger(query: URLSearchParams, name: string, min: number, max: number, fallback: number): number {
   const text = query.get(name)
@@ -178,8 +184,7 @@ function journalQuery(query: URLSearchParams): JournalQuery {
     if (!JOURNAL_FILTER_FIELDS.has(name) && !(JOURNAL_PAGING as readonly string[]).includes(name)) {
       throw badRequest(name, `${JSON.stringify(name)} is not a parameter of the journal (known parameters: ${[...JOURNAL_FILTER_FIELDS, ...JOURNAL_PAGING].join(', ')})`)
     }
-    // Each filter takes one value: a second was silently dropped.
-    if (query.getAll(name).length > 1) throw badRequest(name, `${JSON.stringify(name)} is given ${query.getAll(name).length} times; give it once`)
+    onlyOnce(query, name)
   }
   const filter: JournalFilter = {}
   const operation = query.get('operation')
@@ -305,7 +310,7 @@ function routes(sim: Simulator<unknown>, encode: (bytes: Uint8Array) => string):
       run: ({ query }) => {
         for (const name of query.keys()) {
           if (name !== 'bodies') throw badRequest(name, `${JSON.stringify(name)} is not a parameter of the export (known parameters: bodies)`)
-          if (query.getAll(name).length > 1) throw badRequest(name, `${JSON.stringify(name)} is given ${query.getAll(name).length} times; give it once`)
+          onlyOnce(query, name)
         }
         const bodies = queryBoolean(query, 'bodies', true)
         const internals = internalsOf(sim)
