@@ -75,6 +75,9 @@ Options:
                        assistant turns follow the last user turn, then answer text (default 1: one
                        call, then text after the tool's result; 0: a call only when required)
   --no-control         serve no control API (every /__sim path answers 404)
+  --no-cors            send no CORS headers, so web pages of other origins cannot read the
+                       operations' answers (by default any origin may, as on the real service;
+                       the control API never grants one)
   --control-token T    control clients must send "authorization: Bearer T" (or set the environment
                        variable MODEL_ACCESS_SIM_CONTROL_TOKEN, which ps does not show); needed for
                        the control API on a --host other than loopback
@@ -323,6 +326,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
         'strict-requests': { type: 'boolean' },
         'tool-rounds': { type: 'string' },
         'no-control': { type: 'boolean' },
+        'no-cors': { type: 'boolean' },
         'control-token': { type: 'string' },
         'ready-file': { type: 'string' },
         'no-exit-with-launcher': { type: 'boolean' },
@@ -367,6 +371,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     port,
     ...(values.host !== undefined && { host: values.host }),
     control: !values['no-control'],
+    cors: !values['no-cors'],
     ...(controlToken !== undefined && { controlToken }),
     ...(logFormat !== 'off' && { onRequest: (entry: RequestLogEntry) => io.stdout(`${logLine(logFormat, entry)}\n`) }),
   }).catch((error: unknown) => {

@@ -15,6 +15,7 @@ import { type AnsweredResponse, frameWait, isAnswered, jsonResponse, mayHaveBody
 import { MAX_BODY_BYTES as MAX_SERVICE_BODY_BYTES } from '../core/body.js'
 import type { Simulator } from '../core/simulator.js'
 import { createControlGate, exposureWarning } from './trust.js'
+import { grantRead, isPreflight, preflightAnswer } from './cors.js'
 
 /**
  * The default port, as the CLI uses it too.
@@ -58,6 +59,14 @@ export interface StartServerOptions {
   idleTimeoutMs?: number
   /** Milliseconds a client has to send a request's headers (a 408 after). Default 10,000. */
   headersTimeoutMs?: number
+  /**
+   * Let web pages of any origin call the service's operations, as the real service does: a
+   * preflight under `basePath` is answered 204, and an answer to a request with an `Origin` carries
+   * `access-control-allow-origin: *` and lists its headers in `access-control-expose-headers`.
+   * Default true; false sends no CORS header, so a page of another origin cannot read an answer.
+   * The control API never grants one (it refuses a foreign `Origin`).
+   */
+  cors?: boolean
 }
 
 /** What the server tells `onRequest` about one request. */
@@ -96,6 +105,7 @@ const SERVER_OPTION_FIELDS = fieldsOf<StartServerOptions>({
   onRequest: true,
   idleTimeoutMs: true,
   headersTimeoutMs: true,
+  cors: true,
 })
 
 interface CheckedOptions {
@@ -106,6 +116,7 @@ interface CheckedOptions {
   controlToken: string | undefined
   idleTimeoutMs: number
   headersTimeoutMs: number
+  cors: boolean
 }
 
 function timeoutOption(value: unknown, name: string, fallback: number): number {
@@ -139,7 +150,9 @@ function checkOptions(options: StartServerOptions): CheckedOptions {
   }
   const idleTimeoutMs = timeoutOption(options.idleTimeoutMs, 'idleTimeoutMs', 30_000)
   const headersTimeoutMs = timeoutOption(options.headersTimeoutMs, 'headersTimeoutMs', 10_000)
-  return { port, host, basePath, control, controlToken, idleTimeoutMs, headersTimeoutMs }
+  const cors = options.cors ?? true
+  if (typeof cors !== 'boolean') throw invalidArgument(operation, 'cors', `must be a boolean, got ${JSON.stringify(cors)}`)
+  return { port, host, basePath, control, controlToken, idleTimeoutMs, headersTimeoutMs, cors }
 }
 
 /** An envelope written straight to a socket (no request object exists), and the connection closed. */
@@ -310,8 +323,8 @@ function realWait(ms: number, res: ServerResponse, timers: Set<NodeJS.Timeout>):
  * asks for it; stops early when the client goes away or the server closes, and then tells the
  * simulator how many frames were written, so it charges only those (decisions/0026).
  */
-async function writeStream(res: ServerResponse, response: Extract<SimResponse, { type: 'stream' }>, timers: Set<NodeJS.Timeout>): Promise<void> {
-  res.writeHead(response.status, response.headers)
+async function writeStream(res: ServerResponse, response: Extract<SimResponse, { type: 'stream' }>, headers: Record<string, string>, timers: Set<NodeJS.Timeout>): Promise<void> {
+  res.writeHead(response.status, headers)
   // Without real waits every frame goes out at once, and a client cannot leave between two of them:
   // one write of the whole text, as one write of the headers and body, is the same bytes for a
   // fraction of the system calls (a write a frame made a short stream cost twice a JSON answer).
@@ -362,7 +375,7 @@ const TOO_LARGE = jsonResponse(
  * await server.close()
  */
 export async function startServer(sim: Simulator<unknown>, options: StartServerOptions = {}): Promise<SimulatorServer> {
-  const { port, host, basePath, control, controlToken, idleTimeoutMs, headersTimeoutMs } = checkOptions(options)
+  const { port, host, basePath, control, controlToken, idleTimeoutMs, headersTimeoutMs, cors } = checkOptions(options)
   if (typeof sim !== 'object' || sim === null || typeof sim.handle !== 'function') {
     throw invalidArgument('start the server', 'sim', 'must be a simulator (createSimulator())')
   }
@@ -384,11 +397,14 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
     const raw = req.url ?? '/'
     const url = requestUrl(raw)
     let operation: RequestLogEntry['operation'] = null
+    // Set for a page's request under the base path: its answer says any origin may read it.
+    let crossOrigin = false
     const log = (status: number): void => {
       onRequest?.({ time: new Date(arrived).toISOString(), method, path: raw, status, operation, ms: Math.round((performance.now() - started) * 10) / 10 })
     }
     const send = (answer: AnsweredResponse): void => {
       const wire = toWire(answer, method)
+      if (crossOrigin) grantRead(wire.headers)
       res.writeHead(wire.status, wire.headers)
       res.end(wire.body ?? undefined)
       log(wire.status)
@@ -433,6 +449,16 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       return
     }
     const below = pathBelow(basePath, url.pathname) !== undefined
+    if (below && cors && req.headers.origin !== undefined) {
+      // A preflight is the browser's question, not the page's request: answered here, it reaches
+      // no operation, journal, rate limit or fault, as the real service's edge answers it.
+      if (isPreflight(method, req.headers)) {
+        send(preflightAnswer(req.headers))
+        req.resume()
+        return
+      }
+      crossOrigin = true
+    }
     const extras =
       below && mayHaveBody(method) ? { body: await readServiceBody(req), headers: { 'content-type': req.headers['content-type'] } } : undefined
     const request = toSimRequest(method, url, basePath, req.headers.authorization ?? null, extras)
@@ -456,8 +482,12 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       }
       req.socket.setTimeout(idleTimeoutMs)
     }
-    if (response.type === 'stream' && method.toUpperCase() !== 'HEAD') await writeStream(res, response, timers).then(() => log(res.destroyed ? 0 : response.status))
-    else if (isAnswered(response)) send(response)
+    if (response.type === 'stream' && method.toUpperCase() !== 'HEAD') {
+      // The grant goes on a copy: the simulator's response object is left as it made it.
+      const headers = crossOrigin ? { ...response.headers } : response.headers
+      if (crossOrigin) grantRead(headers)
+      await writeStream(res, response, headers, timers).then(() => log(res.destroyed ? 0 : response.status))
+    } else if (isAnswered(response)) send(response)
     else if (response.type === 'network-error') {
       req.socket.destroy()
       log(0)

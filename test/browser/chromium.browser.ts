@@ -5,20 +5,15 @@
 // checked here against the same requests made to a simulator in Node.
 //
 // Not part of `npm test` (it needs Chromium): `npm run test:browser`; .ci/browser.sh installs Chromium and runs it.
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
-import { build } from 'esbuild'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_MESSAGES, createSimulator, type SimResponse } from '../../src/index.js'
 import type { PageCall, PageRejection, PageResults } from './page.js'
-
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run']
-const STEP_TIMEOUT_MS = 30_000
+import { bundlePage, CHROMIUM, CHROMIUM_ARGS, requireChromium, STEP_TIMEOUT_MS } from './support.js'
 
 const HTML = `<!doctype html>
 <html>
@@ -47,23 +42,9 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: this test drives a real browser. ` +
-        'Install it with `apt-get update && apt-get install -y chromium` (Debian), or set CHROMIUM_PATH to a Chromium binary.',
-    )
-  }
+  requireChromium()
 
-  const bundle = await build({
-    entryPoints: [join(import.meta.dirname, 'page.ts')],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  })
-  const pageJs = bundle.outputFiles[0]?.text ?? ''
+  const pageJs = await bundlePage('page.ts')
   // msw's service worker, read from the installed package (node_modules/msw/lib/mockServiceWorker.js).
   const workerJs = readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8')
 

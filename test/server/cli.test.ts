@@ -573,6 +573,30 @@ describe('serve --log off --no-control', () => {
   })
 })
 
+describe('serve --no-cors', () => {
+  it('answers a page\'s preflight by default, and with the flag sends no CORS header at all', async () => {
+    const preflight = (served: Served) =>
+      fetch(`${served.url}/chat/completions`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      })
+    const open = await preflight(await serve(['--log', 'off']))
+    expect(open.status).toBe(204)
+    expect(open.headers.get('access-control-allow-origin')).toBe('*')
+    expect(open.headers.get('access-control-allow-headers')).toBe('authorization,content-type')
+
+    const closed = await serve(['--log', 'off', '--no-cors'])
+    const refused = await preflight(closed)
+    expect(refused.status).toBe(404)
+    await refused.arrayBuffer()
+    expect([...refused.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([])
+    const keys = await fetch(`${closed.url}/keys`, { headers: { ...bearer(closed.managementKey), origin: 'http://localhost:5173' } })
+    expect(keys.status).toBe(200)
+    await keys.arrayBuffer()
+    expect(keys.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
+
 describe('serve --strict-requests', () => {
   it('refuses an inference request with an unknown field, naming it; without the flag it is accepted and journaled', async () => {
     const chat = async (served: Served, extra: object) => {

@@ -1,35 +1,10 @@
 // The control API's trust rules (decisions/0019): the attacks of issue 25, each now refused, while
 // the service's operations keep answering any client.
-import { request as httpRequest } from 'node:http'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createSimulator, SimulatorError } from '../../src/index.js'
 import { type SimulatorServer, startServer } from '../../src/server/index.js'
 import { isLoopbackName } from '../../src/server/trust.js'
-import { failureOf, useWildcardBindOnLoopback } from '../support/server.js'
-
-interface Raw {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  text: string
-  body: any
-}
-
-/** One request to 127.0.0.1:port with exactly these headers (Host included, which fetch will not set). */
-function raw(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, setHost: !('host' in headers) }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8')
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: text === '' ? undefined : (JSON.parse(text) as unknown) })
-      })
-    })
-    req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')))
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+import { failureOf, raw, useWildcardBindOnLoopback } from '../support/server.js'
 
 const sim = createSimulator()
 let server: SimulatorServer

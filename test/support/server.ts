@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { Server as NetServer, type Socket } from 'node:net'
 import { OpenRouter } from '@openrouter/sdk'
 import { setupServer } from 'msw/node'
@@ -136,4 +137,30 @@ export function useServersAndSockets(): { servers: Set<SimulatorServer>; sockets
     servers.clear()
   })
   return { servers, sockets }
+}
+
+/** An answer read by {@link raw}: its headers as node gives them, its text, and that text as JSON when its content type is JSON. */
+export interface Raw {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  text: string
+  body: any
+}
+
+/** One request to 127.0.0.1:port with exactly these headers (Host included, which fetch will not set). */
+export function raw(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, setHost: !('host' in headers) }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8')
+        const json = text !== '' && /json/.test(String(res.headers['content-type']))
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: json ? (JSON.parse(text) as unknown) : undefined })
+      })
+    })
+    req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')))
+    req.on('error', reject)
+    req.end(body)
+  })
 }
