@@ -92,7 +92,8 @@ export default defineConfig({
     'default-world-embedded': 'src/world-data/texts.ts',
   },
   format: ['esm', 'cjs'],
-  dts: { entry: PUBLIC_ENTRIES },
+  // The declarations are scripts/build-types.mjs's (decisions/0070): tsup's own took 100-110 s.
+  dts: false,
   clean: true,
   sourcemap: true,
   // Shared chunks in CJS too, so that every entry point shares one copy of the core: a PricingError

@@ -78,7 +78,7 @@ export type {
 } from './pricing/index.js'
 export type * from './core/types.js'
 export type { AttemptFacts, InferenceControls, ResponderError, ResponderInfo, ResponderMatch, ResponderReply, ResponderRule, ResponderToolCall } from './core/inference/responders.js'
-export type { ChatAssistantMessage, ChatChunk, ChatCompletion, ChatReasoningDetail, ChatStreamToolCall, ChatToolCall, ChatUsage, FinishReason, Generation, ProviderResponse } from './core/inference/wire.js'
+export type { ChatAssistantMessage, ChatChunk, ChatChunkError, ChatCompletion, ChatReasoningDetail, ChatStreamToolCall, ChatToolCall, ChatUsage, FinishReason, Generation, ProviderResponse } from './core/inference/wire.js'
 export type { TextCompletion, TextCompletionChoice, TextCompletionChunk } from './core/inference/completions.js'
 export type { StreamFrame } from './core/protocol.js'
 export type { ResponderOperation } from './core/inference/responders.js'

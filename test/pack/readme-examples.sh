@@ -251,8 +251,14 @@ while IFS=$'\t' read -r tag slug name; do
   [[ "$tag" != node24 || -n "${NODE24_RAN[$slug]:-}" ]] || fail "no project runs on Node 22+ for \"$name\" (NODE_MSW3 must be Node 22 or later)"
 done < "$WORK/manifest.tsv"
 
-declare -A RUN_STATUS RUN_TIME
-for major in "${PROJECTS[@]}"; do
+# One lane per msw major, both at once (with the two tsc runs): each lane runs its examples one
+# after another, writes what it prints to its log and each example's status and time to its
+# results, and the logs are printed in order once both are done. One lane after the other left a
+# core idle for most of this step.
+run_lane() {
+  local major="$1" slug name t0 status verdict
+  local results="$WORK/results-msw$major.tsv"
+  : > "$results"
   step "Running the msw $major examples on Node $("${NODE_OF[$major]}" --version)"
   while IFS=$'\t' read -r slug name; do
     [[ -n "$slug" ]] || continue
@@ -260,12 +266,11 @@ for major in "${PROJECTS[@]}"; do
     status=0
     (cd "$WORK/msw$major" && PATH="${PATH_OF[$major]}" timeout --kill-after=10 "$EXAMPLE_TIMEOUT" "${NODE_OF[$major]}" "${TSX_OF[$major]}" "examples/$slug.ts") \
       > "$WORK/run-msw$major-$slug.log" 2>&1 || status=$?
-    RUN_STATUS[$major/$slug]=$status
-    RUN_TIME[$major/$slug]="$(elapsed "$t0")"
+    printf '%s\t%s\t%s\n' "$slug" "$status" "$(elapsed "$t0")" >> "$results"
     if ((status == 0)); then
-      echo "  ran   $name (${RUN_TIME[$major/$slug]})"
+      echo "  ran   $name ($(elapsed "$t0"))"
     else
-      echo "  FAILED $name: $([[ $status == 124 ]] && echo "timed out after ${EXAMPLE_TIMEOUT}s" || echo "exit $status") (${RUN_TIME[$major/$slug]})"
+      echo "  FAILED $name: $([[ $status == 124 ]] && echo "timed out after ${EXAMPLE_TIMEOUT}s" || echo "exit $status") ($(elapsed "$t0"))"
       tail -n 40 "$WORK/run-msw$major-$slug.log" | sed 's/^/    | /'
     fi
   done <<< "${SELECTED[$major]}"
@@ -284,18 +289,32 @@ for major in "${PROJECTS[@]}"; do
         const bad = f.assertionResults.filter((a) => a.status !== "passed")
         console.log(f.assertionResults.length === 0 ? "no tests" : bad.length === 0 ? "ok" : bad.map((a) => a.fullName).join("; "))
       ' "$WORK/vitest-msw$major.json" "$slug.test.ts")"
-      RUN_TIME[$major/$slug]="$(elapsed "$t0")"
       if [[ "$verdict" == ok ]]; then
-        RUN_STATUS[$major/$slug]=0
+        printf '%s\t0\t%s\n' "$slug" "$(elapsed "$t0")" >> "$results"
         echo "  ran   $name (vitest)"
       else
-        RUN_STATUS[$major/$slug]=1
+        printf '%s\t1\t%s\n' "$slug" "$(elapsed "$t0")" >> "$results"
         echo "  FAILED $name (vitest): $verdict"
         tail -n 40 "$WORK/run-msw$major-vitest.log" | sed 's/^/    | /'
       fi
     done <<< "${VITEST_SELECTED[$major]}"
-    SELECTED[$major]+="${VITEST_SELECTED[$major]}"
   fi
+}
+
+declare -A RUN_STATUS RUN_TIME LANE_PID
+for major in "${PROJECTS[@]}"; do
+  run_lane "$major" > "$WORK/lane-msw$major.log" 2>&1 &
+  LANE_PID[$major]=$!
+done
+for major in "${PROJECTS[@]}"; do
+  wait "${LANE_PID[$major]}" || true
+  cat "$WORK/lane-msw$major.log"
+  # An example the lane never reached (it was killed) has no result: it counts as failed below.
+  while IFS=$'\t' read -r slug status took; do
+    RUN_STATUS[$major/$slug]=$status
+    RUN_TIME[$major/$slug]=$took
+  done < "$WORK/results-msw$major.tsv"
+  SELECTED[$major]+="${VITEST_SELECTED[$major]}"
 done
 
 failures=0
@@ -331,7 +350,7 @@ for major in "${PROJECTS[@]}"; do
   while IFS=$'\t' read -r slug name; do
     [[ -n "$slug" ]] || continue
     type_errors="$(grep -E "^(examples/$slug\.ts|vitest-examples/$slug\.test\.ts)\(" "$log" || true)"
-    status="${RUN_STATUS[$major/$slug]}"
+    status="${RUN_STATUS[$major/$slug]:-1}"
     what=()
     if [[ -n "$type_errors" ]]; then what+=("tsc: $(wc -l <<< "$type_errors") error(s)"); fi
     if ((status == 124)); then what+=("run: timed out after ${EXAMPLE_TIMEOUT}s")
