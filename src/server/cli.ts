@@ -183,9 +183,10 @@ function parseRateLimit(value: string): RateLimit {
   const match = /^(\d+)\/(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value)
   const requests = match ? Number(match[1]) : 0
   const intervalMs = match ? Number(match[2]) * UNIT_MS[match[3] as keyof typeof UNIT_MS] : 0
-  if (!match || requests < 1 || !Number.isSafeInteger(requests) || !(intervalMs > 0)) {
-    throw new CliError(`--rate-limit must be REQUESTS/INTERVAL with a unit (ms, s, m, h), such as 60/1m, got ${JSON.stringify(value)}`, 1)
-  }
+  if (!match) throw new CliError(`--rate-limit must be REQUESTS/INTERVAL with a unit (ms, s, m, h), such as 60/1m, got ${JSON.stringify(value)}`, 1)
+  // The shape is right: say which half is not (a limit of 0 requests is no limit to test with; leave the flag out for none).
+  if (requests < 1 || !Number.isSafeInteger(requests)) throw new CliError(`--rate-limit needs at least 1 request per interval, got ${JSON.stringify(value)} (leave the flag out for no rate limit)`, 1)
+  if (!(intervalMs >= 1) || !Number.isSafeInteger(intervalMs)) throw new CliError(`--rate-limit needs an interval of a whole number of milliseconds, at least 1ms, got ${JSON.stringify(value)}`, 1)
   return { requests, intervalMs }
 }
 
@@ -375,7 +376,11 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     ...(controlToken !== undefined && { controlToken }),
     ...(logFormat !== 'off' && { onRequest: (entry: RequestLogEntry) => io.stdout(`${logLine(logFormat, entry)}\n`) }),
   }).catch((error: unknown) => {
-    if (error instanceof SimulatorError && error.argument === 'controlToken') throw new CliError(`--control-token ${error.message.replace(/^.*"controlToken" /, '')}`, 1)
+    if (error instanceof SimulatorError && error.argument === 'controlToken') {
+      // Named as the user gave it: the flag, or the environment variable when there was no flag.
+      const source = values['control-token'] !== undefined ? '--control-token' : 'MODEL_ACCESS_SIM_CONTROL_TOKEN'
+      throw new CliError(`${source} ${error.message.replace(/^.*"controlToken" /, '')}`, 1)
+    }
     throw new CliError(error instanceof Error ? error.message.replace(/^Failed to start the server: /, 'cannot start the server: ') : String(error), 1)
   })
   const control: ControlState = values['no-control'] ? 'off' : controlToken !== undefined ? 'token' : isLoopbackName(values.host ?? '127.0.0.1') ? 'open' : 'needs-token'

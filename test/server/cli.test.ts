@@ -130,12 +130,12 @@ let running = 0
 const queued: (() => void)[] = []
 
 /** Runs a command to its end: its exit code and everything it wrote. */
-async function run(args: string[], scope: 'test' | 'suite' = 'test'): Promise<Ran> {
+async function run(args: string[], scope: 'test' | 'suite' = 'test', env: Record<string, string> = {}): Promise<Ran> {
   if (running >= RUN_CONCURRENCY) await new Promise<void>((resolveSlot) => queued.push(resolveSlot))
   running += 1
   let timer: NodeJS.Timeout | undefined
   try {
-    const cli = spawnCli(args, scope)
+    const cli = spawnCli(args, scope, [], env)
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not exit within ${START_TIMEOUT_MS} ms; stderr:\n${cli.stderr()}`)), START_TIMEOUT_MS)
     })
@@ -552,6 +552,12 @@ describe('serve --host 0.0.0.0 (bound to 127.0.0.1 underneath: tests stay on loo
     expect(result.code).toBe(1)
     expect(result.stderr).toMatch(/^model-access-sim: --control-token must be at least 16 printable characters/)
   })
+
+  it('refuses a token too short from the environment, naming the variable it came from', async () => {
+    const result = await run(['serve', '--port', '0'], 'test', { MODEL_ACCESS_SIM_CONTROL_TOKEN: 'short' })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/^model-access-sim: MODEL_ACCESS_SIM_CONTROL_TOKEN must be at least 16 printable characters/)
+  })
 })
 
 describe('serve --log off --no-control', () => {
@@ -678,6 +684,7 @@ describe('serve, refusing to start', { timeout: 60_000 }, () => {
     port: command(() => ['serve', '--port', '70000']),
     clock: command(() => ['serve', '--port', '0', '--clock', 'sometimes']),
     rateLimit: command(() => ['serve', '--port', '0', '--rate-limit', '10']),
+    zeroRateLimit: command(() => ['serve', '--port', '0', '--rate-limit', '0/1s']),
     log: command(() => ['serve', '--port', '0', '--log', 'loud']),
     now: command(() => ['serve', '--port', '0', '--now', 'yesterday']),
     journalBytes: command(() => ['serve', '--port', '0', '--journal-bytes', '1.5']),
@@ -737,6 +744,7 @@ describe('serve, refusing to start', { timeout: 60_000 }, () => {
     ['--port', '70000', 'port'],
     ['--clock', 'sometimes', 'clock'],
     ['--rate-limit', '10', 'rateLimit'],
+    ['--rate-limit', '0/1s', 'zeroRateLimit'],
     ['--log', 'loud', 'log'],
     ['--now', 'yesterday', 'now'],
     ['--journal-bytes', '1.5', 'journalBytes'],
@@ -750,6 +758,10 @@ describe('serve, refusing to start', { timeout: 60_000 }, () => {
     const line = oneLine(result)
     expect(line).toContain(flag)
     expect(line).toContain(JSON.stringify(value))
+  })
+
+  it('says what is wrong with a rate limit of the right shape: no requests at all', async () => {
+    expect(oneLine(await results.zeroRateLimit)).toMatch(/--rate-limit needs at least 1 request per interval, got "0\/1s" \(leave the flag out for no rate limit\)$/)
   })
 })
 
