@@ -428,12 +428,15 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator<objec
       try {
         loadWorld(ctx, collections, { format: WORLD_FORMAT, keys: [key as unknown as WorldKey] }, 0)
       } catch (error) {
-        // The loader names the path in a world (`world.keys[0].limit`); a key on its own is `limit`.
-        if (error instanceof SimulatorError && error.argument?.startsWith('world.keys[0]')) {
-          const argument = error.argument.replace(/^world\.keys\[0\]\.?/, '') || 'body'
-          throw new SimulatorError(error.code, error.message.replaceAll('world.keys[0].', '').replaceAll('world.keys[0]', 'the key'), { argument, details: error.details })
+        if (!(error instanceof SimulatorError)) throw error
+        // The loader names the path in a world (`world.keys[0].limit`); a key on its own is `limit`,
+        // and what failed is loading a key, not a world.
+        const argument = error.argument?.startsWith('world.keys[0]') ? error.argument.replace(/^world\.keys\[0\]\.?/, '') || 'body' : error.argument
+        let message = error.message.replaceAll('world.keys[0].', '').replaceAll('world.keys[0]', 'the key').replace(/^Failed to load world: /, 'Failed to load the key: ')
+        if (argument === 'secret' && key['secret'] === undefined) {
+          message += ' A key whose usage is a list of records is loaded as a world spec holds it, secret and hash included; give usage as figures ({ "daily": 0.5, "total": 2 }) to create a key with a new secret.'
         }
-        throw error
+        throw new SimulatorError(error.code, message, { ...(argument !== undefined && { argument }), details: error.details })
       }
       return ctx.indices.keyHashBySecret.get(key['secret'] as string) as string
     },

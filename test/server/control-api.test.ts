@@ -412,6 +412,21 @@ describe('the control API of a simulator object that is not createSimulator’s'
     expectBadArgument(controlOf(wrapper(sim))('POST', '/keys', { ...key, secret: 'sk-or-v1-wrapped-0123456789' }), 'usage')
   })
 
+  it('says why a key with usage records needs its secret, naming the key and not a world', () => {
+    const sim = createSimulator()
+    const before = sim.keys.list().length
+    const refused = controlOf(sim)('POST', '/keys', { userId: sim.world.userId, name: 'k', usage: [{ at: '2026-03-02T09:00:00Z', cost: 1 }] })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.metadata.argument).toBe('secret')
+    expect(refused.body.error.message).toMatch(/^Failed to load the key: "secret" must be a non-empty string, got undefined\. A key whose usage is a list of records is loaded as a world spec holds it/)
+    expect(refused.body.error.message).toContain('give usage as figures')
+    expect(sim.keys.list()).toHaveLength(before)
+    // As figures, the same key is created with a new secret.
+    const created = controlOf(sim)('POST', '/keys', { userId: sim.world.userId, name: 'k', usage: { total: 1 } })
+    expect(created.status).toBe(201)
+    expect(created.body.secret).toMatch(/^sk-or-v1-/)
+  })
+
   it('a key loaded with its usage as records is a write like any other: a restore to an earlier snapshot and a reset take it away', () => {
     const sim = createSimulator()
     const control = controlOf(sim)
