@@ -185,7 +185,8 @@ function parseRateLimit(value: string): RateLimit {
   const intervalMs = match ? Number(match[2]) * UNIT_MS[match[3] as keyof typeof UNIT_MS] : 0
   if (!match) throw new CliError(`--rate-limit must be REQUESTS/INTERVAL with a unit (ms, s, m, h), such as 60/1m, got ${JSON.stringify(value)}`, 1)
   // The shape is right: say which half is not (a limit of 0 requests is no limit to test with; leave the flag out for none).
-  if (requests < 1 || !Number.isSafeInteger(requests)) throw new CliError(`--rate-limit needs at least 1 request per interval, got ${JSON.stringify(value)} (leave the flag out for no rate limit)`, 1)
+  if (requests < 1) throw new CliError(`--rate-limit needs at least 1 request per interval, got ${JSON.stringify(value)} (leave the flag out for no rate limit)`, 1)
+  if (!Number.isSafeInteger(requests)) throw new CliError(`--rate-limit takes at most ${Number.MAX_SAFE_INTEGER} requests per interval, got ${JSON.stringify(value)}`, 1)
   if (!(intervalMs >= 1) || !Number.isSafeInteger(intervalMs)) throw new CliError(`--rate-limit needs an interval of a whole number of milliseconds, at least 1ms, got ${JSON.stringify(value)}`, 1)
   return { requests, intervalMs }
 }
