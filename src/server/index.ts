@@ -61,7 +61,7 @@ export interface StartServerOptions {
   headersTimeoutMs?: number
   /**
    * Let web pages of any origin call the service's operations, as the real service does: a
-   * preflight under `basePath` is answered 204, and an answer to a request with an `Origin` carries
+   * preflight (anywhere but the control API) is answered 204, and an answer to a request with an `Origin` carries
    * `access-control-allow-origin: *` and lists its headers in `access-control-expose-headers`.
    * Default true; false sends no CORS header, so a page of another origin cannot read an answer.
    * The control API never grants one (it refuses a foreign `Origin`).
@@ -397,7 +397,7 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
     const raw = req.url ?? '/'
     const url = requestUrl(raw)
     let operation: RequestLogEntry['operation'] = null
-    // Set for a page's request under the base path: its answer says any origin may read it.
+    // Set for a page's request (not the control API's): its answer says any origin may read it.
     let crossOrigin = false
     const log = (status: number): void => {
       onRequest?.({ time: new Date(arrived).toISOString(), method, path: raw, status, operation, ms: Math.round((performance.now() - started) * 10) / 10 })
@@ -449,7 +449,9 @@ export async function startServer(sim: Simulator<unknown>, options: StartServerO
       return
     }
     const below = pathBelow(basePath, url.pathname) !== undefined
-    if (below && cors && req.headers.origin !== undefined) {
+    // Outside the base path too: a page whose base URL lacks `/api/v1` reads the 404 that says so,
+    // not a browser's bare CORS error.
+    if (cors && req.headers.origin !== undefined) {
       // A preflight is the browser's question, not the page's request: answered here, it reaches
       // no operation, journal, rate limit or fault, as the real service's edge answers it.
       if (isPreflight(method, req.headers)) {

@@ -124,11 +124,15 @@ describe("a page's request under the base path", () => {
   })
 })
 
-describe('what CORS leaves alone', () => {
-  it('grants nothing outside the base path', async () => {
-    const outside = await raw(server.port, 'OPTIONS', '/v1/chat/completions', PREFLIGHT)
+describe('what CORS leaves alone, and the rest of the server', () => {
+  it('lets a page whose base URL lacks the base path read the 404 that says so', async () => {
+    const preflight = await raw(server.port, 'OPTIONS', '/chat/completions', PREFLIGHT)
+    expect(preflight.status).toBe(204)
+    const outside = await raw(server.port, 'POST', '/chat/completions', { ...inference, origin: ORIGIN, 'content-type': 'application/json' }, CHAT)
     expect(outside.status).toBe(404)
-    expect(corsHeaders(outside.headers)).toEqual([])
+    expect(outside.headers['access-control-allow-origin']).toBe('*')
+    expect(outside.body.error.message).toBe('POST /chat/completions is outside the simulated API; it serves /api/v1 and /__sim')
+    expect(sim.journal.list()).toEqual([])
   })
 
   it('grants nothing on the control API, whose foreign-Origin refusal stands', async () => {
