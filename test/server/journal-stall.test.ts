@@ -122,10 +122,15 @@ async function afterRead(port: number, agent: Agent): Promise<void> {
   expect(failed, `keep-alive clients that failed after the read: ${failed.join('; ')}`).toEqual([])
 }
 
-/** The bar: probes answered within 50 ms (p99) and none held past 250 ms (today's server held them all for the whole read). */
+/**
+ * The bar: probes answered within 100 ms (p99) and none held past 250 ms. A server that holds its
+ * loop for the read makes every probe wait for the whole of it (331-1,112 ms at p99 before
+ * decisions/0047); one that yields answers them in 7-38 ms at p99 alone on the machine, and up to
+ * 54-92 ms when other processes load it, as a shared CI machine does (decisions/0047, "Later").
+ */
 function expectQuick(probed: Probed): void {
   expect(probed.read.status).toBe(200)
-  expect(percentile(probed.waits, 99), figures(probed)).toBeLessThan(50)
+  expect(percentile(probed.waits, 99), figures(probed)).toBeLessThan(100)
   expect(Math.max(...probed.waits), figures(probed)).toBeLessThan(250)
 }
 
@@ -135,7 +140,7 @@ const journalOf = (count: number, mib: number): number => count * Math.ceil((mib
 // One retry: today's server fails every attempt (it answers no probe until the whole read is written,
 // 0.3-1.1 s), so a second attempt only absorbs a busy machine descheduling a process for a moment.
 describe('a large read lets the other requests in', { timeout: 120_000, retry: 1 }, () => {
-  it(`answers health probes within 50 ms (p99) during the journal of ${DOWNLOADS} downloads of a ${FILE_MIB} MiB file, and idle keep-alive clients survive it`, async () => {
+  it(`answers health probes within 100 ms (p99) during the journal of ${DOWNLOADS} downloads of a ${FILE_MIB} MiB file, and idle keep-alive clients survive it`, async () => {
     const server = await bigFileServer(children, FILE_MIB)
     const auth = { authorization: `Bearer ${server.managementKey}` }
     for (let i = 0; i < DOWNLOADS; i++) expect((await get(server.port, `/api/v1/files/${server.fileId}/content`, false, auth)).bytes).toBe(FILE_MIB * MIB)
@@ -147,7 +152,7 @@ describe('a large read lets the other requests in', { timeout: 120_000, retry: 1
     await afterRead(server.port, agent)
   })
 
-  it(`answers health probes within 50 ms (p99) during the export of a world of ${KEYS} keys, and idle keep-alive clients survive it`, async () => {
+  it(`answers health probes within 100 ms (p99) during the export of a world of ${KEYS} keys, and idle keep-alive clients survive it`, async () => {
     const server = await bigFileServer(children, 0, KEYS)
     const agent = await keepAliveClients(server.port)
     const probed = await probedRead(server.port, '/__sim/world/export', server.child)
@@ -184,7 +189,7 @@ describe('the same through the command', { timeout: 120_000, retry: 1 }, () => {
     return { port: line.port, managementKey: line.managementKey, userId: line.handles.userId }
   }
 
-  it(`answers health probes within 50 ms (p99) during the journal of ${CLI_DOWNLOADS} downloads of a ${FILE_MIB} MiB file, and idle keep-alive clients survive it`, async () => {
+  it(`answers health probes within 100 ms (p99) during the journal of ${CLI_DOWNLOADS} downloads of a ${FILE_MIB} MiB file, and idle keep-alive clients survive it`, async () => {
     const server = await serveCli()
     const file = new Uint8Array(FILE_MIB * MIB).map((_, i) => i & 255)
     const created = await fetch(`http://127.0.0.1:${server.port}/__sim/files`, {
