@@ -292,8 +292,12 @@ export class Controls {
       const ms = rule.ms
       // The longest delay a timer can wait (setTimeout overflows past 2^31 - 1 ms, about 24.8 days).
       const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_DELAY_MS
-      if (Array.isArray(ms) ? !(ms.length === 2 && valid(ms[0]) && valid(ms[1]) && ms[0] <= ms[1]) : !valid(ms)) {
-        throw invalidArgument(operation, 'ms', `must be a whole number of milliseconds in [0, ${MAX_DELAY_MS}] or a [min, max] range of them, got ${describe(ms)}`)
+      if (Array.isArray(ms) && ms.length === 2 && valid(ms[0]) && valid(ms[1]) && ms[0] > ms[1]) {
+        throw invalidArgument(operation, 'ms', `is a [min, max] range whose min (${ms[0]}) is above its max (${ms[1]}): give [${ms[1]}, ${ms[0]}]`)
+      }
+      if (Array.isArray(ms) ? !(ms.length === 2 && valid(ms[0]) && valid(ms[1])) : !valid(ms)) {
+        const shown = Array.isArray(ms) && ms.length <= 4 ? `[${ms.map((item: unknown) => describe(item)).join(', ')}]` : describe(ms)
+        throw invalidArgument(operation, 'ms', `must be a whole number of milliseconds in [0, ${MAX_DELAY_MS}] or a [min, max] range of them, got ${shown}`)
       }
       if (rule.real !== undefined && typeof rule.real !== 'boolean') throw invalidArgument(operation, 'real', 'must be a boolean')
       const delay = { ms: Array.isArray(ms) ? ([ms[0], ms[1]] as const) : (ms as number), real: rule.real ?? false }

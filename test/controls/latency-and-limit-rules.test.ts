@@ -36,9 +36,11 @@ describe('sim.latency.set refuses a bad rule with an error naming the argument, 
     { name: 'ms 1.5', rule: { ms: 1.5 }, argument: 'ms', message: `Failed to set latency: ${MS}, got 1.5.` },
     { name: "ms '5'", rule: { ms: '5' }, argument: 'ms', message: `Failed to set latency: ${MS}, got "5".` },
     { name: 'ms one past the longest timer (2 ** 31)', rule: { ms: 2 ** 31 }, argument: 'ms', message: `Failed to set latency: ${MS}, got 2147483648.` },
-    { name: 'a range with a fractional end', rule: { ms: [5, 7.5] }, argument: 'ms', message: `Failed to set latency: ${MS}, got an array.` },
-    { name: 'a range past the longest timer', rule: { ms: [0, 2 ** 31] }, argument: 'ms', message: `Failed to set latency: ${MS}, got an array.` },
-    { name: 'a reversed range', rule: { ms: [20, 10] }, argument: 'ms', message: `Failed to set latency: ${MS}, got an array.` },
+    { name: 'a range with a fractional end', rule: { ms: [5, 7.5] }, argument: 'ms', message: `Failed to set latency: ${MS}, got [5, 7.5].` },
+    { name: 'a range past the longest timer', rule: { ms: [0, 2 ** 31] }, argument: 'ms', message: `Failed to set latency: ${MS}, got [0, 2147483648].` },
+    { name: 'a reversed range', rule: { ms: [20, 10] }, argument: 'ms', message: 'Failed to set latency: "ms" is a [min, max] range whose min (20) is above its max (10): give [10, 20].' },
+    { name: 'a range of three', rule: { ms: [1, 2, 3] }, argument: 'ms', message: `Failed to set latency: ${MS}, got [1, 2, 3].` },
+    { name: 'a long list', rule: { ms: [1, 2, 3, 4, 5] }, argument: 'ms', message: `Failed to set latency: ${MS}, got an array.` },
     { name: "real 'yes'", rule: { ms: 5, real: 'yes' }, argument: 'real', message: 'Failed to set latency: "real" must be a boolean.' },
     { name: 'an array as rule', rule: [{ ms: 5 }], argument: 'rule', message: 'Failed to set latency: "rule" must be { operation?, ms, real? }, got an array.' },
     {
@@ -95,7 +97,7 @@ describe('rate limits refuse what is not a plain limit object', () => {
     { name: 'a string', value: '3/s', shown: '"3/s"' },
     { name: 'a boolean', value: true, shown: 'true' },
     { name: 'a function carrying requests and intervalMs', value: Object.assign(() => undefined, { requests: 3, intervalMs: 1000 }), shown: 'a value of type function' },
-    { name: 'an interval below 1 ms', value: { requests: 3, intervalMs: 0.5 }, shown: 'a value of type object' },
+    { name: 'an array', value: [3, 1000], shown: 'an array' },
   ]
 
   it.each(notObjects)('createSimulator refuses $name as rateLimit', ({ value, shown }) => {
@@ -107,6 +109,36 @@ describe('rate limits refuse what is not a plain limit object', () => {
     const before = sim.keys.list().length
     expectRefused(() => sim.keys.create({ userId: sim.world.userId, rateLimit: value as RateLimit }), 'rateLimit', `Failed to create API key: ${RATE_LIMIT}, got ${shown}.`)
     expect(sim.keys.list()).toHaveLength(before)
+  })
+})
+
+describe('rate limits name the field that is wrong', () => {
+  const REQUESTS = `must be a whole number of requests from 1 to ${Number.MAX_SAFE_INTEGER}`
+  const INTERVAL = 'must be milliseconds from 1 to a year (31536000000)'
+  const wrong: { name: string; value: unknown; field: string; problem: string }[] = [
+    { name: 'no requests', value: { requests: 0, intervalMs: 1000 }, field: 'requests', problem: `${REQUESTS}, got 0` },
+    { name: 'a fraction of a request', value: { requests: 1.5, intervalMs: 1000 }, field: 'requests', problem: `${REQUESTS}, got 1.5` },
+    { name: 'requests as text', value: { requests: '5', intervalMs: 1000 }, field: 'requests', problem: `${REQUESTS}, got "5"` },
+    { name: 'requests left out', value: { intervalMs: 1000 }, field: 'requests', problem: `${REQUESTS}, got undefined` },
+    { name: 'an interval below 1 ms', value: { requests: 3, intervalMs: 0.5 }, field: 'intervalMs', problem: `${INTERVAL}, got 0.5` },
+    { name: 'an interval over a year', value: { requests: 3, intervalMs: 31536000001 }, field: 'intervalMs', problem: `${INTERVAL}, got 31536000001` },
+    { name: 'an endless interval', value: { requests: 3, intervalMs: Infinity }, field: 'intervalMs', problem: `${INTERVAL}, got Infinity` },
+  ]
+
+  it.each(wrong)('createSimulator refuses $name, naming rateLimit.<field>', ({ value, field, problem }) => {
+    expectRefused(() => createSimulator({ rateLimit: value as RateLimit }), `rateLimit.${field}`, `Failed to create simulator: "rateLimit.${field}" ${problem}.`)
+  })
+
+  it.each(wrong)('sim.keys.create and sim.keys.update refuse $name, changing nothing', ({ value, field, problem }) => {
+    const sim = createSimulator()
+    const before = sim.keys.list().length
+    expectRefused(() => sim.keys.create({ userId: sim.world.userId, rateLimit: value as RateLimit }), `rateLimit.${field}`, `Failed to create API key: "rateLimit.${field}" ${problem}.`)
+    expect(sim.keys.list()).toHaveLength(before)
+    const created = sim.keys.create({ userId: sim.world.userId, rateLimit: { requests: 2, intervalMs: 1000 } })
+    const error = simulatorErrorOf(() => sim.keys.update(created.record.hash, { rateLimit: value as RateLimit }))
+    expect(error.argument).toBe(`rateLimit.${field}`)
+    // The key's own limit is as it was: two requests, then 429.
+    expect([200, 200, 429].map(() => listVideoModels(sim, created.key).status)).toEqual([200, 200, 429])
   })
 })
 

@@ -336,40 +336,41 @@ describe('snapshots and reset', () => {
 })
 
 describe('bad rate-limit options', () => {
-  const bad: { name: string; value: unknown }[] = [
-    { name: 'zero requests', value: { requests: 0, intervalMs: 1000 } },
-    { name: 'negative requests', value: { requests: -1, intervalMs: 1000 } },
-    { name: 'a fractional number of requests', value: { requests: 1.5, intervalMs: 1000 } },
-    { name: 'a zero interval', value: { requests: 3, intervalMs: 0 } },
-    { name: 'a negative interval', value: { requests: 3, intervalMs: -1000 } },
-    { name: 'an infinite interval', value: { requests: 3, intervalMs: Number.POSITIVE_INFINITY } },
-    { name: 'a missing interval', value: { requests: 3 } },
-    { name: 'requests as a string', value: { requests: '3', intervalMs: 1000 } },
-    { name: 'a bare number', value: 3 },
+  // The argument named: the field that is wrong, or the whole option when it is no object.
+  const bad: { name: string; value: unknown; argument: string }[] = [
+    { name: 'zero requests', value: { requests: 0, intervalMs: 1000 }, argument: 'rateLimit.requests' },
+    { name: 'negative requests', value: { requests: -1, intervalMs: 1000 }, argument: 'rateLimit.requests' },
+    { name: 'a fractional number of requests', value: { requests: 1.5, intervalMs: 1000 }, argument: 'rateLimit.requests' },
+    { name: 'a zero interval', value: { requests: 3, intervalMs: 0 }, argument: 'rateLimit.intervalMs' },
+    { name: 'a negative interval', value: { requests: 3, intervalMs: -1000 }, argument: 'rateLimit.intervalMs' },
+    { name: 'an infinite interval', value: { requests: 3, intervalMs: Number.POSITIVE_INFINITY }, argument: 'rateLimit.intervalMs' },
+    { name: 'a missing interval', value: { requests: 3 }, argument: 'rateLimit.intervalMs' },
+    { name: 'requests as a string', value: { requests: '3', intervalMs: 1000 }, argument: 'rateLimit.requests' },
+    { name: 'a bare number', value: 3, argument: 'rateLimit' },
   ]
 
-  it.each(bad)('createSimulator refuses $name with a SimulatorError naming rateLimit', ({ value }) => {
+  it.each(bad)('createSimulator refuses $name with a SimulatorError naming $argument', ({ value, argument }) => {
     const error = simulatorErrorOf(() => createSimulator({ rateLimit: value as RateLimit }))
     expect(error.code).toBe(SimulatorErrorCode.InvalidArgument)
-    expect(error.argument).toBe('rateLimit')
-    expect(error.message).toContain('rateLimit')
+    expect(error.argument).toBe(argument)
+    expect(error.message).toContain(`"${argument}"`)
   })
 
-  it.each(bad)('sim.keys.create refuses $name with a SimulatorError naming rateLimit, creating nothing', ({ value }) => {
+  it.each(bad)('sim.keys.create refuses $name with a SimulatorError naming $argument, creating nothing', ({ value, argument }) => {
     const sim = createSimulator()
     const before = sim.keys.list().length
     const error = simulatorErrorOf(() => sim.keys.create({ userId: sim.world.userId, rateLimit: value as RateLimit }))
     expect(error.code).toBe(SimulatorErrorCode.InvalidArgument)
-    expect(error.argument).toBe('rateLimit')
+    expect(error.argument).toBe(argument)
     expect(sim.keys.list()).toHaveLength(before)
   })
 
-  it.each(bad)('sim.keys.update refuses $name with a SimulatorError naming rateLimit, changing nothing', ({ value }) => {
+  it.each(bad)('sim.keys.update refuses $name with a SimulatorError naming $argument, changing nothing', ({ value, argument }) => {
     const sim = createSimulator()
     const before = sim.keys.get(sim.world.apiKeyHash)
     const error = simulatorErrorOf(() => sim.keys.update(sim.world.apiKeyHash, { name: 'Renamed', rateLimit: value as RateLimit }))
     expect(error.code).toBe(SimulatorErrorCode.InvalidArgument)
-    expect(error.argument).toBe('rateLimit')
+    expect(error.argument).toBe(argument)
     expect(sim.keys.get(sim.world.apiKeyHash)).toEqual(before)
     expect(statuses(20, () => listVideoModels(sim, sim.world.apiKey))).toEqual(Array(20).fill(200))
   })

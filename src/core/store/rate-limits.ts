@@ -2,7 +2,7 @@
 // on the simulator clock. The router takes a token before an operation runs; a key's own limit, or
 // the simulator's default, decides the bucket's size.
 import { describe } from '../describe.js'
-import { SimulatorError, SimulatorErrorCode } from '../errors.js'
+import { SimulatorError, SimulatorErrorCode, invalidArgument } from '../errors.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
 import type { StoreContext } from './context.js'
 import type { RateBucket, RateLimit } from './state.js'
@@ -18,25 +18,22 @@ const MAX_INTERVAL_MS = 365 * 86_400_000
 
 /** Checks a rate limit given as an option; `argument` names it in the error. */
 export function checkRateLimit(value: unknown, operation: string, argument: string): RateLimit {
-  // A misspelt field first: `{ requests, interval }` is told that `interval` is not a field, not only what a rate limit looks like.
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) new ArgumentChecker(operation).knownFields(value, RATE_LIMIT_FIELDS, argument, 'a rate limit')
-  const limit = value as Partial<RateLimit> | null
-  const ok =
-    typeof limit === 'object' &&
-    limit !== null &&
-    typeof limit.requests === 'number' &&
-    Number.isSafeInteger(limit.requests) &&
-    limit.requests >= 1 &&
-    typeof limit.intervalMs === 'number' &&
-    Number.isFinite(limit.intervalMs) &&
-    limit.intervalMs >= 1 &&
-    limit.intervalMs <= MAX_INTERVAL_MS
-  if (!ok) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SimulatorError(
       SimulatorErrorCode.InvalidArgument,
       `Failed to ${operation}: "${argument}" must be { requests: a positive integer, intervalMs: milliseconds from 1 to a year (${MAX_INTERVAL_MS}) }, got ${describe(value)}.`,
       { argument },
     )
+  }
+  // A misspelt field first: `{ requests, interval }` is told that `interval` is not a field. Then the
+  // field that is wrong is named, with what it was given.
+  new ArgumentChecker(operation).knownFields(value, RATE_LIMIT_FIELDS, argument, 'a rate limit')
+  const limit = value as Partial<RateLimit>
+  if (typeof limit.requests !== 'number' || !Number.isSafeInteger(limit.requests) || limit.requests < 1) {
+    throw invalidArgument(operation, `${argument}.requests`, `must be a whole number of requests from 1 to ${Number.MAX_SAFE_INTEGER}, got ${describe(limit.requests)}`)
+  }
+  if (typeof limit.intervalMs !== 'number' || !Number.isFinite(limit.intervalMs) || limit.intervalMs < 1 || limit.intervalMs > MAX_INTERVAL_MS) {
+    throw invalidArgument(operation, `${argument}.intervalMs`, `must be milliseconds from 1 to a year (${MAX_INTERVAL_MS}), got ${describe(limit.intervalMs)}`)
   }
   return { requests: limit.requests as number, intervalMs: limit.intervalMs as number }
 }
