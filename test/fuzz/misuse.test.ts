@@ -1080,8 +1080,8 @@ describe('values JSON cannot carry are refused by name, not by a TypeError from 
     invalidCyclic.self = invalidCyclic
     expectSimulatorError(thrownBy(() => createSimulator({ rateLimit: invalidCyclic as never })), 'rateLimit.self')
     expectRefusedUnchanged(fresh, (s) => s.keys.create({ userId: H.userId, rateLimit: limit as never }), 'rateLimit.self')
-    // Through a field it has: the rate limit is named, with what it must be.
-    expectSimulatorError(thrownBy(() => createSimulator({ rateLimit: { requests: cyclic(), intervalMs: 1000 } as never })), 'rateLimit')
+    // Through a field it has: that field is named, with what it must be.
+    expectSimulatorError(thrownBy(() => createSimulator({ rateLimit: { requests: cyclic(), intervalMs: 1000 } as never })), 'rateLimit.requests')
   })
 })
 

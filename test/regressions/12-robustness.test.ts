@@ -88,7 +88,7 @@ describe('fault responses', () => {
 
 describe('Retry-After', () => {
   it('refuses a rate-limit interval over a year, so Retry-After is always whole seconds', () => {
-    expect(simulatorErrorOf(() => createSimulator({ rateLimit: { requests: 1, intervalMs: 1e300 } })).argument).toBe('rateLimit')
+    expect(simulatorErrorOf(() => createSimulator({ rateLimit: { requests: 1, intervalMs: 1e300 } })).argument).toBe('rateLimit.intervalMs')
     const sim = createSimulator({ rateLimit: { requests: 1, intervalMs: 365 * 86_400_000 } })
     sim.handle({ method: 'GET', path: '/videos/models' })
     expect(sim.handle({ method: 'GET', path: '/videos/models' }).headers['retry-after']).toBe(String(365 * 86_400))
