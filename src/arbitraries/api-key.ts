@@ -11,20 +11,20 @@ import { after, instantMs, instantRange, laterBy } from './internal/instant.js'
 import { nullable } from './internal/stats.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const API_KEY_CONSTRAINT_NAMES = fieldsOf<ApiKeyConstraints>({ workspaceId: true, disabled: true, hasLimit: true, minCreatedAt: true, maxCreatedAt: true })
+export const API_KEY_CONSTRAINT_NAMES = fieldsOf<ApiKeyConstraints>({ workspaceId: true, disabled: true, hasLimit: true, minCreatedAt: true, maxCreatedAt: true })
 
 /** Options of {@link apiKey}. */
 export interface ApiKeyConstraints {
   /** The workspace every key is in; default: a random UUID per key. */
-  workspaceId?: string
+  workspaceId?: string | undefined
   /** The `disabled` flag every key has; default: either. */
-  disabled?: boolean
+  disabled?: boolean | undefined
   /** `true`: every key has a limit; `false`: none has; default: either. */
-  hasLimit?: boolean
+  hasLimit?: boolean | undefined
   /** Earliest `created_at`; default four years before 2026-03-02. */
-  minCreatedAt?: Date | number
+  minCreatedAt?: Date | number | undefined
   /** Latest `created_at`; default four years after 2026-03-02. */
-  maxCreatedAt?: Date | number
+  maxCreatedAt?: Date | number | undefined
 }
 
 /** Usage in 10^-10 USD, the simulator's exact unit: often none, up to 20,000 USD. */

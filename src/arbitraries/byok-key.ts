@@ -10,7 +10,7 @@ import { nullable } from './internal/stats.js'
 
 /** Options of {@link byokKey}. */
 export type ByokKeyConstraints = CreatedAtConstraints
-const BYOK_CONSTRAINT_NAMES = fieldsOf<ByokKeyConstraints>({ minCreatedAt: true, maxCreatedAt: true })
+export const BYOK_CONSTRAINT_NAMES = fieldsOf<ByokKeyConstraints>({ minCreatedAt: true, maxCreatedAt: true })
 
 const KEY_CHARACTERS = [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz']
 /** The part of a raw key after its provider's prefix: at least 21 characters, so the mask shows 3 and 4 of them. */

@@ -8,18 +8,18 @@ import type { EndpointConstraints } from './endpoint.js'
 import { modelWithEndpoints } from './model-with-endpoints.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const CATALOG_MODEL_CONSTRAINT_NAMES = fieldsOf<CatalogModelConstraints>({ maxEndpoints: true, endpoint: true, minCreatedAt: true, maxCreatedAt: true })
+export const CATALOG_MODEL_CONSTRAINT_NAMES = fieldsOf<CatalogModelConstraints>({ maxEndpoints: true, endpoint: true, minCreatedAt: true, maxCreatedAt: true })
 
 /** Options of {@link catalogModel}. */
 export interface CatalogModelConstraints {
   /** Most endpoints the entry is derived from (at least 1, the catalog lists no model without one); default 4. */
-  maxEndpoints?: number
+  maxEndpoints?: number | undefined
   /** Options of each endpoint. */
-  endpoint?: EndpointConstraints
+  endpoint?: EndpointConstraints | undefined
   /** Earliest `created`; default four years before 2026-03-02. */
-  minCreatedAt?: Date | number
+  minCreatedAt?: Date | number | undefined
   /** Latest `created`; default four years after 2026-03-02. */
-  maxCreatedAt?: Date | number
+  maxCreatedAt?: Date | number | undefined
 }
 
 const day = fc.date({ min: new Date(Date.UTC(2022, 0, 1)), max: new Date(Date.UTC(2028, 11, 31)), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10))

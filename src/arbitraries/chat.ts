@@ -6,11 +6,11 @@ import { checkConstraints, invalidConstraint } from './internal/constraints.js'
 import { pricing } from './pricing.js'
 
 /** The constraints {@link chatCompletion} takes; any other is refused. */
-const COMPLETION_CONSTRAINT_NAMES = fieldsOf<ChatCompletionConstraints>({ finishReason: true })
+export const COMPLETION_CONSTRAINT_NAMES = fieldsOf<ChatCompletionConstraints>({ finishReason: true })
 /** The constraints {@link chatChunk} takes; any other is refused. */
-const CHUNK_CONSTRAINT_NAMES = fieldsOf<ChatChunkConstraints>({ kind: true })
+export const CHUNK_CONSTRAINT_NAMES = fieldsOf<ChatChunkConstraints>({ kind: true })
 /** The constraints {@link generation} takes; any other is refused. */
-const GENERATION_CONSTRAINT_NAMES = fieldsOf<GenerationConstraints>({ streamed: true })
+export const GENERATION_CONSTRAINT_NAMES = fieldsOf<GenerationConstraints>({ streamed: true })
 
 const FINISH_REASONS: readonly FinishReason[] = ['stop', 'length', 'tool_calls', 'content_filter', 'error']
 const CHUNK_KINDS = ['delta', 'finish', 'usage', 'any'] as const
@@ -18,7 +18,7 @@ const CHUNK_KINDS = ['delta', 'finish', 'usage', 'any'] as const
 /** Options of {@link chatCompletion}. */
 export interface ChatCompletionConstraints {
   /** The finish reason of every completion; default: any. */
-  finishReason?: FinishReason
+  finishReason?: FinishReason | undefined
 }
 
 /** Options of {@link chatChunk}. */
@@ -27,13 +27,13 @@ export interface ChatChunkConstraints {
    * Which chunk of a stream: `'delta'` (text, reasoning or a tool call, `finish_reason` null),
    * `'finish'` (the chunk with the finish reason), `'usage'` (the finish chunk's choice again, and the usage); default `'any'`.
    */
-  kind?: (typeof CHUNK_KINDS)[number]
+  kind?: (typeof CHUNK_KINDS)[number] | undefined
 }
 
 /** Options of {@link generation}. */
 export interface GenerationConstraints {
   /** Whether every generation was streamed; default: either. */
-  streamed?: boolean
+  streamed?: boolean | undefined
 }
 
 const ALNUM = [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz']

@@ -5,7 +5,7 @@ import { toUsd } from '../core/usage.js'
 import { checkConstraints } from './internal/constraints.js'
 
 /** The constraints {@link credits} takes; any other is refused. */
-const CREDITS_CONSTRAINT_NAMES = fieldsOf<CreditsConstraints>({ overspent: true })
+export const CREDITS_CONSTRAINT_NAMES = fieldsOf<CreditsConstraints>({ overspent: true })
 
 /** Options of {@link credits}. */
 export interface CreditsConstraints {
@@ -13,7 +13,7 @@ export interface CreditsConstraints {
    * Whether `total_usage` may exceed `total_credits` (usage settled after the balance ran out, or
    * BYOK fees); default false: the usage is at most what was bought.
    */
-  overspent?: boolean
+  overspent?: boolean | undefined
 }
 
 /** Integers of 10^-10 USD in one micro-dollar. */

@@ -8,24 +8,24 @@ import { checkConstraints } from './internal/constraints.js'
 import { hex64 } from './internal/ids.js'
 
 /** The constraints {@link createdKey} takes; any other is refused. */
-const CREATED_KEY_CONSTRAINT_NAMES = fieldsOf<CreatedKeyConstraints>({ workspaceId: true, hasLimit: true })
+export const CREATED_KEY_CONSTRAINT_NAMES = fieldsOf<CreatedKeyConstraints>({ workspaceId: true, hasLimit: true })
 /** The constraints {@link currentKey} takes; any other is refused. */
-const CURRENT_KEY_CONSTRAINT_NAMES = fieldsOf<CurrentKeyConstraints>({ management: true, freeTier: true })
+export const CURRENT_KEY_CONSTRAINT_NAMES = fieldsOf<CurrentKeyConstraints>({ management: true, freeTier: true })
 
 /** Options of {@link createdKey}. */
 export interface CreatedKeyConstraints {
   /** The workspace every key is made in; default: a random UUID per key. */
-  workspaceId?: string
+  workspaceId?: string | undefined
   /** `true`: every key has a limit; `false`: none has; default: either. */
-  hasLimit?: boolean
+  hasLimit?: boolean | undefined
 }
 
 /** Options of {@link currentKey}. */
 export interface CurrentKeyConstraints {
   /** Whether every key is a management key; default: either. */
-  management?: boolean
+  management?: boolean | undefined
   /** Whether every organisation is on the free tier (never bought credits); default: either. */
-  freeTier?: boolean
+  freeTier?: boolean | undefined
 }
 
 /** A bearer secret as the service makes them: `sk-or-v1-` and 64 hex digits. */

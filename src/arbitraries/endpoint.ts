@@ -18,17 +18,17 @@ import { nullable, percentiles, uptime } from './internal/stats.js'
 import { type PricingConstraints, pricing } from './pricing.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const ENDPOINT_CONSTRAINT_NAMES = fieldsOf<EndpointConstraints>({ pricing: true, anonymous: true })
+export const ENDPOINT_CONSTRAINT_NAMES = fieldsOf<EndpointConstraints>({ pricing: true, anonymous: true })
 
 /** Options of {@link endpoint}. */
 export interface EndpointConstraints {
   /** Options of the endpoint's {@link pricing}; default: its defaults. */
-  pricing?: PricingConstraints
+  pricing?: PricingConstraints | undefined
   /**
    * `true`: what an unauthenticated caller sees, `latency_last_30m` and `throughput_last_30m`
    * null and no `perf_last_30m_by_workload`; default `false`.
    */
-  anonymous?: boolean
+  anonymous?: boolean | undefined
 }
 
 const CONTEXT_LENGTHS = [4096, 8192, 32768, 128000, 131072, 200000, 1048576, 1] as const

@@ -9,7 +9,7 @@ import { nullable } from './internal/stats.js'
 
 /** Options of {@link guardrail}. */
 export type GuardrailConstraints = CreatedAtConstraints
-const GUARDRAIL_CONSTRAINT_NAMES = fieldsOf<GuardrailConstraints>({ minCreatedAt: true, maxCreatedAt: true })
+export const GUARDRAIL_CONSTRAINT_NAMES = fieldsOf<GuardrailConstraints>({ minCreatedAt: true, maxCreatedAt: true })
 
 const flag = nullable(fc.boolean())
 const limitUsd = fc.oneof(fc.constantFrom(0, 0.01, 25, 100), fc.integer({ min: 0, max: 100_000_000 }).map((cents) => cents / 100))

@@ -8,7 +8,7 @@ import { nullable } from './internal/stats.js'
 
 /** Options of {@link member}: none yet, so any given is refused. */
 export type MemberConstraints = Record<string, never>
-const MEMBER_CONSTRAINT_NAMES = fieldsOf<MemberConstraints>({})
+export const MEMBER_CONSTRAINT_NAMES = fieldsOf<MemberConstraints>({})
 
 /**
  * Arbitrary organisation member as `GET /organization/members` lists it (decisions/0051), one the

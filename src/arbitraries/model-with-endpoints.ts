@@ -10,20 +10,20 @@ import { nullable } from './internal/stats.js'
 import { type EndpointConstraints, endpoint } from './endpoint.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const MODEL_WITH_ENDPOINTS_CONSTRAINT_NAMES = fieldsOf<ModelWithEndpointsConstraints>({ minEndpoints: true, maxEndpoints: true, endpoint: true, minCreatedAt: true, maxCreatedAt: true })
+export const MODEL_WITH_ENDPOINTS_CONSTRAINT_NAMES = fieldsOf<ModelWithEndpointsConstraints>({ minEndpoints: true, maxEndpoints: true, endpoint: true, minCreatedAt: true, maxCreatedAt: true })
 
 /** Options of {@link modelWithEndpoints}. */
 export interface ModelWithEndpointsConstraints {
   /** Fewest endpoints; default 0. */
-  minEndpoints?: number
+  minEndpoints?: number | undefined
   /** Most endpoints; default 4 (or `minEndpoints`, when that is larger). */
-  maxEndpoints?: number
+  maxEndpoints?: number | undefined
   /** Options of each {@link endpoint}. */
-  endpoint?: EndpointConstraints
+  endpoint?: EndpointConstraints | undefined
   /** Earliest `created`; default four years before 2026-03-02. */
-  minCreatedAt?: Date | number
+  minCreatedAt?: Date | number | undefined
   /** Latest `created`; default four years after 2026-03-02. */
-  maxCreatedAt?: Date | number
+  maxCreatedAt?: Date | number | undefined
 }
 
 /** Endpoints of one model have distinct tags: a provider's own, or one per quantization (`deepinfra/fp8`). */

@@ -10,14 +10,14 @@ import { textModelRef } from './internal/model-ids.js'
 import { nullable } from './internal/stats.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const PRESET_CONSTRAINT_NAMES = fieldsOf<PresetConstraints>({ minCreatedAt: true, maxCreatedAt: true })
+export const PRESET_CONSTRAINT_NAMES = fieldsOf<PresetConstraints>({ minCreatedAt: true, maxCreatedAt: true })
 
 /** Options of {@link preset}. */
 export interface PresetConstraints {
   /** Earliest `created_at`; default four years before 2026-03-02. */
-  minCreatedAt?: Date | number
+  minCreatedAt?: Date | number | undefined
   /** Latest `created_at`; default four years after 2026-03-02. */
-  maxCreatedAt?: Date | number
+  maxCreatedAt?: Date | number | undefined
 }
 
 const SLUG_CHARACTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789']

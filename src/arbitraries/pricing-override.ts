@@ -5,7 +5,7 @@ import { invalidConstraint, checkConstraints } from './internal/constraints.js'
 import { nextMinute, overridePrices, threshold, utcEnd, utcStart, weekdays } from './internal/prices.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const PRICING_OVERRIDE_CONSTRAINT_NAMES = fieldsOf<PricingOverrideConstraints>({ kind: true })
+export const PRICING_OVERRIDE_CONSTRAINT_NAMES = fieldsOf<PricingOverrideConstraints>({ kind: true })
 
 /**
  * Which conditions an override carries: `'window'` a UTC time window (`utc_start` and/or
@@ -17,7 +17,7 @@ export type PricingOverrideKind = 'window' | 'tier' | 'any'
 /** Options of {@link pricingOverride}. */
 export interface PricingOverrideConstraints {
   /** Which conditions the override carries; default `'any'`. */
-  kind?: PricingOverrideKind
+  kind?: PricingOverrideKind | undefined
 }
 
 const KINDS: readonly PricingOverrideKind[] = ['window', 'tier', 'any']

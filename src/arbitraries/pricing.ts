@@ -6,7 +6,7 @@ import { discount as anyDiscount, nextStart, overridePrices, price, utcStart } f
 import { pricingOverride } from './pricing-override.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const PRICING_CONSTRAINT_NAMES = fieldsOf<PricingConstraints>({ kind: true, minOverrides: true, maxOverrides: true, discount: true })
+export const PRICING_CONSTRAINT_NAMES = fieldsOf<PricingConstraints>({ kind: true, minOverrides: true, maxOverrides: true, discount: true })
 
 /**
  * Which overrides a pricing carries: `'windows'` only UTC time windows, `'tiers'` only
@@ -17,13 +17,13 @@ export type PricingKind = 'windows' | 'tiers' | 'any'
 /** Options of {@link pricing}. */
 export interface PricingConstraints {
   /** Which overrides it carries; default `'any'`. */
-  kind?: PricingKind
+  kind?: PricingKind | undefined
   /** Fewest overrides; default 0. Above 0, `overrides` is always present. */
-  minOverrides?: number
+  minOverrides?: number | undefined
   /** Most overrides; default 6 (or `minOverrides`, when that is larger). 0 means none. */
-  maxOverrides?: number
+  maxOverrides?: number | undefined
   /** A discount every value carries; absent: the key is often absent, otherwise any value in [0, 1]. */
-  discount?: number
+  discount?: number | undefined
 }
 
 const KINDS: readonly PricingKind[] = ['windows', 'tiers', 'any']

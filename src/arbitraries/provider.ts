@@ -8,12 +8,12 @@ import { fakerText } from './internal/faker.js'
 import { nullable } from './internal/stats.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const PROVIDER_CONSTRAINT_NAMES = fieldsOf<ProviderConstraints>({ names: true })
+export const PROVIDER_CONSTRAINT_NAMES = fieldsOf<ProviderConstraints>({ names: true })
 
 /** Options of {@link provider}. */
 export interface ProviderConstraints {
   /** Where the name comes from: `'known'` (the providers the simulator's endpoints default to) or `'any'` (those, company names, and any non-empty text); default `'any'`. */
-  names?: 'known' | 'any'
+  names?: 'known' | 'any' | undefined
 }
 
 const COUNTRIES = ['US', 'CA', 'GB', 'DE', 'FR', 'NL', 'FI', 'SE', 'CH', 'IE', 'JP', 'SG', 'KR', 'CN', 'IN'] as const

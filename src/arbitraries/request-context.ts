@@ -5,7 +5,7 @@ import { countRange, invalidConstraint, checkConstraints } from './internal/cons
 import { instantMs, instantRange } from './internal/instant.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const REQUEST_CONTEXT_CONSTRAINT_NAMES = fieldsOf<RequestContextConstraints>({ minPromptTokens: true, maxPromptTokens: true, minAt: true, maxAt: true, atType: true })
+export const REQUEST_CONTEXT_CONSTRAINT_NAMES = fieldsOf<RequestContextConstraints>({ minPromptTokens: true, maxPromptTokens: true, minAt: true, maxAt: true, atType: true })
 
 /** How `at` is given: epoch milliseconds, a Date, or either (the pricing engine takes both). */
 export type RequestInstantType = 'number' | 'date' | 'any'
@@ -13,15 +13,15 @@ export type RequestInstantType = 'number' | 'date' | 'any'
 /** Options of {@link requestContext}. */
 export interface RequestContextConstraints {
   /** Fewest prompt tokens; default 0. */
-  minPromptTokens?: number
+  minPromptTokens?: number | undefined
   /** Most prompt tokens; default 300000 (or `minPromptTokens`, when that is larger). */
-  maxPromptTokens?: number
+  maxPromptTokens?: number | undefined
   /** Earliest instant; default four years before 2026-03-02 (or `maxAt`, when that is earlier). */
-  minAt?: Date | number
+  minAt?: Date | number | undefined
   /** Latest instant; default four years after 2026-03-02 (or `minAt`, when that is later). */
-  maxAt?: Date | number
+  maxAt?: Date | number | undefined
   /** How `at` is given; default `'any'`. */
-  atType?: RequestInstantType
+  atType?: RequestInstantType | undefined
 }
 
 /** Prompt-token counts one either side of the thresholds real endpoints use. */

@@ -9,14 +9,14 @@ import { price } from './internal/prices.js'
 import { nullable } from './internal/stats.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const VIDEO_MODEL_CONSTRAINT_NAMES = fieldsOf<VideoModelConstraints>({ minCreatedAt: true, maxCreatedAt: true })
+export const VIDEO_MODEL_CONSTRAINT_NAMES = fieldsOf<VideoModelConstraints>({ minCreatedAt: true, maxCreatedAt: true })
 
 /** Options of {@link videoModel}. */
 export interface VideoModelConstraints {
   /** Earliest `created`; default four years before 2026-03-02. */
-  minCreatedAt?: Date | number
+  minCreatedAt?: Date | number | undefined
   /** Latest `created`; default four years after 2026-03-02. */
-  maxCreatedAt?: Date | number
+  maxCreatedAt?: Date | number | undefined
 }
 
 const PASSTHROUGH_PARAMETERS = ['negative_prompt', 'enhance_prompt', 'person_generation', 'camera_fixed', 'watermark', 'cfg_scale'] as const

@@ -8,7 +8,7 @@ import { type CreatedAtConstraints, after, createdAtMs, laterBy } from './intern
 
 /** Options of {@link workspaceBudget}. */
 export type WorkspaceBudgetConstraints = CreatedAtConstraints
-const BUDGET_CONSTRAINT_NAMES = fieldsOf<WorkspaceBudgetConstraints>({ minCreatedAt: true, maxCreatedAt: true })
+export const BUDGET_CONSTRAINT_NAMES = fieldsOf<WorkspaceBudgetConstraints>({ minCreatedAt: true, maxCreatedAt: true })
 
 /** A limit above 0: a cent, round amounts, the largest exact one, or any number of cents. */
 const limitUsd = fc.oneof(fc.constantFrom(0.01, 1, 25, 100, MAX_EXACT_USD), fc.integer({ min: 1, max: MAX_EXACT_USD * 100 }).map((cents) => cents / 100))

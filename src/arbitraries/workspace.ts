@@ -10,14 +10,14 @@ import { textModelRef } from './internal/model-ids.js'
 import { nullable } from './internal/stats.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const WORKSPACE_CONSTRAINT_NAMES = fieldsOf<WorkspaceConstraints>({ minCreatedAt: true, maxCreatedAt: true })
+export const WORKSPACE_CONSTRAINT_NAMES = fieldsOf<WorkspaceConstraints>({ minCreatedAt: true, maxCreatedAt: true })
 
 /** Options of {@link workspace}. */
 export interface WorkspaceConstraints {
   /** Earliest `created_at`; default four years before 2026-03-02. */
-  minCreatedAt?: Date | number
+  minCreatedAt?: Date | number | undefined
   /** Latest `created_at`; default four years after 2026-03-02. */
-  maxCreatedAt?: Date | number
+  maxCreatedAt?: Date | number | undefined
 }
 
 const TEAM_NAMES = ['Default Workspace', 'Production', 'Staging', 'Research', 'Data Science'] as const
@@ -90,12 +90,12 @@ export function workspace(constraints: WorkspaceConstraints = {}): fc.Arbitrary<
 }
 
 /** The constraints {@link workspaceList} takes; any other is refused. */
-const WORKSPACE_LIST_CONSTRAINT_NAMES = fieldsOf<WorkspaceListConstraints>({ maxLength: true })
+export const WORKSPACE_LIST_CONSTRAINT_NAMES = fieldsOf<WorkspaceListConstraints>({ maxLength: true })
 
 /** Options of {@link workspaceList}. */
 export interface WorkspaceListConstraints {
   /** Most workspaces on the page; default 10, at most 100 (the largest `limit`). */
-  maxLength?: number
+  maxLength?: number | undefined
 }
 
 /**

@@ -14,24 +14,24 @@ import { modelWithEndpoints } from './model-with-endpoints.js'
 import { videoModel } from './video-model.js'
 
 /** The constraints this arbitrary takes; any other is refused. */
-const WORLD_CONSTRAINT_NAMES = fieldsOf<WorldConstraints>({ maxUsers: true, maxWorkspacesPerUser: true, maxKeys: true, maxUsageRecords: true, maxModels: true, maxVideoModels: true, maxFiles: true })
+export const WORLD_CONSTRAINT_NAMES = fieldsOf<WorldConstraints>({ maxUsers: true, maxWorkspacesPerUser: true, maxKeys: true, maxUsageRecords: true, maxModels: true, maxVideoModels: true, maxFiles: true })
 
 /** Options of {@link world}: upper bounds, whose defaults keep a property of 100 runs to a second or so on two cores. */
 export interface WorldConstraints {
   /** Most organisations; at least 1, default 3. Each has a management key. */
-  maxUsers?: number
+  maxUsers?: number | undefined
   /** Most workspaces of each organisation besides its default one; default 2. */
-  maxWorkspacesPerUser?: number
+  maxWorkspacesPerUser?: number | undefined
   /** Most regular (non-management) keys, of all organisations together; default 8. */
-  maxKeys?: number
+  maxKeys?: number | undefined
   /** Most usage records of each key; default 4. */
-  maxUsageRecords?: number
+  maxUsageRecords?: number | undefined
   /** Most models; default 3. */
-  maxModels?: number
+  maxModels?: number | undefined
   /** Most video models; default 2. */
-  maxVideoModels?: number
+  maxVideoModels?: number | undefined
   /** Most files, of all organisations together; default 3. */
-  maxFiles?: number
+  maxFiles?: number | undefined
 }
 
 /** What `sim.world` holds for a world from {@link world}: the first organisation and the secret of its management key. */
@@ -40,7 +40,10 @@ export interface ArbitraryWorldHandles {
   managementKey: string
 }
 
-const DEFAULTS: Required<WorldConstraints> = {
+/** Each of the constraints, given: a whole number. */
+type Counts = { readonly [K in keyof WorldConstraints]-?: number }
+
+const DEFAULTS: Counts = {
   maxUsers: 3,
   maxWorkspacesPerUser: 2,
   maxKeys: 8,
@@ -126,7 +129,7 @@ type LimitDraft = number | null | 'spent'
 type ExpiryDraft = null | { from: 'now' | 'created'; by: number }
 
 /** The parts of a world as drawn, before {@link build} makes them consistent. */
-function drafts(c: Required<WorldConstraints>) {
+function drafts(c: Counts) {
   const workspaceDraft = fc.record(
     {
       id: uuid,
@@ -386,7 +389,7 @@ function build(d: WorldDraft): WorldSpec<ArbitraryWorldHandles> {
  */
 export function world(constraints: WorldConstraints = {}): fc.Arbitrary<WorldSpec<ArbitraryWorldHandles>> {
   checkConstraints('world', constraints, WORLD_CONSTRAINT_NAMES)
-  const c: Required<WorldConstraints> = {
+  const c: Counts = {
     maxUsers: maxCount('maxUsers', constraints.maxUsers, 1),
     maxWorkspacesPerUser: maxCount('maxWorkspacesPerUser', constraints.maxWorkspacesPerUser),
     maxKeys: maxCount('maxKeys', constraints.maxKeys),

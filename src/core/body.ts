@@ -240,11 +240,11 @@ function shown(value: unknown): string {
 
 /** What a number field must be. */
 export interface NumberRule {
-  integer?: boolean
-  min?: number
-  max?: number
+  integer?: boolean | undefined
+  min?: number | undefined
+  max?: number | undefined
   /** Whether `min` itself is refused (a limit of exactly 0 may be allowed; a price above 0 only). */
-  exclusiveMin?: boolean
+  exclusiveMin?: boolean | undefined
 }
 
 /**

@@ -49,7 +49,7 @@ export interface ControlApi {
 /** How the control API is built. */
 export interface ControlApiOptions {
   /** Base64 of a file's bytes in the journal and the export: the server passes Buffer's, native. */
-  toBase64?: (bytes: Uint8Array) => string
+  toBase64?: ((bytes: Uint8Array) => string) | undefined
 }
 
 /** Where the control API lives on a server's origin. */

@@ -54,7 +54,7 @@ export class ApiError extends Error {
 
   constructor(
     status: ErrorStatus,
-    options: { message?: string; metadata?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    options: { message?: string | undefined; metadata?: Record<string, unknown> | undefined; headers?: Record<string, string> | undefined } = {},
   ) {
     super(options.message ?? ERROR_MESSAGES[status])
     this.name = 'ApiError'
@@ -154,7 +154,7 @@ export class SimulatorError extends Error {
   readonly argument: string | undefined
   readonly details: unknown
 
-  constructor(code: SimulatorErrorCode, message: string, options: { argument?: string; details?: unknown } = {}) {
+  constructor(code: SimulatorErrorCode, message: string, options: { argument?: string | undefined; details?: unknown } = {}) {
     super(message)
     this.name = 'SimulatorError'
     this.code = code

@@ -17,36 +17,36 @@ const MAX_DELAY_MS = 2 ** 31 - 1
 
 /** What a fault answers: an error envelope with this status, a network error, or nothing ever. */
 export type FaultResponse =
-  | { status: number; message?: string; metadata?: Record<string, unknown>; headers?: Record<string, string> }
+  | { status: number; message?: string | undefined; metadata?: Record<string, unknown> | undefined; headers?: Record<string, string> | undefined }
   | 'network-error'
   | 'never'
 
 /** Which requests a fault rule is about. Every given criterion must hold; none given matches all. */
 export interface FaultMatch {
   /** One operation or several. Requests outside the simulated operations match only rules without one. */
-  operation?: OperationName | readonly OperationName[]
+  operation?: OperationName | readonly OperationName[] | undefined
   /** The request path below the base URL, as sent (percent-encoded): a RegExp, or a string where `*` stands for any characters. */
-  path?: string | RegExp
+  path?: string | RegExp | undefined
   /** The hash of the key whose secret the request bears. */
-  keyHash?: string
+  keyHash?: string | undefined
   /**
    * A provider's name (`OpenAI`, any case): the rule makes that provider's attempts at inference
    * fail (a network error or silence counts as a 502), so the router falls back to the next
    * endpoint; it never answers a request itself (decisions/0024).
    */
-  provider?: string
+  provider?: string | undefined
 }
 
 /** When a matching request is answered by the fault. */
 export interface FaultTiming {
   /** Answer only the first matching request (same as `times: 1`). */
-  once?: boolean
+  once?: boolean | undefined
   /** Answer at most this many matching requests. */
-  times?: number
+  times?: number | undefined
   /** Skip matching requests before this one (1-based): `fromCall: 3` answers the third and later. */
-  fromCall?: number
+  fromCall?: number | undefined
   /** Answer each eligible request with this probability, drawn from the simulator's seeded stream. */
-  probability?: number
+  probability?: number | undefined
   /**
    * Fail mid-stream instead of up front: a streamed chat or text completion (`stream: true`) that the rule
    * matches starts, sends this many content chunks (0 or more), then an error chunk with the
@@ -54,13 +54,13 @@ export interface FaultTiming {
    * (decisions/0026). Such a rule answers streamed completions only: other requests pass it by, and
    * its `respond` must be a status (not `"network-error"` or `"never"`).
    */
-  afterChunks?: number
+  afterChunks?: number | undefined
 }
 
 export interface FaultRule extends FaultMatch, FaultTiming {
   respond: FaultResponse
   /** A name for journals and `list()`; default `fault-<n>`. */
-  name?: string
+  name?: string | undefined
 }
 
 /** A mid-stream fault as the money path uses it: what the error chunk says, and after how many chunks. */
@@ -99,7 +99,7 @@ export interface FaultControls {
   /** 502 "Provider returned error": the upstream provider is down. */
   providerDown(options?: (FaultMatch & FaultTiming) | null): Fault
   /** 503 "Service temporarily unavailable" with `Retry-After` (default 30 seconds). */
-  serviceUnavailable(options?: (FaultMatch & FaultTiming & { retryAfterSeconds?: number }) | null): Fault
+  serviceUnavailable(options?: (FaultMatch & FaultTiming & { retryAfterSeconds?: number | undefined }) | null): Fault
   /** 500 "Internal Server Error". */
   internalError(options?: (FaultMatch & FaultTiming) | null): Fault
   list(): Fault[]
@@ -110,13 +110,13 @@ export interface FaultControls {
 /** A delay of `ms` (or drawn uniformly from `[min, max]`), for one operation or for all. */
 export interface LatencyRule {
   /** One operation or several; without it, the rule is the default for every request without a rule of its own. */
-  operation?: OperationName | readonly OperationName[]
+  operation?: OperationName | readonly OperationName[] | undefined
   ms: number | readonly [number, number]
   /**
    * Also wait that long in real time in the adapters (MSW, server). Without it the delay passes on
    * the simulator clock only, and nothing waits.
    */
-  real?: boolean
+  real?: boolean | undefined
 }
 
 /**
@@ -185,11 +185,11 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 const OWN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection'])
 
 /** The fields of each kind of rule and option: any other is refused, so a misspelt one cannot be ignored (decisions/0005). */
-const FAULT_RULE_FIELDS = fieldsOf<FaultRule>({ operation: true, path: true, keyHash: true, provider: true, once: true, times: true, fromCall: true, probability: true, afterChunks: true, respond: true, name: true })
-const PRESET_FIELDS = withoutFields<FaultRule>(FAULT_RULE_FIELDS, 'respond', 'name')
-const SERVICE_UNAVAILABLE_FIELDS: ReadonlySet<string> = new Set([...PRESET_FIELDS, 'retryAfterSeconds'])
-const RESPONSE_FIELDS = fieldsOf<Exclude<FaultResponse, string>>({ status: true, message: true, metadata: true, headers: true })
-const LATENCY_RULE_FIELDS = fieldsOf<LatencyRule>({ operation: true, ms: true, real: true })
+export const FAULT_RULE_FIELDS = fieldsOf<FaultRule>({ operation: true, path: true, keyHash: true, provider: true, once: true, times: true, fromCall: true, probability: true, afterChunks: true, respond: true, name: true })
+export const PRESET_FIELDS = withoutFields<FaultRule>(FAULT_RULE_FIELDS, 'respond', 'name')
+export const SERVICE_UNAVAILABLE_FIELDS: ReadonlySet<string> = new Set([...PRESET_FIELDS, 'retryAfterSeconds'])
+export const RESPONSE_FIELDS = fieldsOf<Exclude<FaultResponse, string>>({ status: true, message: true, metadata: true, headers: true })
+export const LATENCY_RULE_FIELDS = fieldsOf<LatencyRule>({ operation: true, ms: true, real: true })
 
 /** Checks what a fault answers with, and returns a copy of it the caller can no longer change. */
 function checkResponse(respond: unknown, operation: string): FaultResponse {

@@ -7,8 +7,8 @@ import type { WorldFile, WorldKey, WorldModel, WorldUser, WorldPreset, WorldVide
 
 /** How a world is written: files' bytes encoded by `encode`, or left out when `bodies` is false. */
 export interface ExportOptions {
-  encode?: (bytes: Uint8Array) => string
-  bodies?: boolean
+  encode?: ((bytes: Uint8Array) => string) | undefined
+  bodies?: boolean | undefined
 }
 
 export interface SimulatorInternals {

@@ -179,21 +179,21 @@ export const JOURNAL_ENTRY_OVERHEAD = 256
 
 /** Entries to keep: every given criterion must hold. */
 export interface JournalFilter {
-  operation?: OperationName | null
-  status?: number
-  method?: string
+  operation?: OperationName | null | undefined
+  status?: number | undefined
+  method?: string | undefined
   /** The hash of the calling key. */
-  keyHash?: string
+  keyHash?: string | undefined
   /** How the request ended: `'response'`, `'network-error'`, `'never'`, `'cut-short'` or `'client-left'` (`JournalEntry.outcome`). */
-  outcome?: JournalOutcome
+  outcome?: JournalOutcome | undefined
   /** The name of the responder rule that answered (`JournalEntry.responder`). */
-  responder?: string
+  responder?: string | undefined
   /** Whether the request had fields that were accepted and ignored (`JournalEntry.ignoredFields` not empty), or had none. */
-  hasIgnoredFields?: boolean
+  hasIgnoredFields?: boolean | undefined
   /** Whether the reply could not satisfy all the request's schemas (`JournalEntry.warnings` not empty), or could. */
-  hasWarnings?: boolean
+  hasWarnings?: boolean | undefined
   /** Whether a guardrail's content filter flagged the request (`JournalEntry.guardrailFlags` not empty), or none did. */
-  flagged?: boolean
+  flagged?: boolean | undefined
 }
 
 /**

@@ -116,20 +116,20 @@ export interface SimRequest {
   method: string
   /** Path below the base URL, still percent-encoded, starting with `/`: `/models/openai/gpt-4%3Afree/endpoints`. */
   path: string
-  query?: URLSearchParams | string
+  query?: URLSearchParams | string | undefined
   /** The raw `Authorization` header, if any. */
-  authorization?: string | null
+  authorization?: string | null | undefined
   /**
    * The raw request body, if any: text, or bytes read as UTF-8. Operations that take a body read
    * it as a JSON object (400 naming `body` when it is not one, 413 over 16 MiB).
    */
-  body?: string | Uint8Array | null
+  body?: string | Uint8Array | null | undefined
   /**
    * The request headers an operation reads (`content-type`), by name in any case. Absent: the
    * caller sent none, and a body is read as JSON; present without `content-type`, likewise. A
    * content type that is given must be JSON, or empty (read as none).
    */
-  headers?: Record<string, string | undefined> | null
+  headers?: Record<string, string | undefined> | null | undefined
 }
 
 /**

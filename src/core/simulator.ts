@@ -68,24 +68,24 @@ export interface SimulatorOptions {
    * Seed of every id, secret and default value the simulator generates. Same seed, same responses.
    * A loaded world (the default one included) brings its own ids, whatever the seed. Default 42.
    */
-  seed?: number
+  seed?: number | undefined
   /**
    * Start of the simulator clock. Default: the world spec's `now`, else `2026-03-02T10:00:00Z`. A
    * world spec with a `now` moves with it: every instant in it shifts by the difference.
    */
-  now?: InstantInput
+  now?: InstantInput | undefined
   /**
    * `'default'` (the embedded realistic world, `generateWorld({ seed: 42 })`), `'empty'`, or a world
    * spec such as `generateWorld` returns. Default `'default'`.
    */
-  world?: 'default' | 'empty' | WorldSpec<object>
+  world?: 'default' | 'empty' | WorldSpec<object> | undefined
   /**
    * A token bucket per key (and one shared by anonymous callers), on the simulator clock: over it,
    * 429 "Rate limit exceeded" with `Retry-After` in seconds. Keys may have their own. Default: none.
    */
-  rateLimit?: RateLimit | null
+  rateLimit?: RateLimit | null | undefined
   /** How many of the latest requests `sim.journal` keeps (0: none). Default 1,000. */
-  journalLimit?: number
+  journalLimit?: number | undefined
   /**
    * How many bytes the entries `sim.journal` keeps may count (0: none). Default 64 MiB
    * (67,108,864). Whichever of this and `journalLimit` is reached first applies: the oldest entries
@@ -95,7 +95,7 @@ export interface SimulatorOptions {
    * the simulator's records counts nothing of its own (`sim.journal.bytes()`, decisions/0043 in
    * the repository).
    */
-  journalBytes?: number
+  journalBytes?: number | undefined
   /**
    * `'virtual'` (the default): the clock moves only with `sim.clock.set` and `advance`. `'real'`:
    * it also moves with wall time (`Date.now()`), from `now` on, so rate limits refill, keys expire and
@@ -103,7 +103,7 @@ export interface SimulatorOptions {
    * time source of your own, in epoch milliseconds (a fake timer's, say); a reading that is not a
    * finite number, or a call that throws, counts as no time passing.
    */
-  clock?: 'virtual' | 'real' | WallTime
+  clock?: 'virtual' | 'real' | WallTime | undefined
   /**
    * Whether an inference request (`/chat/completions`, `/responses`, `/embeddings`) with a field
    * that neither the official SDK's request schema nor real clients send is refused: a 400 naming
@@ -112,7 +112,7 @@ export interface SimulatorOptions {
    * `ignoredFields`. Management bodies (keys, workspaces, ...) refuse unknown fields either way
    * (decisions/0036).
    */
-  strictRequests?: boolean
+  strictRequests?: boolean | undefined
   /**
    * How default replies (those no responder rule makes) behave. `toolRounds` (default 1): with
    * tools and `tool_choice` "auto" or none, the model calls a tool while the conversation since the
@@ -120,10 +120,10 @@ export interface SimulatorOptions {
    * default an agent loop gets one call, then text after the tool's result. 0: a call only when
    * the request requires one (decisions/0048).
    */
-  replies?: { toolRounds?: number }
+  replies?: { toolRounds?: number } | undefined
 }
 
-const REPLY_OPTION_FIELDS: ReadonlySet<string> = new Set(['toolRounds'])
+export const REPLY_OPTION_FIELDS: ReadonlySet<string> = new Set(['toolRounds'])
 
 /** `replies`, checked; absent: the defaults. */
 function checkReplyOptions(given: unknown): ReplyOptions {
@@ -140,7 +140,7 @@ function checkReplyOptions(given: unknown): ReplyOptions {
 /** Each field of {@link SimulatorOptions}, for the checks of the options that include them. */
 export const SIMULATOR_OPTION_NAMES = { seed: true, now: true, world: true, rateLimit: true, journalLimit: true, journalBytes: true, clock: true, strictRequests: true, replies: true } as const
 /** The fields of {@link SimulatorOptions}: any other is refused (a misspelt `rateLimt` must not be ignored). */
-const SIMULATOR_OPTION_FIELDS = fieldsOf<SimulatorOptions>(SIMULATOR_OPTION_NAMES)
+export const SIMULATOR_OPTION_FIELDS = fieldsOf<SimulatorOptions>(SIMULATOR_OPTION_NAMES)
 
 /** What an empty world documents: nothing, so `sim.world.managementKey` does not compile. */
 export type EmptyWorld = Record<never, never>
@@ -291,12 +291,12 @@ function createStore(seed: number, clock: StoreClock) {
  * console.log(res.status)
  * //=> 200
  */
-export function createSimulator(options?: SimulatorOptions & { world?: 'default' }): Simulator<DefaultWorld>
+export function createSimulator(options?: SimulatorOptions & { world?: 'default' | undefined }): Simulator<DefaultWorld>
 export function createSimulator(options: SimulatorOptions & { world: 'empty' }): Simulator<EmptyWorld>
 export function createSimulator<Handles extends object>(options: SimulatorOptions & { world: WorldSpec<Handles> }): Simulator<Handles>
 export function createSimulator(options?: SimulatorOptions): Simulator<DefaultWorld | EmptyWorld>
 // Again last, so that `ReturnType<typeof createSimulator>` is the default world's simulator.
-export function createSimulator(options?: SimulatorOptions & { world?: 'default' }): Simulator<DefaultWorld>
+export function createSimulator(options?: SimulatorOptions & { world?: 'default' | undefined }): Simulator<DefaultWorld>
 export function createSimulator(options: SimulatorOptions = {}): Simulator<object> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgument('create simulator', 'options', 'must be an options object')
   new ArgumentChecker('create simulator').knownFields(options, SIMULATOR_OPTION_FIELDS, '', 'the simulator options')

@@ -8,6 +8,13 @@
 /** How often a key's spending limit resets; `null` means never. */
 export type LimitReset = 'daily' | 'weekly' | 'monthly'
 
+/**
+ * Some of the fields of a record, as an options object takes them: each may be left out or given as
+ * `undefined` (the same thing), so a project with `exactOptionalPropertyTypes` can pass a value that
+ * may be missing. `Partial<T>`, with `undefined` allowed.
+ */
+export type SomeFields<T> = { [K in keyof T]?: T[K] | undefined }
+
 /** An API key as `GET /keys` and `GET /keys/{hash}` return it. */
 export interface ApiKey {
   hash: string

@@ -908,7 +908,7 @@ export const FILE_CONTENT = {
 /** How {@link validateShape} treats a field that the shape does not declare. */
 export interface ValidateOptions {
   /** `'report'` (the default): a problem each (the simulator never sends one); `'ignore'`: allowed. */
-  extraFields?: 'report' | 'ignore'
+  extraFields?: 'report' | 'ignore' | undefined
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/

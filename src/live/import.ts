@@ -16,21 +16,21 @@ export interface ImportWorldOptions {
   /** A management key of the account. Sent only to `baseUrl`; never written anywhere. */
   managementKey: string
   /** `author/slug` ids of the models whose endpoints (and prices) to bring. */
-  models?: readonly string[]
+  models?: readonly string[] | undefined
   /** Workspaces (UUID or slug) to bring besides the default one and those the keys name. */
-  workspaces?: readonly string[]
+  workspaces?: readonly string[] | undefined
   /** Ids of files whose bytes to bring. */
-  files?: readonly string[]
+  files?: readonly string[] | undefined
   /** Default `globalThis.fetch`. */
-  fetch?: typeof fetch
+  fetch?: typeof fetch | undefined
   /** Told about every request, page and wait, for a progress display. */
-  onProgress?: (event: ImportProgress) => void
+  onProgress?: ((event: ImportProgress) => void) | undefined
   /** How many times one request answered 429 is tried again, after its `Retry-After`. Default 5. */
-  maxRetries?: number
+  maxRetries?: number | undefined
   /** The longest `Retry-After` waited, in milliseconds; a longer one stops the import. Default 60,000. */
-  maxWaitMs?: number
+  maxWaitMs?: number | undefined
   /** The import instant: the spec's `now`, at which the usage figures hold. Default: now. */
-  now?: Date | number | string
+  now?: Date | number | string | undefined
 }
 
 /** One step of an import, for progress output. */

@@ -12,7 +12,7 @@ export { forwardStreamCancels, type LifeCycleEvents } from './streams.js'
 
 export interface CreateHandlersOptions {
   /** Absolute base URL to intercept, ending in the version segment. Default `https://openrouter.ai/api/v1`. */
-  baseUrl?: string
+  baseUrl?: string | undefined
 }
 
 const HANDLERS_OPTION_FIELDS = fieldsOf<CreateHandlersOptions>({ baseUrl: true })

@@ -37,28 +37,28 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024
  */
 export interface StartServerOptions {
   /** Port to listen on; 0 picks a free one (read it from the result). Default 4010. */
-  port?: number
+  port?: number | undefined
   /** Interface to bind. Default `127.0.0.1`: only this machine can reach it. `0.0.0.0` only when you mean it. */
-  host?: string
+  host?: string | undefined
   /** Where the service's operations live. Default `/api/v1`, as on the real service. */
-  basePath?: string
+  basePath?: string | undefined
   /** Serve the control API under `/__sim`. Default true; false makes every `/__sim` path a 404. */
-  control?: boolean
+  control?: boolean | undefined
   /**
    * A secret control clients must send as `authorization: Bearer <token>`. Without it the control
    * API answers only loopback clients, and is off on a non-loopback `host` (decisions/0019).
    */
-  controlToken?: string
+  controlToken?: string | undefined
   /** Called once per request answered (control requests included), for logging. */
-  onRequest?: (entry: RequestLogEntry) => void
+  onRequest?: ((entry: RequestLogEntry) => void) | undefined
   /**
    * Milliseconds a connection may move no byte, either way, before it is closed: an idle
    * keep-alive, a client that stops sending its body, or one that stops reading its answer.
    * Requests held on purpose (a `never` fault, a `real` delay) are exempt. Default 30,000.
    */
-  idleTimeoutMs?: number
+  idleTimeoutMs?: number | undefined
   /** Milliseconds a client has to send a request's headers (a 408 after). Default 10,000. */
-  headersTimeoutMs?: number
+  headersTimeoutMs?: number | undefined
   /**
    * Let web pages of any origin call the service's operations, as the real service does: a
    * preflight (anywhere but the control API) is answered 204, and an answer to a request with an `Origin` carries
@@ -66,7 +66,7 @@ export interface StartServerOptions {
    * Default true; false sends no CORS header, so a page of another origin cannot read an answer.
    * The control API never grants one (it refuses a foreign `Origin`).
    */
-  cors?: boolean
+  cors?: boolean | undefined
 }
 
 /** What the server tells `onRequest` about one request. */

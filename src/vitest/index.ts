@@ -48,17 +48,17 @@ export interface SimTestContext<World = DefaultWorld> {
 /** Settings of `createSimTest`: the simulator's options, and how it is mounted. */
 export interface CreateSimTestOptions extends Omit<SimulatorOptions, 'world'> {
   /** `'default'`, `'empty'` or a world spec; each test loads it afresh. Default `'default'`. */
-  world?: 'default' | 'empty' | WorldSpec<object>
+  world?: 'default' | 'empty' | WorldSpec<object> | undefined
   /** Absolute http(s) base URL the simulator answers under. Default `https://openrouter.ai/api/v1`. */
-  baseUrl?: string
+  baseUrl?: string | undefined
   /**
    * A request in a simulator test that no handler answers: `'error'` (the default) fails it as a
    * network error and fails the test, naming the request; `'warn'` prints it and lets it through
    * to the network; `'bypass'` lets it through silently.
    */
-  onUnhandledRequest?: UnhandledRequestPolicy
+  onUnhandledRequest?: UnhandledRequestPolicy | undefined
   /** Handlers every test starts with (other services your code calls), tried before the simulator. */
-  handlers?: RequestHandler[]
+  handlers?: RequestHandler[] | undefined
 }
 
 interface Slot {
@@ -239,7 +239,7 @@ function isHandler(value: unknown): value is RequestHandler {
  *   expect((await res.json()).data.map((m: { id: string }) => m.id)).toEqual(['acme/clip-1'])
  * })
  */
-export function createSimTest(options?: CreateSimTestOptions & { world?: 'default' }): TestAPI<SimTestContext<DefaultWorld>>
+export function createSimTest(options?: CreateSimTestOptions & { world?: 'default' | undefined }): TestAPI<SimTestContext<DefaultWorld>>
 export function createSimTest(options: CreateSimTestOptions & { world: 'empty' }): TestAPI<SimTestContext<EmptyWorld>>
 export function createSimTest<Handles extends object>(options: CreateSimTestOptions & { world: WorldSpec<Handles> }): TestAPI<SimTestContext<Handles>>
 // biome-ignore lint/suspicious/noExplicitAny: the overloads above give each world its type.

@@ -90,6 +90,9 @@ describe('presets', () => {
         [() => sim.presets.create({ userId, slug: 'x', name: '' }), 'name', SimulatorErrorCode.InvalidArgument],
         [() => sim.presets.create({ userId, slug: 'x', description: 3 as never }), 'description', SimulatorErrorCode.InvalidArgument],
         [() => sim.presets.create({ userId, slug: 'x', config: [] as never }), 'config', SimulatorErrorCode.InvalidArgument],
+        // A class instance is no config, even one with no own fields to check (a Map's entries are not fields).
+        [() => sim.presets.create({ userId, slug: 'x', config: new Map([['temperature', 0.5]]) as never }), 'config', SimulatorErrorCode.InvalidArgument],
+        [() => sim.presets.create({ userId, slug: 'x', config: { temperature: () => 0.5 } as never }), 'config', SimulatorErrorCode.InvalidArgument],
         [() => sim.presets.create({ userId, slug: 'x', config: { temperature: 5 } }), 'config.temperature', SimulatorErrorCode.InvalidArgument],
         [() => sim.presets.create({ userId, slug: 'x', config: { messages: [] } }), 'config.messages', SimulatorErrorCode.InvalidArgument],
         [() => sim.presets.create({ userId, slug: 'x', systemPrompt: 1 as never }), 'systemPrompt', SimulatorErrorCode.InvalidArgument],

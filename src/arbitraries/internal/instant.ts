@@ -76,9 +76,9 @@ export function after(ms: number, by: number): number {
 /** The `created_at` bounds an arbitrary of a stored record takes (its only constraints). */
 export interface CreatedAtConstraints {
   /** Earliest `created_at`; default four years before 2026-03-02. */
-  minCreatedAt?: Date | number
+  minCreatedAt?: Date | number | undefined
   /** Latest `created_at`; default four years after 2026-03-02. */
-  maxCreatedAt?: Date | number
+  maxCreatedAt?: Date | number | undefined
 }
 
 /** Checks `constraints` (only the `created_at` bounds are known) and gives the creation instants they allow. */

@@ -135,7 +135,7 @@ const NO_TOOL_CALLS: ChatToolCall[] = []
 /** No warnings: shared, never written to. */
 const NO_WARNINGS: string[] = []
 
-const callsOf = (calls: readonly { name: string; arguments: string; id?: string }[], idBase: string): ChatToolCall[] =>
+const callsOf = (calls: readonly { name: string; arguments: string; id?: string | undefined }[], idBase: string): ChatToolCall[] =>
   calls.length === 0 ? NO_TOOL_CALLS : calls.map((call, i) => ({ type: 'function', index: i, id: call.id ?? `call_${idBase}_${i}`, function: { name: call.name, arguments: call.arguments } }))
 
 /**
@@ -164,8 +164,8 @@ function replyOf(rule: ResponderRule | undefined, runtime: InferenceRuntime, mod
   const seed = requestSeed(runtime.seed, input.demands)
   let h: number | undefined
   const hash = (): number => (h ??= replyHash(seed, model, input.messages))
-  const calls = (given.toolCalls ?? []).map((call): { name: string; arguments: string; id?: string } => {
-    if (call.arguments !== undefined) return call as { name: string; arguments: string; id?: string }
+  const calls = (given.toolCalls ?? []).map((call): { name: string; arguments: string; id?: string | undefined } => {
+    if (call.arguments !== undefined) return call as { name: string; arguments: string; id?: string | undefined }
     const tool = input.demands.tools.find((declared) => declared.name === call.name)
     if (tool === undefined) {
       warnings.push(`the responder calls ${call.name}, which the request does not declare: its arguments are {}`)

@@ -43,8 +43,10 @@ export function checkPresetConfig(config: unknown, operation: string, argument: 
   for (const field of Object.keys(config)) {
     if (!PRESET_CONFIG_FIELDS.has(field)) throw invalidArgument(operation, `${argument}.${field}`, `is not a field a preset's config holds (known fields: ${[...PRESET_CONFIG_FIELDS].join(', ')})`)
   }
-  if (!isJsonData(config)) throw invalidArgument(operation, argument, 'must be JSON data (no functions, BigInts, cycles or class instances)')
-  const given = config as Record<string, unknown>
+  // A field given as undefined is left out, as if absent (JSON.stringify would drop it too), not refused as no JSON data.
+  const given = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined))
+  const prototype: unknown = Object.getPrototypeOf(config)
+  if ((prototype !== Object.prototype && prototype !== null) || !isJsonData(given)) throw invalidArgument(operation, argument, 'must be JSON data (no functions, BigInts, cycles or class instances)')
   // A config need not name a model (a request may give it); the reader wants one, so the probe has one.
   const probe = { ...(given['model'] === undefined && given['models'] === undefined && { model: 'openrouter/auto' }), ...given, messages: PROBE_MESSAGES }
   try {

@@ -57,7 +57,7 @@ export interface ChatInput {
   /** What the reply must follow besides the messages: tools, format, reasoning, stop, logprobs, seed (decisions/0048). */
   demands: ReplyDemands
   /** The preset the request named, for its generation's `preset_id` (decisions/0050); absent: none. */
-  presetId?: string
+  presetId?: string | undefined
 }
 
 /** Every top-level field of the SDK's ChatRequest. */

@@ -12,15 +12,15 @@ import type { FinishReason } from './wire.js'
 /** Which attempts a responder answers. Every given criterion must hold; none given matches all. */
 export interface ResponderMatch {
   /** The model id being tried (`openai/gpt-4o`, or one of `models`' fallbacks). */
-  model?: string
+  model?: string | undefined
   /** The endpoint's provider name (`OpenAI`), compared without regard to case. */
-  provider?: string
+  provider?: string | undefined
   /** The hash of the calling key. */
-  keyHash?: string
+  keyHash?: string | undefined
   /** The last user message's text: a RegExp, or a string it must contain. */
-  lastUserMessage?: string | RegExp
+  lastUserMessage?: string | RegExp | undefined
   /** `true`: the request declares tools; `false`: it declares none. */
-  tools?: boolean
+  tools?: boolean | undefined
   /**
    * The operation the rule answers: `createChatCompletion`, `createResponses`, `createCompletion`
    * or `createEmbeddings`. A rule without it answers chat completions, Responses requests and text
@@ -28,9 +28,9 @@ export interface ResponderMatch {
    * never its tool calls: decisions/0039), and never an embeddings request (decisions/0030), so
    * rules written for chat replies are not spent on vectors.
    */
-  operation?: ResponderOperation
+  operation?: ResponderOperation | undefined
   /** An embeddings request's inputs: a RegExp one of them matches, or a string one of them contains. Needs `operation: 'createEmbeddings'`. */
-  input?: string | RegExp
+  input?: string | RegExp | undefined
 }
 
 /** The operations a responder rule may name in `match.operation`. */
@@ -45,36 +45,36 @@ export interface ResponderToolCall {
    * JSON Schema of the tool of that name the request declares, as a default reply's call has
    * (`{}` and a journal warning when the request declares no such tool).
    */
-  arguments?: string
+  arguments?: string | undefined
   /** Default: a `call_` id derived from the generation. */
-  id?: string
+  id?: string | undefined
 }
 
 /** What the simulated model answers. */
 export interface ResponderReply {
   /** The assistant's text. Default: "" with tool calls, else the default reply's text. */
-  content?: string | null
+  content?: string | null | undefined
   /**
    * `true`: the content is JSON valid against the request's `response_format` schema (Responses:
    * `text.format`), a JSON object for `json_object`, or the default text without a format, as the
    * default reply makes it. Not with `content`.
    */
-  structured?: boolean
-  toolCalls?: readonly ResponderToolCall[]
+  structured?: boolean | undefined
+  toolCalls?: readonly ResponderToolCall[] | undefined
   /** Reasoning text; its tokens count as completion tokens priced at `internal_reasoning`. */
-  reasoning?: string
+  reasoning?: string | undefined
   /** Default: `tool_calls` when there are tool calls, else `stop` (`length` when `max_tokens` cuts the reply). */
-  finishReason?: FinishReason
+  finishReason?: FinishReason | undefined
   /** Token counts that replace the estimator's (decisions/0024). */
-  usage?: { promptTokens?: number; completionTokens?: number; reasoningTokens?: number; cachedTokens?: number }
+  usage?: { promptTokens?: number; completionTokens?: number; reasoningTokens?: number; cachedTokens?: number } | undefined
   /**
    * Time to first token in milliseconds (a non-negative integer). Default: the endpoint's p50
    * `latency_last_30m`. It is the generation's `latency`, the stream's first offset, and the sample
    * the endpoint's latency statistics get (decisions/0025).
    */
-  latencyMs?: number
+  latencyMs?: number | undefined
   /** Tokens per second (a positive number). Default: the endpoint's p50 `throughput_last_30m`. Paces the stream and feeds the statistics. */
-  tokensPerSecond?: number
+  tokensPerSecond?: number | undefined
 }
 
 /** An error the attempt answers with instead of a reply: the provider fails, and the router falls back. */
@@ -82,19 +82,19 @@ export interface ResponderError {
   /** An error status, 400 to 599. */
   status: number
   /** Default: the status's canonical message ("Provider returned error" for 502). */
-  message?: string
-  metadata?: Record<string, unknown>
+  message?: string | undefined
+  metadata?: Record<string, unknown> | undefined
 }
 
 /** A responder rule: `reply` or `error`, for the attempts `match` selects. */
 export interface ResponderRule {
-  match?: ResponderMatch
-  reply?: ResponderReply
-  error?: ResponderError
+  match?: ResponderMatch | undefined
+  reply?: ResponderReply | undefined
+  error?: ResponderError | undefined
   /** Answer at most this many attempts, then step aside. Default: every one. */
-  times?: number
+  times?: number | undefined
   /** A name for `list()`, `remove()` and the journal's `responder`; default `responder-<n>`. */
-  name?: string
+  name?: string | undefined
 }
 
 /** A responder as `list()` shows it. */
@@ -169,12 +169,12 @@ export function remainingUses(state: ResponderState): number | null {
   return state.limit === Number.POSITIVE_INFINITY ? null : state.limit - state.used
 }
 
-const RULE_FIELDS = fieldsOf<ResponderRule>({ match: true, reply: true, error: true, times: true, name: true })
-const MATCH_FIELDS = fieldsOf<ResponderMatch>({ model: true, provider: true, keyHash: true, lastUserMessage: true, tools: true, operation: true, input: true })
-const REPLY_FIELDS = fieldsOf<ResponderReply>({ content: true, structured: true, toolCalls: true, reasoning: true, finishReason: true, usage: true, latencyMs: true, tokensPerSecond: true })
-const ERROR_FIELDS = fieldsOf<ResponderError>({ status: true, message: true, metadata: true })
-const TOOL_CALL_FIELDS = fieldsOf<ResponderToolCall>({ name: true, arguments: true, id: true })
-const USAGE_FIELDS: ReadonlySet<string> = new Set(['promptTokens', 'completionTokens', 'reasoningTokens', 'cachedTokens'])
+export const RULE_FIELDS = fieldsOf<ResponderRule>({ match: true, reply: true, error: true, times: true, name: true })
+export const MATCH_FIELDS = fieldsOf<ResponderMatch>({ model: true, provider: true, keyHash: true, lastUserMessage: true, tools: true, operation: true, input: true })
+export const REPLY_FIELDS = fieldsOf<ResponderReply>({ content: true, structured: true, toolCalls: true, reasoning: true, finishReason: true, usage: true, latencyMs: true, tokensPerSecond: true })
+export const ERROR_FIELDS = fieldsOf<ResponderError>({ status: true, message: true, metadata: true })
+export const TOOL_CALL_FIELDS = fieldsOf<ResponderToolCall>({ name: true, arguments: true, id: true })
+export const USAGE_FIELDS: ReadonlySet<string> = new Set(['promptTokens', 'completionTokens', 'reasoningTokens', 'cachedTokens'])
 const FINISH_REASONS: readonly FinishReason[] = ['stop', 'length', 'tool_calls', 'content_filter', 'error']
 
 const OPERATION = 'add a responder'
@@ -216,7 +216,7 @@ export function checkRule(rule: unknown, names?: CatalogNames): ResponderRule {
     }
     const usage = given.reply.usage
     if (typeof usage === 'object' && usage !== null) {
-      for (const name of Object.keys(usage)) if (name !== 'promptTokens') check.fail(`reply.usage.${name}`, 'has no meaning for an embeddings request: its reply may only state usage.promptTokens')
+      for (const [name, value] of Object.entries(usage)) if (name !== 'promptTokens' && value !== undefined) check.fail(`reply.usage.${name}`, 'has no meaning for an embeddings request: its reply may only state usage.promptTokens')
     }
   }
   if (given.reply !== undefined) {
@@ -249,6 +249,8 @@ export function checkRule(rule: unknown, names?: CatalogNames): ResponderRule {
       const usage = check.object(reply.usage, 'reply.usage')
       check.knownFields(usage, USAGE_FIELDS, 'reply.usage', 'a reply usage')
       for (const [name, value] of Object.entries(usage)) {
+        // A count given as undefined is left out, as an absent one is: the estimate stands.
+        if (value === undefined) continue
         if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) check.fail(`reply.usage.${name}`, `must be a non-negative integer, got ${describe(value)}`)
       }
       const { completionTokens, reasoningTokens, promptTokens, cachedTokens } = reply.usage

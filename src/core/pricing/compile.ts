@@ -24,7 +24,7 @@ export interface PricingRequest {
 export interface CostRequest {
   at: Date | number
   /** Allowed so that a {@link PricingRequest} can be passed on as it is; it must then equal the usage's `promptTokens`. */
-  promptTokens?: number
+  promptTokens?: number | undefined
 }
 
 /** A pricing validated once and prepared for hot paths. Its functions may be called unbound. */

@@ -13,33 +13,33 @@ import type { PricingIssue } from './validate.js'
  */
 export interface CostUsage {
   /** Total prompt tokens: text, cached, cache-write and audio input tokens together. Decides `min_prompt_tokens`. */
-  promptTokens?: number
+  promptTokens?: number | undefined
   /** Total completion tokens: text, reasoning and audio output tokens together. */
-  completionTokens?: number
+  completionTokens?: number | undefined
   /** Prompt tokens read from the cache, billed at `input_cache_read` (else `prompt`). */
-  cachedTokens?: number
+  cachedTokens?: number | undefined
   /** Prompt tokens written to the 5-minute cache, billed at `input_cache_write` (else `prompt`). */
-  cacheWriteTokens?: number
+  cacheWriteTokens?: number | undefined
   /** Prompt tokens written to the 1-hour cache, billed at `input_cache_write_1h` (else `input_cache_write`, else `prompt`). */
-  cacheWrite1hTokens?: number
+  cacheWrite1hTokens?: number | undefined
   /** Audio prompt tokens, billed at `audio` (else `prompt`). */
-  audioTokens?: number
+  audioTokens?: number | undefined
   /** Cached audio prompt tokens, billed at `input_audio_cache` (else `audio`, else `prompt`). */
-  cachedAudioTokens?: number
+  cachedAudioTokens?: number | undefined
   /** Completion tokens spent reasoning, billed at `internal_reasoning` when it is not zero (else `completion`). */
-  reasoningTokens?: number
+  reasoningTokens?: number | undefined
   /** Audio completion tokens, billed at `audio_output` (else `completion`). */
-  audioOutputTokens?: number
+  audioOutputTokens?: number | undefined
   /** Input images, billed at `image` each (free without it). */
-  images?: number
+  images?: number | undefined
   /** Image tokens, counted apart from prompt and completion, billed at `image_token` (free without it). */
-  imageTokens?: number
+  imageTokens?: number | undefined
   /** Generated images, billed at `image_output` each (free without it). */
-  outputImages?: number
+  outputImages?: number | undefined
   /** Web searches, billed at `web_search` each (free without it). */
-  webSearches?: number
+  webSearches?: number | undefined
   /** Requests, billed at `request` each (free without it). Default 1. */
-  requests?: number
+  requests?: number | undefined
 }
 
 type UsageField = keyof CostUsage
@@ -64,7 +64,7 @@ const UNITS: readonly (readonly [UsageField | 'textPrompt' | 'textCompletion', r
 
 const PROMPT_PARTS = ['cachedTokens', 'cacheWriteTokens', 'cacheWrite1hTokens', 'audioTokens', 'cachedAudioTokens'] as const
 const COMPLETION_PARTS = ['reasoningTokens', 'audioOutputTokens'] as const
-const USAGE_FIELDS: ReadonlySet<string> = new Set<UsageField>([
+export const USAGE_FIELDS: ReadonlySet<string> = new Set<UsageField>([
   'promptTokens',
   'completionTokens',
   ...PROMPT_PARTS,

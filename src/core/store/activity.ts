@@ -160,23 +160,23 @@ export interface RecordActivityOptions {
   /** The endpoint's provider, as the catalog names it (`OpenAI`). */
   provider: string
   /** The endpoint's id (a UUID); default the id of the model's one endpoint of `provider`. */
-  endpointId?: string
+  endpointId?: string | undefined
   /** The model's canonical slug; default the catalog's. */
-  permaslug?: string
+  permaslug?: string | undefined
   /** The key's workspace (a UUID); default the key's. */
-  workspaceId?: string
+  workspaceId?: string | undefined
   /** The key's creator (`user_id` filter); default the key's, null for a key not in the simulator. */
-  creatorUserId?: string | null
+  creatorUserId?: string | null | undefined
   /** Requests: a non-negative integer. */
   requests: number
   /** What they cost, in USD (kept exactly to 10^-10 USD, at most `MAX_EXACT_USD`). */
   usage: number
   /** What providers billed through BYOK credentials, in USD; default 0. */
-  byokUsage?: number
+  byokUsage?: number | undefined
   promptTokens: number
   completionTokens: number
   /** Default 0. */
-  reasoningTokens?: number
+  reasoningTokens?: number | undefined
 }
 
 /**

@@ -64,11 +64,11 @@ export interface SetBudgetOptions {
   /** Above 0; limits must strictly decrease as the interval narrows (lifetime > monthly > weekly > daily). */
   limitUsd: number
   /** The workspace's `include_byok_in_budgets`, for all its budgets; absent: left as it is. */
-  includeByokInBudgets?: boolean
+  includeByokInBudgets?: boolean | undefined
   /** A UUID for a new budget; generated when absent. */
-  id?: string
+  id?: string | undefined
   /** When a new budget was made; default the clock's now. */
-  createdAt?: InstantInput
+  createdAt?: InstantInput | undefined
 }
 
 /**
@@ -100,7 +100,7 @@ export interface BudgetCollection {
   spent(workspace: WorkspaceRef, interval: BudgetInterval): number
 }
 
-const SET_FIELDS = fieldsOf<SetBudgetOptions>({ workspace: true, interval: true, limitUsd: true, includeByokInBudgets: true, id: true, createdAt: true })
+export const SET_FIELDS = fieldsOf<SetBudgetOptions>({ workspace: true, interval: true, limitUsd: true, includeByokInBudgets: true, id: true, createdAt: true })
 
 /** The budget as the wire shows it. */
 export function budgetWire(budget: BudgetState): WorkspaceBudget {

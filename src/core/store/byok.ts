@@ -68,22 +68,22 @@ export interface CreateByokOptions {
   provider: string
   /** The raw provider key: kept, never answered. */
   key: string
-  workspace?: string | null
-  name?: string | null
-  allowedApiKeyHashes?: string[] | null
-  allowedModels?: string[] | null
-  allowedUserIds?: string[] | null
-  declaredZdr?: boolean | null
-  disabled?: boolean
-  isByokOnly?: boolean
-  isFallback?: boolean
-  isRequired?: boolean
+  workspace?: string | null | undefined
+  name?: string | null | undefined
+  allowedApiKeyHashes?: string[] | null | undefined
+  allowedModels?: string[] | null | undefined
+  allowedUserIds?: string[] | null | undefined
+  declaredZdr?: boolean | null | undefined
+  disabled?: boolean | undefined
+  isByokOnly?: boolean | undefined
+  isFallback?: boolean | undefined
+  isRequired?: boolean | undefined
   /** Default: one past the highest of the same provider in the same scope (0 for the first). */
-  sortOrder?: number
+  sortOrder?: number | undefined
   /** A UUID; generated when absent. */
-  id?: string
+  id?: string | undefined
   /** Default: the clock's now. */
-  createdAt?: InstantInput
+  createdAt?: InstantInput | undefined
 }
 
 /**
@@ -113,7 +113,7 @@ export interface ByokCollection {
   create(options: CreateByokOptions): ByokKey
   get(id: string): ByokKey | undefined
   /** Every credential, oldest first; with `userId`, that organisation's only. */
-  list(filter?: { userId?: string }): ByokKey[]
+  list(filter?: { userId?: string | undefined }): ByokKey[]
   /** Changes a credential; an unknown id throws UNKNOWN_BYOK. */
   update(id: string, changes: UpdateByokOptions): ByokKey
   /** Deletes a credential; returns whether there was one. */
@@ -122,11 +122,11 @@ export interface ByokCollection {
   secret(id: string): string | undefined
 }
 
-const CREATE_FIELDS = fieldsOf<CreateByokOptions>({
+export const CREATE_FIELDS = fieldsOf<CreateByokOptions>({
   userId: true, provider: true, key: true, workspace: true, name: true, allowedApiKeyHashes: true, allowedModels: true, allowedUserIds: true,
   declaredZdr: true, disabled: true, isByokOnly: true, isFallback: true, isRequired: true, sortOrder: true, id: true, createdAt: true,
 })
-const UPDATE_FIELDS = fieldsOf<UpdateByokOptions>({
+export const UPDATE_FIELDS = fieldsOf<UpdateByokOptions>({
   key: true, name: true, allowedApiKeyHashes: true, allowedModels: true, allowedUserIds: true, declaredZdr: true, disabled: true, isByokOnly: true, isFallback: true, isRequired: true, sortOrder: true,
 })
 

@@ -9,17 +9,17 @@ import { requireUser, resolveWorkspaceId } from './workspaces.js'
 export interface CreateFileOptions {
   userId: string
   /** 1 to 256 characters of `[A-Za-z0-9_-]`; generated when absent. */
-  id?: string
+  id?: string | undefined
   /** UUID of one of the organisation's workspaces; default: its default workspace. */
-  workspaceId?: string
+  workspaceId?: string | undefined
   /** `server`: created by the service, downloadable. `upload`: uploaded by the user; download answers 400. */
   origin: FileOrigin
   bytes: Uint8Array | ArrayBuffer
   /** Sent in `content-disposition`; default: the file id. */
-  filename?: string
+  filename?: string | undefined
   /** Stored with a provider through the caller's own key; absent: the service's own storage. */
-  provider?: FileProvider
-  createdAt?: InstantInput
+  provider?: FileProvider | undefined
+  createdAt?: InstantInput | undefined
 }
 
 /** A stored file as `sim.files.list()` describes it (the wire has no file record, only its bytes). */
@@ -47,7 +47,7 @@ export interface FileCollection {
 export const FILE_ID = /^[A-Za-z0-9_-]{1,256}$/
 const PROVIDERS: readonly FileProvider[] = ['openai', 'anthropic']
 const ORIGINS: readonly FileOrigin[] = ['server', 'upload']
-const FILE_FIELDS = fieldsOf<CreateFileOptions>({
+export const FILE_FIELDS = fieldsOf<CreateFileOptions>({
   userId: true,
   id: true,
   workspaceId: true,

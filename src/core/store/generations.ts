@@ -57,7 +57,7 @@ export interface GenerationInput {
   units: number
   facts: GenerationFacts
   /** The endpoint that served it and the key's creator: the generation's charge is added to the day's activity (decisions/0053). */
-  activity?: { endpoint: ActivityEndpoint; creatorUserId: string | null }
+  activity?: { endpoint: ActivityEndpoint; creatorUserId: string | null } | undefined
 }
 
 /** Stores a generation, letting the oldest go once more than `limit` are kept. */

@@ -5,6 +5,7 @@ import { invalidArgument, SimulatorError, SimulatorErrorCode } from '../errors.j
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
 import { ArgumentChecker, fieldsOf, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
+import type { SomeFields } from '../types.js'
 import type { GuardrailKeyState, GuardrailMemberState, GuardrailRules, GuardrailState, StoreData, WorkspaceState } from './state.js'
 import { findMember } from './members.js'
 import { put, remove } from './versions.js'
@@ -216,13 +217,13 @@ export function unassignMembers(ctx: StoreContext, guardrail: GuardrailState, me
 export interface CreateGuardrailOptions {
   userId: string
   /** The rules, as the wire names them; `name` is required. */
-  rules: Partial<GuardrailRules> & { name: string }
+  rules: SomeFields<GuardrailRules> & { name: string }
   /** The workspace it is placed in (a UUID of the organisation's); default: its default workspace, or null. */
-  workspaceId?: string | null
+  workspaceId?: string | null | undefined
   /** A UUID; generated when absent. */
-  id?: string
-  createdAt?: InstantInput
-  updatedAt?: InstantInput | null
+  id?: string | undefined
+  createdAt?: InstantInput | undefined
+  updatedAt?: InstantInput | null | undefined
 }
 
 /** `sim.guardrails`: an organisation's guardrails and their assignments (decisions/0051). */
@@ -230,7 +231,7 @@ export interface GuardrailCollection {
   /** Creates a guardrail; a bad rule throws INVALID_ARGUMENT naming it (`rules.allowed_models[0]`). */
   create(options: CreateGuardrailOptions): Guardrail
   /** Changes a guardrail's rules (lists are replaced whole). Unknown: UNKNOWN_GUARDRAIL. */
-  update(id: string, rules: Partial<GuardrailRules>): Guardrail
+  update(id: string, rules: SomeFields<GuardrailRules>): Guardrail
   /** Deletes a guardrail and its assignments. Unknown: UNKNOWN_GUARDRAIL. */
   delete(id: string): void
   get(id: string): Guardrail | undefined
@@ -248,7 +249,7 @@ export interface GuardrailCollection {
   memberAssignments(id: string): GuardrailMemberAssignment[]
 }
 
-const CREATE_OPTIONS = fieldsOf<CreateGuardrailOptions>({ userId: true, rules: true, workspaceId: true, id: true, createdAt: true, updatedAt: true })
+export const CREATE_OPTIONS = fieldsOf<CreateGuardrailOptions>({ userId: true, rules: true, workspaceId: true, id: true, createdAt: true, updatedAt: true })
 
 function requireGuardrail(ctx: StoreContext, id: unknown, operation: string): GuardrailState {
   const found = typeof id === 'string' ? ctx.data.guardrails.get(id.toLowerCase()) : undefined

@@ -42,14 +42,14 @@ export interface LoadKeyOptions {
   /** The organisation that owns the key; the record's `workspace_id` must be one of its workspaces. */
   userId: string
   /** The bearer secret to accept; default: a fresh one. The record's label is kept either way. */
-  secret?: string
+  secret?: string | undefined
   /** Whether it is a management key (a record does not say). Default false. */
-  management?: boolean
+  management?: boolean | undefined
   /** This key's own rate limit, instead of the simulator's `rateLimit` option. */
-  rateLimit?: RateLimit | null
+  rateLimit?: RateLimit | null | undefined
 }
 
-const LOAD_FIELDS = fieldsOf<LoadKeyOptions>({ userId: true, secret: true, management: true, rateLimit: true })
+export const LOAD_FIELDS = fieldsOf<LoadKeyOptions>({ userId: true, secret: true, management: true, rateLimit: true })
 
 /** Wire name of every field, and the option of `create` it becomes (derived fields have none). */
 const FIELDS: readonly { wire: keyof ApiKey; sdk: keyof SdkKeyRecord; option?: string }[] = [

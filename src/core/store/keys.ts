@@ -5,7 +5,7 @@ import type { RateLimit, KeyState } from './state.js'
 import { checkRateLimit } from './rate-limits.js'
 import type { ApiKey, LimitReset } from '../types.js'
 import { type CachedJson, utf8Length } from '../json-text.js'
-import { MAX_EXACT_USD, NO_FIGURES, type UsageFigures, type UsageRecord, type UsageWindows, chargeUsage, figuresAt, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
+import { MAX_EXACT_USD, NO_FIGURES, type SeedFigures, type UsageFigures, type UsageRecord, type UsageWindows, chargeUsage, figuresAt, limitRemaining, seedRecords, toUsd, windowsAt } from '../usage.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
 import type { CreateKeyOptions, KeyUsageInput } from './key-options.js'
 import { keyFromRecord, type LoadKeyOptions, renamed, type SdkKeyRecord } from './key-records.js'
@@ -22,14 +22,14 @@ export interface CreatedKey {
 
 /** What `sim.keys.update` may change; `updated_at` becomes the clock's now (unless a record is dated later). */
 export interface UpdateKeyOptions {
-  name?: string
-  disabled?: boolean
-  limit?: number | null
-  limitReset?: LimitReset | null
-  includeByokInLimit?: boolean
-  expiresAt?: InstantInput | null
+  name?: string | undefined
+  disabled?: boolean | undefined
+  limit?: number | null | undefined
+  limitReset?: LimitReset | null | undefined
+  includeByokInLimit?: boolean | undefined
+  expiresAt?: InstantInput | null | undefined
   /** This key's own rate limit; null: back to the simulator's default. */
-  rateLimit?: RateLimit | null
+  rateLimit?: RateLimit | null | undefined
 }
 
 /** What an update of a key may change: every other field of a key stays as it was made. */
@@ -100,7 +100,7 @@ export interface KeyCollection {
 const SECRET = /^\S{8,512}$/
 const HASH = /^[0-9a-f]{64}$/
 const LIMIT_RESETS: readonly LimitReset[] = ['daily', 'weekly', 'monthly']
-const UPDATABLE = fieldsOf<UpdateKeyOptions>({
+export const UPDATABLE = fieldsOf<UpdateKeyOptions>({
   name: true,
   disabled: true,
   limit: true,
@@ -131,7 +131,7 @@ export const KEY_FIELDS = fieldsOf<CreateKeyOptions>({
   creatorUserId: true,
   externalUser: true,
 })
-const USAGE_FIELDS = fieldsOf<KeyUsageInput>({ total: true, daily: true, weekly: true, monthly: true })
+export const USAGE_FIELDS = fieldsOf<KeyUsageInput>({ total: true, daily: true, weekly: true, monthly: true })
 
 /** A key by hash, or a SimulatorError naming `hash`. */
 export function requireKey(ctx: StoreContext, hash: unknown, operation: string, argument = 'hash'): KeyState {
@@ -317,7 +317,7 @@ function readUsage(check: ArgumentChecker, input: unknown, argument: string, byo
   if (input === undefined) return []
   const usage = check.object(input, argument)
   check.knownFields(usage, USAGE_FIELDS, argument, 'usage figures')
-  const figures: KeyUsageInput = {}
+  const figures: SeedFigures = {}
   for (const field of ['total', 'daily', 'weekly', 'monthly'] as const) {
     if (usage[field] === undefined) continue
     figures[field] = check.nonNegative(usage[field], `${argument}.${field}`)

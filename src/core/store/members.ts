@@ -35,9 +35,9 @@ export interface MemberWorkspaceOptions {
   /** The workspace's UUID: one of the member's organisation. */
   workspaceId: string
   /** The membership's UUID; generated when absent. */
-  id?: string
+  id?: string | undefined
   /** Default: the member's `createdAt`. */
-  createdAt?: InstantInput
+  createdAt?: InstantInput | undefined
 }
 
 /**
@@ -55,16 +55,16 @@ export interface CreateMemberOptions {
   /** The organisation. */
   userId: string
   /** The member's user id, `user_` and letters or digits; generated when absent. */
-  id?: string
+  id?: string | undefined
   /** Default: `<id in lower case>@example.com`. */
-  email?: string
-  firstName?: string | null
-  lastName?: string | null
+  email?: string | undefined
+  firstName?: string | null | undefined
+  lastName?: string | null | undefined
   /** Default `member`. */
-  role?: 'admin' | 'member'
+  role?: 'admin' | 'member' | undefined
   /** The workspaces the member belongs to. Default none. */
-  workspaces?: MemberWorkspaceOptions[]
-  createdAt?: InstantInput
+  workspaces?: MemberWorkspaceOptions[] | undefined
+  createdAt?: InstantInput | undefined
 }
 
 /** `sim.members`: organisation members and their workspaces (decisions/0051). */
@@ -99,8 +99,8 @@ export interface MemberCollection {
 }
 
 const MEMBER_ID = /^user_[A-Za-z0-9_]{1,64}$/
-const CREATE_FIELDS = fieldsOf<CreateMemberOptions>({ userId: true, id: true, email: true, firstName: true, lastName: true, role: true, workspaces: true, createdAt: true })
-const WORKSPACE_FIELDS = fieldsOf<MemberWorkspaceOptions>({ workspaceId: true, id: true, createdAt: true })
+export const CREATE_FIELDS = fieldsOf<CreateMemberOptions>({ userId: true, id: true, email: true, firstName: true, lastName: true, role: true, workspaces: true, createdAt: true })
+export const WORKSPACE_FIELDS = fieldsOf<MemberWorkspaceOptions>({ workspaceId: true, id: true, createdAt: true })
 const UUID_HINT = 'a UUID such as "550e8400-e29b-41d4-a716-446655440000"'
 
 /** The default email of a member: made from its id. */

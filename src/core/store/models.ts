@@ -14,6 +14,7 @@ import {
   type SupportsToolChoice,
   type WorkloadPerformance,
   type Pricing,
+  type SomeFields,
   QUANTIZATIONS,
   SUPPORTED_PARAMETERS,
   TOKENIZERS,
@@ -29,19 +30,19 @@ import { DEFAULT_SUPPORTED_PARAMETERS, PROVIDERS } from './defaults.js'
 export interface CreateModelOptions {
   /** `author/slug`, the slug optionally carrying a variant: `meta-llama/llama-3.3-70b-instruct:free`. */
   id: string
-  name?: string
+  name?: string | undefined
   /**
    * The model's canonical slug, `author/slug` without a variant: the catalog's `canonical_slug`
    * and what inference answers report in `model` (the real catalog's are dated,
    * `openai/gpt-5-2025-08-07`). Default: the id without its variant.
    */
-  canonicalSlug?: string
+  canonicalSlug?: string | undefined
   /** When the model was created; default: the simulator clock's now. */
-  created?: InstantInput
-  description?: string
-  architecture?: Partial<Architecture>
+  created?: InstantInput | undefined
+  description?: string | undefined
+  architecture?: SomeFields<Architecture> | undefined
   /** Each given field is validated; fields left out get realistic values. */
-  endpoints?: Partial<Endpoint>[]
+  endpoints?: SomeFields<Endpoint>[] | undefined
 }
 
 export interface ModelCollection {
@@ -82,11 +83,11 @@ export function canonicalSlugOf(model: ModelWithEndpoints): string {
   return colon < 0 ? model.id : model.id.slice(0, colon)
 }
 
-const MODEL_FIELDS = fieldsOf<CreateModelOptions>({ id: true, name: true, canonicalSlug: true, created: true, description: true, architecture: true, endpoints: true })
+export const MODEL_FIELDS = fieldsOf<CreateModelOptions>({ id: true, name: true, canonicalSlug: true, created: true, description: true, architecture: true, endpoints: true })
 const PERCENTILE_FIELDS = fieldsOf<PercentileStats>({ p50: true, p75: true, p90: true, p99: true })
 const TOOL_CHOICE_FIELDS = fieldsOf<SupportsToolChoice>({ none: true, auto: true, required: true, function: true })
-const WORKLOAD_FIELDS = fieldsOf<WorkloadPerformance>({ latency: true, throughput: true, request_count: true })
-const ARCHITECTURE_FIELDS = fieldsOf<Architecture>({ tokenizer: true, instruct_type: true, modality: true, input_modalities: true, output_modalities: true })
+export const WORKLOAD_FIELDS = fieldsOf<WorkloadPerformance>({ latency: true, throughput: true, request_count: true })
+export const ARCHITECTURE_FIELDS = fieldsOf<Architecture>({ tokenizer: true, instruct_type: true, modality: true, input_modalities: true, output_modalities: true })
 
 /** The fields of an endpoint: what `models.create` takes (`Partial<Endpoint>`) and what `fakeEndpoint` overrides. */
 export const ENDPOINT_FIELDS = fieldsOf<Endpoint>({

@@ -101,21 +101,21 @@ export interface CreateOAuthCodeOptions {
   /** The organisation whose key the code is exchanged for. */
   userId: string
   /** The workspace of that key; default: the organisation's default workspace. */
-  workspaceId?: string
+  workspaceId?: string | undefined
   /** Where the service would send the user back; it names the app. Default `https://app.example.com/callback`. */
-  callbackUrl?: string
+  callbackUrl?: string | undefined
   /** The PKCE challenge; absent: the code is exchanged without a verifier. */
-  codeChallenge?: string
+  codeChallenge?: string | undefined
   /** How the challenge was made; default `plain` when there is a challenge (RFC 7636). */
-  codeChallengeMethod?: CodeChallengeMethod
+  codeChallengeMethod?: CodeChallengeMethod | undefined
   /** The name of the key to make; default: the app's name (the callback URL's host). */
-  keyLabel?: string
+  keyLabel?: string | undefined
   /** The key's spending limit in USD; default none. */
-  limit?: number | null
+  limit?: number | null | undefined
   /** When the key's limit resets; default never. */
-  usageLimitType?: LimitReset | null
+  usageLimitType?: LimitReset | null | undefined
   /** When the key expires; default never. */
-  keyExpiresAt?: InstantInput | null
+  keyExpiresAt?: InstantInput | null | undefined
 }
 
 /** An authorization code as `sim.oauth.codes` shows it; instants are ISO 8601. */
@@ -160,7 +160,7 @@ export interface OAuthControls {
   readonly codes: OAuthCodeCollection
 }
 
-const CODE_FIELDS = fieldsOf<CreateOAuthCodeOptions>({
+export const CODE_FIELDS = fieldsOf<CreateOAuthCodeOptions>({
   userId: true,
   workspaceId: true,
   callbackUrl: true,

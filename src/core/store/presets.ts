@@ -44,19 +44,19 @@ export interface CreatePresetOptions {
   /** Unique within the organisation; never changes. See {@link PRESET_SLUG_RULE}. */
   slug: string
   /** Default: the slug. */
-  name?: string
-  description?: string | null
+  name?: string | undefined
+  description?: string | null | undefined
   /**
    * Request fields, as `POST /chat/completions` takes them: `model` or `models`, `provider`,
    * `temperature`, `top_p`, `max_tokens`, `reasoning`, `stop`, `tools`... (decisions/0050 lists
    * them). Each is checked as the chat route checks it. Default `{}`.
    */
-  config?: Record<string, unknown>
+  config?: Record<string, unknown> | undefined
   /** Prepended to the messages of a request that uses the preset. Default null. */
-  systemPrompt?: string | null
+  systemPrompt?: string | null | undefined
   /** A UUID; generated when absent. */
-  id?: string
-  createdAt?: InstantInput
+  id?: string | undefined
+  createdAt?: InstantInput | undefined
 }
 
 /**
@@ -73,11 +73,11 @@ export interface CreatePresetOptions {
  * //=> 2 ["openai/gpt-4.1-mini","openai/gpt-4.1"]
  */
 export interface UpdatePresetOptions {
-  name?: string
-  description?: string | null
+  name?: string | undefined
+  description?: string | null | undefined
   /** The whole config of the new version (not merged with the current one's). */
-  config?: Record<string, unknown>
-  systemPrompt?: string | null
+  config?: Record<string, unknown> | undefined
+  systemPrompt?: string | null | undefined
 }
 
 /** A preset as the programmatic API names it: its id (a UUID), or its organisation and slug. */
@@ -110,8 +110,8 @@ export interface PresetCollection {
 /** Checks a config for a preset: the request fields it may hold, each checked as a chat request's; throws naming `config.<field>`. */
 export type PresetConfigCheck = (config: unknown, operation: string, argument: string) => Record<string, unknown>
 
-const CREATE_FIELDS = fieldsOf<CreatePresetOptions>({ userId: true, slug: true, name: true, description: true, config: true, systemPrompt: true, id: true, createdAt: true })
-const UPDATE_FIELDS = fieldsOf<UpdatePresetOptions>({ name: true, description: true, config: true, systemPrompt: true })
+export const CREATE_FIELDS = fieldsOf<CreatePresetOptions>({ userId: true, slug: true, name: true, description: true, config: true, systemPrompt: true, id: true, createdAt: true })
+export const UPDATE_FIELDS = fieldsOf<UpdatePresetOptions>({ name: true, description: true, config: true, systemPrompt: true })
 const REF_FIELDS: ReadonlySet<string> = new Set(['userId', 'slug'])
 
 /** A preset of an organisation by slug, or undefined: another organisation's is not found. */

@@ -12,9 +12,9 @@ export interface RecordUsageOptions {
   /** Cost in USD, a non-negative finite number (kept exactly to 10^-10 USD). */
   cost: number
   /** Bring-your-own-key usage counts in the `byok_*` figures instead. Default false. */
-  byok?: boolean
+  byok?: boolean | undefined
   /** When the usage happened. Default: the simulator clock's now. */
-  at?: InstantInput
+  at?: InstantInput | undefined
 }
 
 /**
@@ -45,7 +45,7 @@ export interface UsageCollection {
   record(options: RecordUsageOptions): ApiKey
 }
 
-const USAGE_FIELDS = fieldsOf<RecordUsageOptions>({ keyHash: true, cost: true, byok: true, at: true })
+export const USAGE_FIELDS = fieldsOf<RecordUsageOptions>({ keyHash: true, cost: true, byok: true, at: true })
 
 export function createUsageCollection(ctx: StoreContext): UsageCollection {
   const operation = 'record usage'

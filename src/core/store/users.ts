@@ -10,33 +10,33 @@ import { buildWorkspace, DEFAULT_WORKSPACE_FIELDS, type DefaultWorkspaceOptions,
 
 export interface CreateUserOptions {
   /** Display name of the organisation. */
-  name?: string
+  name?: string | undefined
   /** An id such as `user_2dHFtVWx2n56w6HkM0000000000`; generated when absent. */
-  id?: string
-  createdAt?: InstantInput
+  id?: string | undefined
+  createdAt?: InstantInput | undefined
   /**
    * UUID of the default workspace created with the user; generated when absent. Null: the
    * organisation has no default workspace, as after it was deleted (decisions/0022); then
    * `defaultWorkspace` and `defaultWorkspaceGuardrailId` must be absent.
    */
-  defaultWorkspaceId?: string | null
+  defaultWorkspaceId?: string | null | undefined
   /** UUID of that default workspace's default guardrail; generated when absent. */
-  defaultWorkspaceGuardrailId?: string
+  defaultWorkspaceGuardrailId?: string | undefined
   /** The default workspace's other fields; default: "Default Workspace", slug `default`, made with the user. */
-  defaultWorkspace?: DefaultWorkspaceOptions
+  defaultWorkspace?: DefaultWorkspaceOptions | undefined
   /**
    * The organisation's credits: `total` USD bought (default 0, as a new account has), and
    * `retiredUsage`, USD spent by keys since deleted, which `GET /credits` still counts in `total_usage`.
    */
-  credits?: UserCreditsOptions
+  credits?: UserCreditsOptions | undefined
 }
 
 /** An organisation's credits as `sim.users.create` and world specs take them, in USD (kept exactly to 10^-10 USD). */
 export interface UserCreditsOptions {
   /** USD bought; default 0. */
-  total?: number
+  total?: number | undefined
   /** USD spent by keys that have since been deleted; default 0. */
-  retiredUsage?: number
+  retiredUsage?: number | undefined
 }
 
 /** An organisation (tenant): it owns workspaces, keys and files. */
@@ -62,7 +62,7 @@ export interface UserCollection {
   get(id: string): User | undefined
 }
 
-const USER_FIELDS = fieldsOf<CreateUserOptions>({
+export const USER_FIELDS = fieldsOf<CreateUserOptions>({
   name: true,
   id: true,
   createdAt: true,
@@ -71,7 +71,7 @@ const USER_FIELDS = fieldsOf<CreateUserOptions>({
   defaultWorkspace: true,
   credits: true,
 })
-const CREDIT_FIELDS = fieldsOf<UserCreditsOptions>({ total: true, retiredUsage: true })
+export const CREDIT_FIELDS = fieldsOf<UserCreditsOptions>({ total: true, retiredUsage: true })
 
 /** One figure of `credits`, in 10^-10 USD (any size); throws naming it when it is negative or not finite. */
 export function creditFigure(check: ArgumentChecker, value: unknown, argument: string): bigint {
@@ -138,7 +138,8 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
           {
             userId: id,
             ...DEFAULT_WORKSPACE,
-            ...options.defaultWorkspace,
+            // A field given as undefined is left out, not spread over the default.
+            ...Object.fromEntries(Object.entries(options.defaultWorkspace ?? {}).filter(([, value]) => value !== undefined)),
             // A world spec's loader passes `createdAt: undefined` through: the user's instant, not the clock's.
             createdAt: options.defaultWorkspace?.createdAt ?? createdAt,
             ...(options.defaultWorkspaceId === undefined ? {} : { id: options.defaultWorkspaceId as string }),

@@ -1,13 +1,13 @@
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, toEpochMs, toUnixSeconds } from '../time.js'
-import { VIDEO_ASPECT_RATIOS, VIDEO_FRAME_IMAGES, VIDEO_RESOLUTIONS, type VideoModel } from '../types.js'
+import { VIDEO_ASPECT_RATIOS, VIDEO_FRAME_IMAGES, VIDEO_RESOLUTIONS, type SomeFields, type VideoModel } from '../types.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
 import { describe } from '../describe.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
 import { MODEL_ID, titleCase } from './models.js'
 
-export type CreateVideoModelOptions = { id: string; created?: InstantInput } & Partial<Omit<VideoModel, 'id' | 'created'>>
+export type CreateVideoModelOptions = { id: string; created?: InstantInput | undefined } & SomeFields<Omit<VideoModel, 'id' | 'created'>>
 
 export interface VideoModelCollection {
   /**
@@ -20,7 +20,7 @@ export interface VideoModelCollection {
 }
 
 const SIZE = /^\d{2,5}x\d{2,5}$/
-const VIDEO_MODEL_FIELDS = fieldsOf<CreateVideoModelOptions>({
+export const VIDEO_MODEL_FIELDS = fieldsOf<CreateVideoModelOptions>({
   id: true,
   canonical_slug: true,
   name: true,
@@ -39,7 +39,7 @@ const VIDEO_MODEL_FIELDS = fieldsOf<CreateVideoModelOptions>({
   upscale_factor: true,
   hugging_face_id: true,
 })
-const UPSCALE_FIELDS = fieldsOf<NonNullable<VideoModel['upscale_factor']>>({ min: true, max: true })
+export const UPSCALE_FIELDS = fieldsOf<NonNullable<VideoModel['upscale_factor']>>({ min: true, max: true })
 
 export function createVideoModelCollection(ctx: StoreContext): VideoModelCollection {
   const operation = 'create video model'

@@ -13,32 +13,32 @@ export interface CreateWorkspaceOptions {
   userId: string
   name: string
   /** Lower-case words joined by `-`; derived from `name` when absent. Unique within the organisation. */
-  slug?: string
+  slug?: string | undefined
   /** A UUID; generated when absent. */
-  id?: string
-  description?: string | null
-  defaultTextModel?: string | null
-  defaultImageModel?: string | null
-  defaultProviderSort?: string | null
+  id?: string | undefined
+  description?: string | null | undefined
+  defaultTextModel?: string | null | undefined
+  defaultImageModel?: string | null | undefined
+  defaultProviderSort?: string | null | undefined
   /** UUID of the workspace's default guardrail; generated when absent. */
-  defaultGuardrailId?: string
-  createdAt?: InstantInput
+  defaultGuardrailId?: string | undefined
+  createdAt?: InstantInput | undefined
   /** Default null: never updated. */
-  updatedAt?: InstantInput | null
+  updatedAt?: InstantInput | null | undefined
   /** The member who made it (`created_by`); default: `userId`. */
-  createdBy?: string | null
+  createdBy?: string | null | undefined
   /** Default false. */
-  includeByokInBudgets?: boolean
+  includeByokInBudgets?: boolean | undefined
   /** Default null. */
-  ioLoggingApiKeyIds?: number[] | null
+  ioLoggingApiKeyIds?: number[] | null | undefined
   /** From 0 to 1; default 1. */
-  ioLoggingSamplingRate?: number
+  ioLoggingSamplingRate?: number | undefined
   /** Default true. */
-  isDataDiscountLoggingEnabled?: boolean
+  isDataDiscountLoggingEnabled?: boolean | undefined
   /** Default false. */
-  isObservabilityBroadcastEnabled?: boolean
+  isObservabilityBroadcastEnabled?: boolean | undefined
   /** Default false. */
-  isObservabilityIoLoggingEnabled?: boolean
+  isObservabilityIoLoggingEnabled?: boolean | undefined
 }
 
 /** The fields of an organisation's default workspace that `sim.users.create` takes. */
@@ -94,20 +94,20 @@ export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
  * //=> DUPLICATE_SLUG slug
  */
 export interface UpdateWorkspaceOptions {
-  name?: string
+  name?: string | undefined
   /** Lower-case words joined by `-`; unique within the organisation. */
-  slug?: string
-  description?: string | null
-  defaultTextModel?: string | null
-  defaultImageModel?: string | null
-  defaultProviderSort?: string | null
-  includeByokInBudgets?: boolean
-  ioLoggingApiKeyIds?: number[] | null
+  slug?: string | undefined
+  description?: string | null | undefined
+  defaultTextModel?: string | null | undefined
+  defaultImageModel?: string | null | undefined
+  defaultProviderSort?: string | null | undefined
+  includeByokInBudgets?: boolean | undefined
+  ioLoggingApiKeyIds?: number[] | null | undefined
   /** From 0 to 1. */
-  ioLoggingSamplingRate?: number
-  isDataDiscountLoggingEnabled?: boolean
-  isObservabilityBroadcastEnabled?: boolean
-  isObservabilityIoLoggingEnabled?: boolean
+  ioLoggingSamplingRate?: number | undefined
+  isDataDiscountLoggingEnabled?: boolean | undefined
+  isObservabilityBroadcastEnabled?: boolean | undefined
+  isObservabilityIoLoggingEnabled?: boolean | undefined
 }
 
 /**
@@ -133,7 +133,7 @@ export interface UpdateWorkspaceOptions {
  */
 export interface DeleteWorkspaceOptions {
   /** Required to delete an organisation's default workspace, as the wire's `confirm_default_workspace_deletion=true`. */
-  confirmDefaultWorkspaceDeletion?: boolean
+  confirmDefaultWorkspaceDeletion?: boolean | undefined
 }
 
 /**
@@ -142,7 +142,7 @@ export interface DeleteWorkspaceOptions {
  */
 export type WorkspaceRef = string | { userId: string; slug: string }
 
-const UPDATABLE = fieldsOf<UpdateWorkspaceOptions>({
+export const UPDATABLE = fieldsOf<UpdateWorkspaceOptions>({
   name: true,
   slug: true,
   description: true,
@@ -384,7 +384,7 @@ export function createWorkspaceCollection(ctx: StoreContext): WorkspaceCollectio
   }
 }
 
-const DELETE_FIELDS = fieldsOf<DeleteWorkspaceOptions>({ confirmDefaultWorkspaceDeletion: true })
+export const DELETE_FIELDS = fieldsOf<DeleteWorkspaceOptions>({ confirmDefaultWorkspaceDeletion: true })
 
 /** The workspace a programmatic call names, or UNKNOWN_WORKSPACE naming `workspace`. */
 export function requireWorkspace(ctx: StoreContext, workspace: unknown, operation: string): WorkspaceState {

@@ -10,16 +10,16 @@ import type { WorldProblem } from './problems.js'
 /** A regular expression as JSON: its pattern and flags (`d`, `i`, `m`, `s`, `u`, `v`). */
 export interface WorldRegExp {
   regex: string
-  flags?: string
+  flags?: string | undefined
 }
 
 /** A responder rule as a world spec (and `POST /__sim/responders`) holds it: plain JSON. */
 export interface WorldResponder {
-  match?: Omit<ResponderMatch, 'lastUserMessage'> & { lastUserMessage?: string | WorldRegExp }
-  reply?: ResponderReply
-  error?: ResponderError
-  times?: number
-  name?: string
+  match?: Omit<ResponderMatch, 'lastUserMessage'> & { lastUserMessage?: string | WorldRegExp | undefined } | undefined
+  reply?: ResponderReply | undefined
+  error?: ResponderError | undefined
+  times?: number | undefined
+  name?: string | undefined
 }
 
 /** The SimulatorError of a rule's check, naming its path in the spec. */

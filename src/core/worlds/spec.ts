@@ -55,19 +55,19 @@ export type WorldInstant = string
 /** An organisation; its default workspace (slug `default`) is created with it. */
 export interface WorldUser {
   id: string
-  name?: string
-  createdAt?: WorldInstant
+  name?: string | undefined
+  createdAt?: WorldInstant | undefined
   /** UUID of its default workspace; generated when absent. Null: it has none (its default was deleted). */
-  defaultWorkspaceId?: string | null
+  defaultWorkspaceId?: string | null | undefined
   /** UUID of the default workspace's guardrail; generated when absent. */
-  defaultWorkspaceGuardrailId?: string
+  defaultWorkspaceGuardrailId?: string | undefined
   /** The default workspace's other fields, as `sim.users.create` takes them. */
-  defaultWorkspace?: Omit<DefaultWorkspaceOptions, 'createdAt' | 'updatedAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant | null }
+  defaultWorkspace?: Omit<DefaultWorkspaceOptions, 'createdAt' | 'updatedAt'> & { createdAt?: WorldInstant | undefined; updatedAt?: WorldInstant | null | undefined } | undefined
   /**
    * The organisation's credits in USD: `total` bought (`total_credits` of `GET /credits`; default
    * 0), and `retiredUsage`, what its deleted keys spent, still counted in `total_usage`.
    */
-  credits?: UserCreditsOptions
+  credits?: UserCreditsOptions | undefined
 }
 
 export type WorldWorkspace = Omit<CreateWorkspaceOptions, 'createdAt' | 'updatedAt'> & { id: string; createdAt?: WorldInstant; updatedAt?: WorldInstant | null }
@@ -77,7 +77,7 @@ export interface WorldUsageRecord {
   at: WorldInstant
   /** USD, kept exactly to 10^-10 USD. */
   cost: number
-  byok?: boolean
+  byok?: boolean | undefined
 }
 
 /** An API key with its bearer secret (so tests can call as it) and its usage as records. */
@@ -95,11 +95,11 @@ export type WorldFile = Omit<CreateFileOptions, 'bytes' | 'createdAt'> & { creat
 /** One version of a world's preset: its config and system prompt, as `sim.presets.create` takes them. */
 export interface WorldPresetVersion {
   /** A UUID; generated when absent. */
-  id?: string
-  config?: Record<string, unknown>
-  systemPrompt?: string | null
+  id?: string | undefined
+  config?: Record<string, unknown> | undefined
+  systemPrompt?: string | null | undefined
   /** Default: the preset's `createdAt`. */
-  createdAt?: WorldInstant
+  createdAt?: WorldInstant | undefined
 }
 
 /**
@@ -173,38 +173,38 @@ export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { creat
 export interface WorldSpec<Handles extends object = Record<string, unknown>> {
   format: typeof WORLD_FORMAT
   /** The instant the world was written for; the simulator's clock starts here unless `now` is given. */
-  now?: WorldInstant
-  users?: WorldUser[]
-  workspaces?: WorldWorkspace[]
-  keys?: WorldKey[]
-  files?: WorldFile[]
-  models?: WorldModel[]
-  videoModels?: WorldVideoModel[]
+  now?: WorldInstant | undefined
+  users?: WorldUser[] | undefined
+  workspaces?: WorldWorkspace[] | undefined
+  keys?: WorldKey[] | undefined
+  files?: WorldFile[] | undefined
+  models?: WorldModel[] | undefined
+  videoModels?: WorldVideoModel[] | undefined
   /** Presets of the world's organisations (decisions/0050). */
-  presets?: WorldPreset[]
+  presets?: WorldPreset[] | undefined
   /** Workspace budgets (decisions/0052): `sim.budgets.set`'s options, with their instants. */
-  budgets?: WorldBudget[]
+  budgets?: WorldBudget[] | undefined
   /** BYOK provider credentials (decisions/0054): `sim.byok.create`'s options, with their instants. */
-  byok?: WorldByok[]
+  byok?: WorldByok[] | undefined
   /**
    * Daily activity (decisions/0053): what `GET /activity` and analytics read, as
    * `sim.activity.record` takes it; entries of the same day, key and endpoint add up.
    */
-  activity?: WorldActivity[]
+  activity?: WorldActivity[] | undefined
   /**
    * Members of the world's organisations and their workspaces (decisions/0051). An owner is a member
    * without an entry; an entry `{ userId, id: userId, workspaces }` gives it places in workspaces.
    */
-  members?: WorldMember[]
+  members?: WorldMember[] | undefined
   /** Guardrails of the world's organisations and their assignments (decisions/0051). */
-  guardrails?: WorldGuardrail[]
+  guardrails?: WorldGuardrail[] | undefined
   /**
    * Responder rules, in the JSON form `POST /__sim/responders` takes (a regular expression as
    * `{ "regex": "...", "flags": "i" }`), added in order when the world loads and again on
    * `sim.reset()`: a later rule is newer, so it is tried first (decisions/0027).
    */
-  responders?: WorldResponder[]
-  handles?: Handles
+  responders?: WorldResponder[] | undefined
+  handles?: Handles | undefined
 }
 
 export interface WorldCollections {
@@ -216,7 +216,7 @@ export interface WorldCollections {
 }
 
 const LISTS = ['users', 'workspaces', 'keys', 'files', 'models', 'videoModels', 'presets', 'budgets', 'members', 'guardrails', 'byok', 'activity'] as const
-const SPEC_FIELDS = fieldsOf<WorldSpec>({
+export const SPEC_FIELDS = fieldsOf<WorldSpec>({
   format: true,
   now: true,
   users: true,
@@ -237,9 +237,9 @@ const SPEC_FIELDS = fieldsOf<WorldSpec>({
 // Users, workspaces, models and video models have the fields of their creators' options, which
 // refuse the others. Keys, their usage records and files differ from them, so the loader checks those.
 // WorldKey is CreateKeyOptions without byokUsage (usage is records, BYOK ones included).
-const WORLD_KEY_FIELDS = withoutFields<CreateKeyOptions>(KEY_FIELDS, 'byokUsage')
-const USAGE_RECORD_FIELDS = fieldsOf<WorldUsageRecord>({ at: true, cost: true, byok: true })
-const FILE_FIELDS = fieldsOf<WorldFile>({
+export const WORLD_KEY_FIELDS = withoutFields<CreateKeyOptions>(KEY_FIELDS, 'byokUsage')
+export const USAGE_RECORD_FIELDS = fieldsOf<WorldUsageRecord>({ at: true, cost: true, byok: true })
+export const FILE_FIELDS = fieldsOf<WorldFile>({
   userId: true,
   id: true,
   workspaceId: true,
