@@ -16,6 +16,21 @@ export function isJsonData(value: unknown, depth = 0): boolean {
 }
 
 /**
+ * A copy of `value` whose plain objects, at any depth, lack the fields given as `undefined`: what
+ * `JSON.stringify` would send of it. Arrays are copied item by item (an `undefined` item stays, for
+ * {@link isJsonData} to refuse); anything else, class instances included, is returned as it is.
+ */
+export function withoutUndefinedFields(value: unknown, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null || depth > 32) return value
+  if (Array.isArray(value)) return value.map((item: unknown) => withoutUndefinedFields(item, depth + 1))
+  const proto = Object.getPrototypeOf(value) as unknown
+  if (proto !== Object.prototype && proto !== null) return value
+  const copy: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) if (item !== undefined) copy[key] = withoutUndefinedFields(item, depth + 1)
+  return copy
+}
+
+/**
  * Freezes a value and every object in it, depth first without recursion (a deep value cannot
  * overflow the stack), and returns it. A subtree already frozen is taken as frozen whole. Built for
  * data shared by simulators or requests (the default world's models, presets' configs, request

@@ -113,6 +113,16 @@ describe('presets', () => {
       expect(JSON.stringify(sim.exportWorld())).toBe(before)
     })
 
+    it('leaves out a config field given as undefined, at any depth, as JSON would', () => {
+      const created = sim.presets.create({ userId, slug: 'loose', config: { temperature: 0.5, max_tokens: undefined, provider: { sort: undefined, order: ['OpenAI'] } } as never })
+      expect(created.designated_version?.config).toEqual({ temperature: 0.5, provider: { order: ['OpenAI'] } })
+      // toEqual passes over a field held as undefined; the keys do not.
+      const config = created.designated_version?.config as { provider: object }
+      expect([Object.keys(config), Object.keys(config.provider)]).toEqual([['temperature', 'provider'], ['order']])
+      // An undefined item of a list is no JSON (JSON.stringify would send null): refused.
+      expect(simulatorErrorOf(() => sim.presets.create({ userId, slug: 'holes', config: { models: ['openai/gpt-4o', undefined] } as never })).argument).toBe('config')
+    })
+
     it('makes a version only for a new config or system prompt, and deletes a preset whole', () => {
       const created = support()
       const renamed = sim.presets.update(created.id, { name: 'Support desk' })

@@ -6,7 +6,7 @@
 import { fieldError } from '../body.js'
 import { describe } from '../describe.js'
 import { ApiError, invalidArgument, SimulatorError } from '../errors.js'
-import { isJsonData } from '../json-data.js'
+import { isJsonData, withoutUndefinedFields } from '../json-data.js'
 import type { StoreContext } from '../store/context.js'
 import { currentVersion, findPreset } from '../store/presets.js'
 import { readChatRequest } from './request.js'
@@ -43,10 +43,10 @@ export function checkPresetConfig(config: unknown, operation: string, argument: 
   for (const field of Object.keys(config)) {
     if (!PRESET_CONFIG_FIELDS.has(field)) throw invalidArgument(operation, `${argument}.${field}`, `is not a field a preset's config holds (known fields: ${[...PRESET_CONFIG_FIELDS].join(', ')})`)
   }
-  // A field given as undefined is left out, as if absent (JSON.stringify would drop it too), not refused as no JSON data.
-  const given = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined))
-  const prototype: unknown = Object.getPrototypeOf(config)
-  if ((prototype !== Object.prototype && prototype !== null) || !isJsonData(given)) throw invalidArgument(operation, argument, 'must be JSON data (no functions, BigInts, cycles or class instances)')
+  // A field given as undefined, at any depth, is left out as if absent (JSON.stringify would drop it
+  // too), not refused as no JSON data. A class instance is kept as it is, and refused.
+  const given = withoutUndefinedFields(config) as Record<string, unknown>
+  if (!isJsonData(given)) throw invalidArgument(operation, argument, 'must be JSON data (no functions, BigInts, cycles or class instances)')
   // A config need not name a model (a request may give it); the reader wants one, so the probe has one.
   const probe = { ...(given['model'] === undefined && given['models'] === undefined && { model: 'openrouter/auto' }), ...given, messages: PROBE_MESSAGES }
   try {
