@@ -86,7 +86,7 @@ export class ApiError extends Error {
  */
 export function errorEnvelope(
   status: number,
-  given: { message?: string; metadata?: Record<string, unknown> | undefined; userId?: string | undefined } | null = {},
+  given: { message?: string | undefined; metadata?: Record<string, unknown> | undefined; userId?: string | undefined } | null = {},
 ): ErrorEnvelope {
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
     throw invalidArgument('build an error envelope', 'status', `must be an HTTP status from 100 to 599, got ${describe(status)}`)

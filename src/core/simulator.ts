@@ -120,7 +120,7 @@ export interface SimulatorOptions {
    * default an agent loop gets one call, then text after the tool's result. 0: a call only when
    * the request requires one (decisions/0048).
    */
-  replies?: { toolRounds?: number } | undefined
+  replies?: { toolRounds?: number | undefined } | undefined
 }
 
 export const REPLY_OPTION_FIELDS: ReadonlySet<string> = new Set(['toolRounds'])

@@ -458,37 +458,37 @@ export type PriceKey = (typeof PRICE_KEYS)[number]
 
 /** A conditional price override. */
 export interface PricingOverride {
-  prompt?: string
-  completion?: string
-  audio?: string
-  input_audio_cache?: string
-  input_cache_read?: string
-  input_cache_write?: string
-  input_cache_write_1h?: string
-  min_prompt_tokens?: number
-  utc_start?: number
-  utc_end?: number
-  utc_days?: Weekday[]
+  prompt?: string | undefined
+  completion?: string | undefined
+  audio?: string | undefined
+  input_audio_cache?: string | undefined
+  input_cache_read?: string | undefined
+  input_cache_write?: string | undefined
+  input_cache_write_1h?: string | undefined
+  min_prompt_tokens?: number | undefined
+  utc_start?: number | undefined
+  utc_end?: number | undefined
+  utc_days?: Weekday[] | undefined
 }
 
 /** Endpoint pricing: `prompt` and `completion` are required; prices are decimal strings. */
 export interface Pricing {
   prompt: string
   completion: string
-  request?: string
-  image?: string
-  image_output?: string
-  image_token?: string
-  audio?: string
-  audio_output?: string
-  input_audio_cache?: string
-  input_cache_read?: string
-  input_cache_write?: string
-  input_cache_write_1h?: string
-  internal_reasoning?: string
-  web_search?: string
-  discount?: number
-  overrides?: PricingOverride[]
+  request?: string | undefined
+  image?: string | undefined
+  image_output?: string | undefined
+  image_token?: string | undefined
+  audio?: string | undefined
+  audio_output?: string | undefined
+  input_audio_cache?: string | undefined
+  input_cache_read?: string | undefined
+  input_cache_write?: string | undefined
+  input_cache_write_1h?: string | undefined
+  internal_reasoning?: string | undefined
+  web_search?: string | undefined
+  discount?: number | undefined
+  overrides?: PricingOverride[] | undefined
 }
 
 /** One provider endpoint of a model. */

@@ -302,7 +302,8 @@ export function createSimTest(options: CreateSimTestOptions = {}): TestAPI<SimTe
         if (unhandled.length > 0 && slot.policy === 'error') {
           throw new Error(
             `model-access-sim/vitest: ${unhandled.length === 1 ? 'a request' : `${unhandled.length} requests`} in this test reached no handler ` +
-              `and failed as network errors: ${unhandled.join(', ')}. Add a handler with network.use(...), or createSimTest({ onUnhandledRequest: 'bypass' }).`,
+              `and failed as network errors: ${unhandled.join(', ')}. The simulator answers under ${base.prefix}: a client meant for it needs that base URL. ` +
+              "For another service, add a handler with network.use(...), or createSimTest({ onUnhandledRequest: 'bypass' }).",
           )
         }
       },

@@ -10,7 +10,7 @@ import { createHandlers } from '../../src/msw/index.js'
 import { startServer } from '../../src/server/index.js'
 import { fakeApiKey, fakePricing, generateWorld } from '../../src/fixtures/index.js'
 import { world as worldArbitrary } from '../../src/arbitraries/index.js'
-import { estimateCost } from '../../src/pricing/index.js'
+import { estimateCost, validatePricing } from '../../src/pricing/index.js'
 import fc from 'fast-check'
 
 /** A value a test reads from its environment, which may be missing. */
@@ -64,5 +64,15 @@ describe('options given as undefined, typed without casts', () => {
     const pricing = { prompt: '0.000001', completion: '0.000002' }
     const at = Date.UTC(2026, 2, 2)
     expect(estimateCost(pricing, { promptTokens: 10, completionTokens: 5, cachedTokens: missing() }, { at, promptTokens: missing() })).toBe(estimateCost(pricing, { promptTokens: 10, completionTokens: 5 }, { at }))
+
+    // A price that may be missing, inside a pricing: absent, as in the JSON it stands for, and not stored.
+    const loose = { ...pricing, input_cache_read: missingText(), overrides: [{ utc_start: 2200, utc_end: 600, prompt: '0.0000005', completion: missingText(), utc_days: undefined }] }
+    const strict = { ...pricing, overrides: [{ utc_start: 2200, utc_end: 600, prompt: '0.0000005' }] }
+    expect(validatePricing(loose)).toEqual([])
+    const night = Date.UTC(2026, 2, 2, 23)
+    expect(estimateCost(loose, { promptTokens: 1000, completionTokens: 10, cachedTokens: 100 }, { at: night })).toBe(estimateCost(strict, { promptTokens: 1000, completionTokens: 10, cachedTokens: 100 }, { at: night }))
+    const sim2 = createSimulator()
+    const stored = sim2.models.create({ id: 'acme/priced-1', endpoints: [{ provider_name: 'Together', pricing: loose }] }).endpoints[0]?.pricing
+    expect([Object.keys(stored ?? {}), Object.keys(stored?.overrides?.[0] ?? {})]).toEqual([['prompt', 'completion', 'overrides'], ['utc_start', 'utc_end', 'prompt']])
   })
 })

@@ -54,7 +54,7 @@ export function secretsOf(spec: WorldSpec<object>): string[] {
 
 const instantMs = (value: unknown): number | null => (typeof value === 'string' ? Date.parse(value) : null)
 
-function fileBytes(file: { text?: string; base64?: string }): Uint8Array {
+function fileBytes(file: { text?: string | undefined; base64?: string | undefined }): Uint8Array {
   if (typeof file.text === 'string') return new TextEncoder().encode(file.text)
   return new Uint8Array(Buffer.from(file.base64 ?? '', 'base64'))
 }

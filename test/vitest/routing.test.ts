@@ -185,7 +185,8 @@ describe('requests that nothing answers', () => {
   test('the message', () => {
     expect(message).toBe(
       `model-access-sim/vitest: 2 requests in this test reached no handler and failed as network errors: GET ${local.url}one, POST ${local.url}two. ` +
-        "Add a handler with network.use(...), or createSimTest({ onUnhandledRequest: 'bypass' }).",
+        'The simulator answers under https://openrouter.ai/api/v1: a client meant for it needs that base URL. ' +
+        "For another service, add a handler with network.use(...), or createSimTest({ onUnhandledRequest: 'bypass' }).",
     )
   })
 

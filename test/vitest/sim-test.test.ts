@@ -142,7 +142,8 @@ describe('requests that nothing answers', () => {
   test('naming the request and what to do', () => {
     expect(message).toBe(
       `model-access-sim/vitest: a request in this test reached no handler and failed as network errors: GET ${local.url}unmocked. ` +
-        "Add a handler with network.use(...), or createSimTest({ onUnhandledRequest: 'bypass' }).",
+        'The simulator answers under https://openrouter.ai/api/v1: a client meant for it needs that base URL. ' +
+        "For another service, add a handler with network.use(...), or createSimTest({ onUnhandledRequest: 'bypass' }).",
     )
   })
 

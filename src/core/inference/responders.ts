@@ -66,7 +66,7 @@ export interface ResponderReply {
   /** Default: `tool_calls` when there are tool calls, else `stop` (`length` when `max_tokens` cuts the reply). */
   finishReason?: FinishReason | undefined
   /** Token counts that replace the estimator's (decisions/0024). */
-  usage?: { promptTokens?: number; completionTokens?: number; reasoningTokens?: number; cachedTokens?: number } | undefined
+  usage?: { promptTokens?: number | undefined; completionTokens?: number | undefined; reasoningTokens?: number | undefined; cachedTokens?: number | undefined } | undefined
   /**
    * Time to first token in milliseconds (a non-negative integer). Default: the endpoint's p50
    * `latency_last_30m`. It is the generation's `latency`, the stream's first offset, and the sample

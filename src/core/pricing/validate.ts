@@ -51,6 +51,8 @@ function checkOverride(override: unknown, path: string, issues: PricingIssue[]):
     return
   }
   for (const [key, value] of Object.entries(override)) {
+    // A field given as undefined is absent, as in the JSON the object stands for.
+    if (value === undefined) continue
     if (OVERRIDABLE_SET.has(key)) checkPrice(value, `${path}.${key}`, issues)
     else if (PRICE_KEY_SET.has(key)) {
       issues.push({ path: `${path}.${key}`, message: `cannot be overridden; an override may set ${OVERRIDABLE_PRICE_KEYS.join(', ')}` })
@@ -105,6 +107,8 @@ export function validatePricing(pricing: unknown): PricingIssue[] {
     if (pricing[required] === undefined) issues.push({ path: required, message: 'is required' })
   }
   for (const [key, value] of Object.entries(pricing)) {
+    // A field given as undefined is absent, as in the JSON the object stands for.
+    if (value === undefined) continue
     if (PRICE_KEY_SET.has(key)) checkPrice(value, key, issues)
     else if (key === 'discount') {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {

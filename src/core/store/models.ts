@@ -1,6 +1,7 @@
 import { memoByRecord } from '../memo.js'
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { validatePricing } from '../pricing/validate.js'
+import { withoutUndefinedFields } from '../json-data.js'
 import { type InstantInput, toEpochMs, toUnixSeconds } from '../time.js'
 import {
   type Architecture,
@@ -272,7 +273,7 @@ function buildEndpoint(ctx: StoreContext, check: ArgumentChecker, input: unknown
     model_id: has('model_id') ? str('model_id') : model.id,
     model_name: has('model_name') ? str('model_name') : model.name,
     context_length,
-    pricing: has('pricing') ? structuredClone(given['pricing'] as Pricing) : { ...ctx.random.pick(DEFAULT_PRICES) },
+    pricing: has('pricing') ? (withoutUndefinedFields(given['pricing']) as Pricing) : { ...ctx.random.pick(DEFAULT_PRICES) },
     provider_name,
     tag,
     quantization: nullable('quantization', (v, a) => check.oneOf(v, QUANTIZATIONS, a), () => ctx.random.pick([null, 'fp8', 'bf16', 'fp16'] as const)),

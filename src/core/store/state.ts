@@ -179,15 +179,15 @@ export function workspaceMemberScopeKey(workspaceId: string, memberId: string): 
 /** A content filter of a guardrail: a regular expression and what a match does. */
 export interface GuardrailContentFilter {
   action: 'redact' | 'block' | 'flag'
-  label?: string | null
+  label?: string | null | undefined
   pattern: string
 }
 
 /** A builtin content filter of a guardrail. */
 export interface GuardrailBuiltinFilter {
   action: 'redact' | 'block' | 'flag'
-  label?: string
-  scan_scope?: 'user_only' | 'all_messages'
+  label?: string | undefined
+  scan_scope?: 'user_only' | 'all_messages' | undefined
   slug: string
 }
 

@@ -70,7 +70,7 @@ export interface WorldUser {
   credits?: UserCreditsOptions | undefined
 }
 
-export type WorldWorkspace = Omit<CreateWorkspaceOptions, 'createdAt' | 'updatedAt'> & { id: string; createdAt?: WorldInstant; updatedAt?: WorldInstant | null }
+export type WorldWorkspace = Omit<CreateWorkspaceOptions, 'createdAt' | 'updatedAt'> & { id: string; createdAt?: WorldInstant | undefined; updatedAt?: WorldInstant | null | undefined }
 
 /** A charge to a key, as `sim.usage.record` takes it. */
 export interface WorldUsageRecord {
@@ -83,14 +83,14 @@ export interface WorldUsageRecord {
 /** An API key with its bearer secret (so tests can call as it) and its usage as records. */
 export type WorldKey = Omit<CreateKeyOptions, 'createdAt' | 'updatedAt' | 'expiresAt' | 'usage' | 'byokUsage' | 'secret'> & {
   secret: string
-  createdAt?: WorldInstant
-  updatedAt?: WorldInstant | null
-  expiresAt?: WorldInstant | null
-  usage?: WorldUsageRecord[]
+  createdAt?: WorldInstant | undefined
+  updatedAt?: WorldInstant | null | undefined
+  expiresAt?: WorldInstant | null | undefined
+  usage?: WorldUsageRecord[] | undefined
 }
 
 /** A file; its content as UTF-8 `text` or as `base64`, exactly one of them. */
-export type WorldFile = Omit<CreateFileOptions, 'bytes' | 'createdAt'> & { createdAt?: WorldInstant; text?: string; base64?: string }
+export type WorldFile = Omit<CreateFileOptions, 'bytes' | 'createdAt'> & { createdAt?: WorldInstant | undefined; text?: string | undefined; base64?: string | undefined }
 
 /** One version of a world's preset: its config and system prompt, as `sim.presets.create` takes them. */
 export interface WorldPresetVersion {
@@ -106,7 +106,7 @@ export interface WorldPresetVersion {
  * A preset (decisions/0050): `sim.presets.create`'s options, and either `versions` (its whole
  * history, oldest first: version 1, 2, 3...) or one version's `config` and `systemPrompt`.
  */
-export type WorldPreset = Omit<CreatePresetOptions, 'createdAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant; versions?: WorldPresetVersion[] }
+export type WorldPreset = Omit<CreatePresetOptions, 'createdAt'> & { createdAt?: WorldInstant | undefined; updatedAt?: WorldInstant | undefined; versions?: WorldPresetVersion[] | undefined }
 
 /**
  * A workspace budget (decisions/0052): `sim.budgets.set`'s options, and when it was made and last changed.
@@ -119,16 +119,16 @@ export type WorldPreset = Omit<CreatePresetOptions, 'createdAt'> & { createdAt?:
  * console.log(world.budgets?.map((b) => [b.interval, b.limitUsd]))
  * //=> [["monthly",40]]
  */
-export type WorldBudget = Omit<SetBudgetOptions, 'createdAt'> & { createdAt?: WorldInstant; updatedAt?: WorldInstant }
+export type WorldBudget = Omit<SetBudgetOptions, 'createdAt'> & { createdAt?: WorldInstant | undefined; updatedAt?: WorldInstant | undefined }
 /** A member of an organisation (decisions/0051): `sim.members.add`'s options, its instants as a world spec writes them. */
-export type WorldMember = Omit<CreateMemberOptions, 'createdAt' | 'workspaces'> & { createdAt?: WorldInstant; workspaces?: { workspaceId: string; id?: string; createdAt?: WorldInstant }[] }
+export type WorldMember = Omit<CreateMemberOptions, 'createdAt' | 'workspaces'> & { createdAt?: WorldInstant | undefined; workspaces?: { workspaceId: string; id?: string | undefined; createdAt?: WorldInstant | undefined }[] | undefined }
 
 /** A guardrail (decisions/0051): `sim.guardrails.create`'s options, with its assignments to keys and members. */
 export type WorldGuardrail = Omit<CreateGuardrailOptions, 'createdAt' | 'updatedAt'> & {
-  createdAt?: WorldInstant
-  updatedAt?: WorldInstant | null
-  keys?: { keyHash: string; id?: string; createdAt?: WorldInstant }[]
-  members?: { memberId: string; id?: string; createdAt?: WorldInstant }[]
+  createdAt?: WorldInstant | undefined
+  updatedAt?: WorldInstant | null | undefined
+  keys?: { keyHash: string; id?: string | undefined; createdAt?: WorldInstant | undefined }[] | undefined
+  members?: { memberId: string; id?: string | undefined; createdAt?: WorldInstant | undefined }[] | undefined
 }
 
 /**
@@ -142,7 +142,7 @@ export type WorldGuardrail = Omit<CreateGuardrailOptions, 'createdAt' | 'updated
  * console.log(sim.exportWorld().byok?.map((c) => [c.provider, c.isByokOnly]))
  * //=> [["openai",true]]
  */
-export type WorldByok = Omit<CreateByokOptions, 'createdAt'> & { createdAt?: WorldInstant }
+export type WorldByok = Omit<CreateByokOptions, 'createdAt'> & { createdAt?: WorldInstant | undefined }
 
 /**
  * A day of a key's activity on one endpoint (decisions/0053): `sim.activity.record`'s entry. Its
@@ -158,8 +158,8 @@ export type WorldByok = Omit<CreateByokOptions, 'createdAt'> & { createdAt?: Wor
  */
 export type WorldActivity = RecordActivityOptions
 
-export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant }
-export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { created?: WorldInstant }
+export type WorldModel = Omit<CreateModelOptions, 'created'> & { created?: WorldInstant | undefined }
+export type WorldVideoModel = Omit<CreateVideoModelOptions, 'created'> & { created?: WorldInstant | undefined }
 
 /**
  * A whole world as plain JSON: what `createSimulator({ world })` loads. `generateWorld` (in
@@ -547,7 +547,7 @@ export function loadWorld<Handles extends object>(
     const path = itemPath('guardrails', index)
     at(path, () => {
       const { createdAt, updatedAt, keys, members, ...options } = guardrail
-      const list = <T extends { id?: string; createdAt?: unknown }>(given: T[] | undefined, field: 'keys' | 'members', ref: (item: T) => unknown) => {
+      const list = <T extends { id?: string | undefined; createdAt?: unknown }>(given: T[] | undefined, field: 'keys' | 'members', ref: (item: T) => unknown) => {
         if (given === undefined) return []
         if (!Array.isArray(given)) check.fail(`${path}.${field}`, `must be an array, got ${describe(given)}`)
         return given.map((item, i) => {
