@@ -2,7 +2,7 @@
 // on the simulator clock. The router takes a token before an operation runs; a key's own limit, or
 // the simulator's default, decides the bucket's size.
 import { describe } from '../describe.js'
-import { SimulatorError, SimulatorErrorCode, invalidArgument } from '../errors.js'
+import { invalidArgument } from '../errors.js'
 import { ArgumentChecker, fieldsOf } from './check.js'
 import type { StoreContext } from './context.js'
 import type { RateBucket, RateLimit } from './state.js'
@@ -19,11 +19,7 @@ const MAX_INTERVAL_MS = 365 * 86_400_000
 /** Checks a rate limit given as an option; `argument` names it in the error. */
 export function checkRateLimit(value: unknown, operation: string, argument: string): RateLimit {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new SimulatorError(
-      SimulatorErrorCode.InvalidArgument,
-      `Failed to ${operation}: "${argument}" must be { requests: a positive integer, intervalMs: milliseconds from 1 to a year (${MAX_INTERVAL_MS}) }, got ${describe(value)}.`,
-      { argument },
-    )
+    throw invalidArgument(operation, argument, `must be { requests: a positive integer, intervalMs: milliseconds from 1 to a year (${MAX_INTERVAL_MS}) }, got ${describe(value)}`)
   }
   // A misspelt field first: `{ requests, interval }` is told that `interval` is not a field. Then the
   // field that is wrong is named, with what it was given.

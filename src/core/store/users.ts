@@ -4,6 +4,7 @@ import { ArgumentChecker, fieldsOf, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import { put } from './versions.js'
 import { toBigUnits } from '../usage.js'
+import { withoutUndefinedFields } from '../json-data.js'
 import { DEFAULT_WORKSPACE } from './defaults.js'
 import type { UserState } from './state.js'
 import { buildWorkspace, DEFAULT_WORKSPACE_FIELDS, type DefaultWorkspaceOptions, insertWorkspace } from './workspaces.js'
@@ -139,7 +140,7 @@ export function createUserCollection(ctx: StoreContext): UserCollection {
             userId: id,
             ...DEFAULT_WORKSPACE,
             // A field given as undefined is left out, not spread over the default.
-            ...Object.fromEntries(Object.entries(options.defaultWorkspace ?? {}).filter(([, value]) => value !== undefined)),
+            ...(withoutUndefinedFields(options.defaultWorkspace ?? {}) as DefaultWorkspaceOptions),
             // A world spec's loader passes `createdAt: undefined` through: the user's instant, not the clock's.
             createdAt: options.defaultWorkspace?.createdAt ?? createdAt,
             ...(options.defaultWorkspaceId === undefined ? {} : { id: options.defaultWorkspaceId as string }),
