@@ -330,10 +330,22 @@ export function limitRemaining(
     byok = f.byokMonthly
   }
   const spent = used + (includeByok ? byok : 0)
-  const limitUnits = toUnits(limit)
-  // A limit beyond the exact range is compared in USD; usage itself never leaves that range.
-  if (!Number.isSafeInteger(limitUnits)) return Math.max(0, limit - toUsd(spent))
-  return toUsd(Math.max(0, limitUnits - spent))
+  const units = toUnits(limit)
+  // A limit beyond the exact range, or finer than 10^-10 USD, is compared in USD (usage itself
+  // never leaves that range): a spend a part of a unit under the limit leaves that part.
+  if (!Number.isSafeInteger(units) || toUsd(units) !== limit) return Math.max(0, limit - toUsd(spent))
+  return toUsd(Math.max(0, units - spent))
+}
+
+/**
+ * A spend limit in USD as the units a spend must reach to be at it: `spent < limitUnits(limit)`
+ * exactly when the spend is under the limit. A limit finer than 10^-10 USD (0.00008240001, 1e-11)
+ * rounds up, so a spend a part of a unit under it is still under it: the key-limit rule, that a
+ * request which starts under the limit completes, holds for every limit a client can send.
+ */
+export function limitUnits(limit: number): number {
+  const units = toUnits(limit)
+  return toUsd(units) < limit ? units + 1 : units
 }
 
 /** Seeded figures, as `sim.keys.create({ usage })` takes them, in USD; a missing one is the least the others allow. */

@@ -13,7 +13,7 @@ import { canonicalSlugOf } from '../store/models.js'
 import type { GuardrailFlag } from '../protocol.js'
 import type { GuardrailRules, GuardrailState, KeyState } from '../store/state.js'
 import { QUANTIZATIONS, type Endpoint, type ModelWithEndpoints } from '../types.js'
-import { figuresAt, toUnits, type UsageFigures, type UsageWindows } from '../usage.js'
+import { figuresAt, limitUnits, toUnits, type UsageFigures, type UsageWindows } from '../usage.js'
 import { memberGroup, type SpendGroup } from '../store/spend-groups.js'
 import type { InputMessage } from './request.js'
 import { type CompiledFilter, type FilterFlag, compileFilters, scanMessages } from './content-filters.js'
@@ -236,7 +236,7 @@ export function refuseAtGuardrailLimits(ctx: StoreContext, key: KeyState, guards
     const byMember = via === 'member'
     const figures = byMember ? memberFigures(ctx, key.userId, key.creatorUserId as string, windows) : figuresAt(key.usage, key.usageCount, windows)
     const interval = intervalOf(rules)
-    if (spentIn(figures, interval, rules.include_byok_in_budgets) < toUnits(rules.limit_usd)) continue
+    if (spentIn(figures, interval, rules.include_byok_in_budgets) < limitUnits(rules.limit_usd)) continue
     const span = rules.reset_interval === null ? 'all-time' : rules.reset_interval
     const who = byMember ? `member ${key.creatorUserId}` : `key ${key.name}`
     throw refusal(guardrail, 'limit_usd', `is reached: ${who} has spent its ${span} limit of ${rules.limit_usd} USD`, {

@@ -4,7 +4,7 @@
 // interval ({@link budgetScopeKey}), so admission costs at most four lookups.
 import { SimulatorError, SimulatorErrorCode } from '../errors.js'
 import { type InstantInput, formatTimestamp, toEpochMs } from '../time.js'
-import { MAX_EXACT_USD, toUnits, toUsd, type UsageFigures, type UsageWindows } from '../usage.js'
+import { MAX_EXACT_USD, limitUnits, toUnits, toUsd, type UsageFigures, type UsageWindows } from '../usage.js'
 import { ArgumentChecker, fieldsOf, UUID } from './check.js'
 import { type StoreContext, atomically } from './context.js'
 import type { BudgetInterval, BudgetState, WorkspaceState } from './state.js'
@@ -233,7 +233,7 @@ export function exhaustedBudget(ctx: StoreContext, workspaceId: string, windows:
   const f = ctx.indices.spendGroups.at(workspaceKeys(ctx, workspaceId), ctx.data.keys, windows)
   for (let i = 0; i < budgets.length; i++) {
     const budget = budgets[i] as BudgetState
-    if (spentIn(f, budget.interval, includeByok) >= toUnits(budget.limitUsd)) return budget
+    if (spentIn(f, budget.interval, includeByok) >= limitUnits(budget.limitUsd)) return budget
   }
   return undefined
 }
