@@ -2,7 +2,8 @@
 // send is known and, where the simulator does not model it, without effect; a field outside the
 // SDK's schema and that list is accepted and listed on the journal entry's `ignoredFields`; under
 // `strictRequests` it is a 400 naming it, which charges nothing and draws nothing from the random
-// stream. Management bodies refuse unknown fields either way.
+// stream. Management bodies refuse unknown fields either way. `/completions` reads the client
+// fields with chat's readers, and a null where no SDK schema makes the field non-nullable is absent.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { CLIENT_FIELDS } from '../../src/core/inference/client-fields.js'
@@ -26,13 +27,14 @@ function world(strictRequests = false) {
   return made
 }
 
-type Route = '/chat/completions' | '/responses' | '/embeddings'
+type Route = '/chat/completions' | '/responses' | '/embeddings' | '/completions'
 
 /** A minimal valid body of each route. */
 const BASE: Record<Route, Record<string, unknown>> = {
   '/chat/completions': { model: MODEL, messages: [{ role: 'user', content: 'Hello there' }] },
   '/responses': { model: MODEL, input: 'Hello there' },
   '/embeddings': { model: EMBED, input: 'Hello there' },
+  '/completions': { model: MODEL, prompt: 'Hello there' },
 }
 
 function post(sim: { handle(request: any): SimResponse }, key: string, path: Route, body: Record<string, unknown>): SimResponse {
@@ -74,6 +76,7 @@ const MODELLED: Record<Route, ReadonlySet<string>> = {
   '/chat/completions': new Set(['models', 'provider']),
   '/responses': new Set(['models', 'provider', 'user', 'metadata']),
   '/embeddings': new Set(['models', 'provider']),
+  '/completions': new Set(['models', 'provider']),
 }
 
 describe('the fields real clients send', () => {
@@ -81,7 +84,7 @@ describe('the fields real clients send', () => {
     expect(Object.keys(CLIENT_FIELD_VALUES).sort()).toEqual([...CLIENT_FIELDS].sort())
   })
 
-  const cases = (['/chat/completions', '/responses', '/embeddings'] as const).flatMap((route) => Object.entries(CLIENT_FIELD_VALUES).map(([field, value]) => [route, field, value] as const))
+  const cases = (['/chat/completions', '/responses', '/embeddings', '/completions'] as const).flatMap((route) => Object.entries(CLIENT_FIELD_VALUES).map(([field, value]) => [route, field, value] as const))
   it.each(cases)('%s takes %s, lists nothing, and answers as without it when the simulator does not model it', (route, field, value) => {
     const without = world()
     const given = world()
@@ -93,7 +96,7 @@ describe('the fields real clients send', () => {
   })
 
   it('under strictRequests too, all of them at once', () => {
-    for (const route of ['/chat/completions', '/responses', '/embeddings'] as const) {
+    for (const route of ['/chat/completions', '/responses', '/embeddings', '/completions'] as const) {
       const { sim, key } = world(true)
       const answer = post(sim, key, route, { ...BASE[route], ...CLIENT_FIELD_VALUES })
       expect(answer.status, `${route}: ${JSON.stringify(answer.body)}`).toBe(200)
@@ -241,12 +244,46 @@ describe('a known field with a wrong value', () => {
     ['/chat/completions', { messages: [{ role: 'tool', tool_call_id: 'c', content: 'x', name: 3 }] }, 'messages[0].name', 'must be a string'],
     ['/responses', { include_reasoning: 'yes' }, 'include_reasoning', 'must be true or false'],
     ['/embeddings', { function_call: 7 }, 'function_call', 'must be "none", "auto" or { "name": ... }'],
+    ['/completions', { reasoning: { effort: 'ultra' } }, 'reasoning.effort', 'must be one of none, minimal, low, medium, high, xhigh, max'],
+    ['/completions', { plugins: [5] }, 'plugins[0]', 'must be a plugin object, such as { "id": "web" }'],
+    ['/responses', { text: { verbosity: 5 } }, 'text.verbosity', 'must be a string'],
+    // A field the route's SDK schema has and does not make nullable: null is a wrong value.
+    ['/chat/completions', { cache_control: null }, 'cache_control', 'must not be null'],
+    ['/responses', { user: null }, 'user', 'must not be null'],
   ] as const)('%s %j is a 400 naming the path and the reason in its message', (route, body, parameter, reason) => {
     for (const strict of [false, true]) {
       const { sim, key } = world(strict)
       const answer = post(sim, key, route, { ...BASE[route], ...body })
       expect(answer.status).toBe(400)
       expect((answer.body as any).error).toMatchObject({ code: 400, message: `Invalid request parameters: ${parameter} ${reason}`, metadata: { parameter, reason } })
+    }
+  })
+
+  it.each([
+    { reasoning: { effort: 5 } },
+    { reasoning: { effort: 'ultra' } },
+    { plugins: [5] },
+    { plugins: [{}] },
+    { plugins: [{ id: 'web', max_results: 0 }] },
+    { response_format: { type: 'json_schema' } },
+    { response_format: { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'nothing' } } } },
+  ])('/completions refuses %j with the 400 chat gives it, in either mode', (fields) => {
+    for (const strict of [false, true]) {
+      const { sim, key } = world(strict)
+      const chat = post(sim, key, '/chat/completions', { ...BASE['/chat/completions'], ...fields })
+      const text = post(sim, key, '/completions', { ...BASE['/completions'], ...fields })
+      expect(chat.status).toBe(400)
+      expect(text.body).toEqual(chat.body)
+    }
+  })
+
+  it('/responses takes text.verbosity as chat takes verbosity: a string or null, any other value refused', () => {
+    const { sim, key } = world()
+    for (const verbosity of ['low', 'whatever', null, 5, true, {}]) {
+      const chat = post(sim, key, '/chat/completions', { ...BASE['/chat/completions'], verbosity })
+      const responses = post(sim, key, '/responses', { ...BASE['/responses'], text: { verbosity } })
+      expect([verbosity, responses.status]).toEqual([verbosity, chat.status])
+      if (chat.status === 400) expect((responses.body as any).error.message).toBe((chat.body as any).error.message.replace(': verbosity', ': text.verbosity'))
     }
   })
 
@@ -298,6 +335,9 @@ describe('strictRequests', () => {
     ['/chat/completions', { messages: [{ role: 'user', content: [{ type: 'text', text: 'x', colour: 'red' }] }] }, 'messages[0].content[0].colour'],
     ['/responses', { input: [{ role: 'user', content: 'Hi', colour: 'red' }] }, 'input[0].colour'],
     ['/embeddings', { dimension: 8 }, 'dimension'],
+    ['/completions', { reasoning: { efort: 'high' } }, 'reasoning.efort'],
+    ['/completions', { plugins: [{ id: 'web', max_result: 3 }] }, 'plugins[0].max_result'],
+    ['/completions', { response_format: { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'object' }, strct: true } } }, 'response_format.json_schema.strct'],
   ] as const)('refuses %s %j with a 400 naming the unknown field, charging nothing and drawing nothing from the random stream', (route, body, parameter) => {
     const made = world(true)
     const before = ledger(made)
@@ -323,6 +363,38 @@ describe('strictRequests', () => {
 
   it('is an option of createSimulator that must be a boolean', () => {
     expect(() => createSimulator({ strictRequests: 'yes' as never })).toThrow('Failed to create simulator: "strictRequests" must be true or false, got "yes".')
+  })
+})
+
+describe('a null', () => {
+  // The SDK's embeddings request has no cache_control, and the SDK has no /completions operation at all.
+  const cases: [Route, string][] = [
+    ['/embeddings', 'cache_control'],
+    ...['cache_control', 'metadata', 'plugins', 'session_id', 'trace', 'user', 'reasoning', 'usage', 'stream'].map((field): [Route, string] => ['/completions', field]),
+  ]
+  it.each(cases)('%s takes %s: null as absent, answering as without it, in either mode', (route, field) => {
+    for (const strict of [false, true]) {
+      const without = world(strict)
+      const given = world(strict)
+      const plain = post(without.sim, without.key, route, BASE[route])
+      const answer = post(given.sim, given.key, route, { ...BASE[route], [field]: null })
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      expect(bytesOf(answer)).toBe(bytesOf(plain))
+    }
+  })
+})
+
+describe('/completions lists the unknown fields of nested objects as chat does', () => {
+  it.each([
+    [{ reasoning: { efort: 'high' } }, 'reasoning.efort'],
+    [{ plugins: [{ id: 'response-healing', enabeld: true }] }, 'plugins[0].enabeld'],
+    [{ response_format: { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'object' }, strct: true } } }, 'response_format.json_schema.strct'],
+  ] as const)('%j lists %s', (fields, path) => {
+    const { sim, key } = world()
+    for (const route of ['/chat/completions', '/completions'] as const) {
+      expect(post(sim, key, route, { ...BASE[route], ...fields }).status).toBe(200)
+      expect(sim.journal.list().at(-1)?.ignoredFields).toEqual([path])
+    }
   })
 })
 

@@ -87,6 +87,11 @@ export function readPlugins(body: BodyReader): void {
   })
 }
 
+/** Checks `verbosity` of `reader` (the request, or a Responses request's `text`): a string, or null. */
+export function readVerbosity(reader: BodyReader): void {
+  reader.optionalString('verbosity', NULLABLE)
+}
+
 /** Checks the legacy `functions`: an array of function definitions. */
 function readFunctions(body: BodyReader): void {
   const functions = body.optionalArray('functions', { nullable: true })
@@ -151,7 +156,7 @@ const CHECKS: Record<string, (body: BodyReader, name: string) => void> = {
     if (usage.raw('include') !== null) usage.optionalBoolean('include')
   },
   user: (body, name) => body.optionalString(name, {}),
-  verbosity: (body, name) => body.optionalString(name, NULLABLE),
+  verbosity: (body) => readVerbosity(body),
   web_search_options: (body, name) => body.optionalObject(name, true),
 }
 
@@ -168,16 +173,17 @@ const PARAMETERS: Record<string, SupportedParameter> = {
  * Checks the fields of {@link CLIENT_FIELDS} that the route's reader does not read itself, loosely:
  * the type where it is clear, the fields of a nested object where the SDK or the service's
  * documentation lists them. `read` is the set of fields the route reads (its SDK schema's); a
- * client field among them is left to the route. A wrong value is a 400 naming it; a right one has
- * no effect, but counts as a parameter the request uses (`parameters`) where
- * `supported_parameters` names it.
+ * client field among them is left to the route. A null is absent: the SDK's schema for the route
+ * does not have the field, so nothing says it cannot be null (decisions/0036). A wrong value is a
+ * 400 naming it; a right one has no effect, but counts as a parameter the request uses
+ * (`parameters`) where `supported_parameters` names it.
  */
 export function readClientFields(body: BodyReader, read: ReadonlySet<string>, parameters?: SupportedParameter[]): void {
   const value = body.value
   for (const name of CLIENT_FIELDS) {
-    if (read.has(name) || value[name] === undefined) continue
+    if (read.has(name) || value[name] === undefined || value[name] === null) continue
     ;(CHECKS[name] as (body: BodyReader, name: string) => void)(body, name)
     const parameter = PARAMETERS[name]
-    if (parameters !== undefined && parameter !== undefined && value[name] !== null) parameters.push(parameter)
+    if (parameters !== undefined && parameter !== undefined) parameters.push(parameter)
   }
 }

@@ -3,11 +3,11 @@
 // message, for pricing, routing and the default reply alike. The fields are the service's
 // completion request (its API reference) and the openai clients' `completions.create`; the ones
 // the simulator acts on are read, the rest type-checked and without effect, as on the service.
-import { NO_DEMANDS, demandsOf, stopSequences } from './demands.js'
+import { NO_DEMANDS, demandsOf, readEffort, stopSequences } from './demands.js'
 import { BodyReader, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
 import { readClientFields, withClientFields } from './client-fields.js'
 import type { SupportedParameter } from '../types.js'
-import { type ChatInput, NUMBER_FIELDS, nullableBoolean, readModels, readNames, readProvider } from './request.js'
+import { type ChatInput, NUMBER_FIELDS, nullableBoolean, readModels, readProvider, readResponseFormat } from './request.js'
 
 /** Every top-level field of a text completion request. */
 export const COMPLETIONS_REQUEST_FIELDS: ReadonlySet<string> = new Set([
@@ -21,9 +21,19 @@ export const COMPLETIONS_REQUEST_FIELDS: ReadonlySet<string> = new Set([
   'include_reasoning', 'metadata', 'plugins', 'response_format', 'service_tier', 'session_id', 'trace',
 ])
 
+/**
+ * The client fields (client-fields.ts) this reader reads itself, because the simulator acts on them.
+ * Every other one (`reasoning`, `plugins`, `usage`, `metadata`...) is left to readClientFields, as on
+ * every inference route: one reader per field, so it is checked here as chat checks it.
+ */
+const READ_HERE: ReadonlySet<string> = new Set(['models', 'provider', 'session_id', 'user'])
+
 const TOKEN_CAP = { integer: true, min: 1, nullable: true } as const
-/** `n` and `best_of`: how many completions to make (the simulator makes one). */
+/** `best_of`: how many completions to make (the simulator makes one). */
 const COUNT = { integer: true, min: 1, nullable: true } as const
+/** The SDK has no `/completions` operation, so no schema says a field cannot be null: null is absent (decisions/0036). */
+const NULLABLE = { nullable: true } as const
+const SESSION_ID = { maxLength: 256, nullable: true } as const
 /** `logprobs` of a text completion: how many most likely tokens to list, 0 to 5. */
 const LOGPROBS = { integer: true, min: 0, max: 5, nullable: true } as const
 
@@ -42,6 +52,17 @@ function readPrompt(body: BodyReader): string {
     if (typeof piece !== 'string') body.fail(`prompt[${i}]`, 'must be a string (token-id prompts are not simulated)', piece)
   })
   return prompt.join('\n')
+}
+
+/**
+ * `reasoning.effort`, one of the service's efforts, as chat's reading of what the reply must do
+ * checks it (readReasoningAsk); the rest of `reasoning` is readClientFields'. The text completion's
+ * reply does not follow it (decisions/0039), so only the check is made.
+ */
+function checkEffort(body: BodyReader): void {
+  const reasoning = body.raw('reasoning')
+  if (typeof reasoning !== 'object' || reasoning === null || Array.isArray(reasoning)) return
+  readEffort(body, (reasoning as Record<string, unknown>)['effort'], `${body.at('reasoning')}.effort`)
 }
 
 /**
@@ -64,10 +85,7 @@ export function readCompletionsRequest(value: Record<string, unknown>, unknownFi
   }
   const maxTokens = body.optionalNumber('max_tokens', TOKEN_CAP) ?? null
   uses('max_tokens', 'max_tokens')
-  const stream = body.optionalBoolean('stream') ?? false
-  // Every field of stream_options is known (decisions/0036): include_usage is checked.
-  const streamOptions = body.optionalObject('stream_options', true)
-  if (streamOptions && streamOptions.raw('include_usage') !== null) streamOptions.optionalBoolean('include_usage')
+  const stream = nullableBoolean(body, 'stream') ?? false
   const stop = body.raw('stop')
   if (stop !== undefined && stop !== null && typeof stop !== 'string' && (!Array.isArray(stop) || stop.some((s) => typeof s !== 'string'))) {
     body.fail('stop', 'must be a string or an array of strings', stop)
@@ -78,34 +96,16 @@ export function readCompletionsRequest(value: Record<string, unknown>, unknownFi
   uses('logit_bias', 'logit_bias')
   body.optionalNumber('logprobs', LOGPROBS)
   uses('logprobs', 'logprobs')
-  body.optionalNumber('n', COUNT)
   body.optionalNumber('best_of', COUNT)
   nullableBoolean(body, 'echo')
-  body.optionalString('suffix', { nullable: true })
-  const usage = body.optionalObject('usage', true)
-  if (usage) {
-    usage.known(new Set(['include']))
-    usage.optionalBoolean('include')
-  }
-  readNames(body, 'transforms')
-  body.optionalString('route', { nullable: true })
-  body.optionalObject('reasoning', true)
-  uses('reasoning', 'reasoning')
-  nullableBoolean(body, 'include_reasoning')
-  uses('include_reasoning', 'include_reasoning')
-  const responseFormat = body.optionalObject('response_format', true)
-  if (responseFormat) {
-    const type = responseFormat.optionalEnum('type', ['text', 'json_object', 'json_schema', 'grammar', 'python'])
-    if (type === undefined) responseFormat.fail(responseFormat.at('type'), 'is required')
-    parameters.push(type === 'json_schema' ? 'structured_outputs' : 'response_format')
-  }
-  for (const name of ['metadata', 'trace']) body.optionalObject(name)
-  body.optionalArray('plugins')
-  body.optionalString('service_tier', { nullable: true })
-  const sessionId = body.optionalString('session_id', { maxLength: 256 }) ?? null
-  const user = body.optionalString('user', {}) ?? null
+  body.optionalString('suffix', NULLABLE)
+  // Chat's reader; the format is not followed: a text completion is text (decisions/0039).
+  readResponseFormat(body, parameters, true)
+  const sessionId = body.optionalString('session_id', SESSION_ID) ?? null
+  const user = body.optionalString('user', NULLABLE) ?? null
   const provider = readProvider(body)
-  readClientFields(body, COMPLETIONS_REQUEST_FIELDS, parameters)
+  readClientFields(body, READ_HERE, parameters)
+  checkEffort(body)
   return {
     models,
     modelFields,

@@ -127,6 +127,7 @@ const CHOSEN_FUNCTION_FIELDS: ReadonlySet<string> = new Set(['name'])
 const PREDICTION_FIELDS: ReadonlySet<string> = new Set(['type', 'content'])
 const PROMPT_CACHE_OPTIONS_FIELDS: ReadonlySet<string> = new Set(['mode', 'ttl'])
 const DEBUG_FIELDS: ReadonlySet<string> = new Set(['echo_upstream_body'])
+const RESPONSE_FORMATS = ['text', 'json_object', 'json_schema', 'grammar', 'python'] as const
 /** The fields of `response_format` by its type. */
 const RESPONSE_FORMAT_FIELDS: Record<string, ReadonlySet<string>> = {
   text: new Set(['type']),
@@ -338,6 +339,33 @@ function defaultPreferences(): ProviderPreferences {
 export function nullableBoolean(reader: BodyReader, name: string): boolean | undefined {
   if (reader.raw(name) === null) return undefined
   return reader.optionalBoolean(name)
+}
+
+/**
+ * `response_format` (chat's, and a text completion's): checked by its type, the fields of its
+ * `json_schema` too, the schema compiled (a structural fault is the 400 naming its keyword's path).
+ * The parameter it uses is pushed on `parameters`. Absent (or null, where `nullable`): free text.
+ */
+export function readResponseFormat(body: BodyReader, parameters: SupportedParameter[], nullable = false): OutputFormat {
+  const given = body.optionalObject('response_format', nullable)
+  if (given === undefined || given === null) return null
+  // Typed, so that its `fail` (which never returns) narrows what follows it.
+  const format: BodyReader = given
+  const type = format.optionalEnum('type', RESPONSE_FORMATS)
+  if (type === undefined) format.fail(format.at('type'), 'is required')
+  format.known(RESPONSE_FORMAT_FIELDS[type] as ReadonlySet<string>)
+  parameters.push(type === 'json_schema' ? 'structured_outputs' : 'response_format')
+  if (type === 'json_object') return { type: 'json_object' }
+  if (type !== 'json_schema') return null
+  const spec = format.optionalObject('json_schema')
+  if (spec === undefined || spec === null) format.fail(format.at('json_schema'), 'is required: { "name", "schema", "strict"? }')
+  spec.known(JSON_SCHEMA_FIELDS)
+  spec.optionalString('name', NON_EMPTY)
+  nullableBoolean(spec, 'strict')
+  const schema = spec.raw('schema')
+  // Without a schema, the answer is any JSON object.
+  const text = schema === undefined || schema === null ? '' : JSON.stringify(schema)
+  return text === '' ? { type: 'json_object' } : { type: 'json_schema', schema: schemaAt(spec, spec.at('schema'), schema, text), text }
 }
 
 /** Checks that a field is an object (or null when `nullable`); absent is fine. */
@@ -567,28 +595,7 @@ export function readAnyChatRequest(value: Record<string, unknown>, unknownFields
     checkToolChoice(body, choice, declared, 'tool_choice', 'tool_choice.function.name')
     uses('tool_choice', 'tool_choice')
   }
-  let outputFormat: OutputFormat = null
-  if (value['response_format'] !== undefined) {
-    const responseFormat = body.optionalObject('response_format')
-    if (responseFormat) {
-      const format: BodyReader = responseFormat
-      const type = format.optionalEnum('type', ['text', 'json_object', 'json_schema', 'grammar', 'python'])
-      if (type === undefined) format.fail(format.at('type'), 'is required')
-      format.known(RESPONSE_FORMAT_FIELDS[type] as ReadonlySet<string>)
-      if (type === 'json_schema') {
-        const spec = format.optionalObject('json_schema')
-        if (spec === undefined || spec === null) format.fail(format.at('json_schema'), 'is required: { "name", "schema", "strict"? }')
-        spec.known(JSON_SCHEMA_FIELDS)
-        spec.optionalString('name', NON_EMPTY)
-        nullableBoolean(spec, 'strict')
-        const schema = spec.raw('schema')
-        // Without a schema, the answer is any JSON object.
-        const text = schema === undefined || schema === null ? '' : JSON.stringify(schema)
-        outputFormat = text === '' ? { type: 'json_object' } : { type: 'json_schema', schema: schemaAt(spec, spec.at('schema'), schema, text), text }
-      } else if (type === 'json_object') outputFormat = { type: 'json_object' }
-      parameters.push(type === 'json_schema' ? 'structured_outputs' : 'response_format')
-    }
-  }
+  const outputFormat = value['response_format'] === undefined ? null : readResponseFormat(body, parameters)
   if (value['reasoning'] !== undefined) {
     readReasoning(body)
     uses('reasoning', 'reasoning')

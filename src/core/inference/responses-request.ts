@@ -5,7 +5,7 @@
 // echoes back (instructions, sampling figures, function tools, tool choice) is read beside it.
 import { BodyReader, isSharedBody, type ReadMemo, readOnce, REFUSE_UNKNOWN, type UnknownFields } from '../body.js'
 import type { SupportedParameter } from '../types.js'
-import { readClientFields, readPlugins, withClientFields } from './client-fields.js'
+import { readClientFields, readPlugins, readVerbosity, withClientFields } from './client-fields.js'
 import { type ChatInput, freezeChatInput, type InputMessage, nullableBoolean, readModels, readProvider } from './request.js'
 import { type DeclaredTool, type OutputFormat, type ToolChoice, checkToolChoice, declaredTool, demandsOf, readReasoningAsk, schemaAt } from './demands.js'
 
@@ -331,6 +331,8 @@ function readAnyResponsesRequest(value: Record<string, unknown>, unknownFields: 
   if (text) {
     text.known(TEXT_FIELDS)
     format = readTextFormat(text)
+    // The Responses spelling of chat's `verbosity`, checked as that is.
+    readVerbosity(text)
   }
   // The service keeps no responses: `store` can only be false, and there is no earlier response to continue.
   if (body.raw('store') !== undefined && body.raw('store') !== false) body.fail('store', 'must be false: responses are not stored', body.raw('store'))
