@@ -8,12 +8,12 @@ import { ajvErrors, ajvValid } from './support.js'
 
 const SEEDS = [1, 2, 3, 42, 1234, 99999]
 
-/** The values the seeds above give, each checked against ajv and the validator, with no warning. */
-function valuesOf(schema: unknown, { ajv = true } = {}): unknown[] {
+/** The values the seeds (those above unless given) give, each checked against ajv and the validator, with no warning. */
+function valuesOf(schema: unknown, { ajv = true, seeds = SEEDS } = {}): unknown[] {
   const compiled = compileSchema(schema, 'schema')
-  return SEEDS.map((seed) => {
+  return seeds.map((seed) => {
     const { value, warnings } = generateValue(compiled, uint32Source(seed))
-    expect(warnings, JSON.stringify(value)).toEqual([])
+    expect(warnings, `seed ${seed}: ${JSON.stringify(value)}`).toEqual([])
     expect(validateValue(compiled, value)).toEqual([])
     if (ajv) expect(ajvValid(schema, value), ajvErrors(schema, value)).toBe(true)
     return value
@@ -222,6 +222,101 @@ describe('shapes clients send', () => {
     for (const v of valuesOf({ type: 'number', multipleOf: 0.1, minimum: 0.3, maximum: 100 })) expect(String(v)).toMatch(/^\d+(\.\d)?$/)
     valuesOf({ type: 'integer', multipleOf: 0.5, exclusiveMinimum: 3 })
     valuesOf({ type: 'number', multipleOf: 0.01, minimum: 10.005, maximum: 10.02 })
+  })
+})
+
+/** Seeds enough to meet the rare draw: several patterns are joined from drawn pieces. */
+const MANY_SEEDS = Array.from({ length: 300 }, (_, i) => i + 1)
+
+/** zod's schema through z.toJSONSchema: values with no warning, valid per ajv and the validator (valuesOf) and per zod's own safeParse. */
+function zodValues(schema: z.ZodType, seeds = MANY_SEEDS): unknown[] {
+  const values = valuesOf(z.toJSONSchema(schema), { seeds })
+  for (const v of values) expect(schema.safeParse(v).success, JSON.stringify(v)).toBe(true)
+  return values
+}
+
+describe('several patterns a string meets together', () => {
+  it("zod's startsWith and endsWith: two patterns in an allOf, and no length bound to blame", () => {
+    const s = z.string().startsWith('ab').endsWith('yz')
+    expect(z.toJSONSchema(s)).toMatchObject({ type: 'string', format: 'ends_with', allOf: [{ pattern: '^ab.*' }, { pattern: '.*yz$' }] })
+    // Was {"s":"ab"} and a warning that no string matches both "within the length bounds".
+    for (const v of zodValues(z.object({ s })) as Array<{ s: string }>) expect(v.s).toBe('abyz')
+  })
+
+  it("zod's startsWith, includes and endsWith: the prefix, the infix and the suffix, joined", () => {
+    expect(zodValues(z.string().startsWith('ab').includes('mm').endsWith('yz'))).toContain('abmmyz')
+    zodValues(z.string().endsWith('yz').includes('mm', { position: 4 }).startsWith('ab'))
+    zodValues(z.string().startsWith('a.b').endsWith('(x)'))
+  })
+
+  it('within minLength and maxLength: padded inside, before the anchored suffix', () => {
+    for (const v of zodValues(z.string().min(8).max(12).startsWith('ab').includes('mm').endsWith('yz')) as string[]) expect(v.length).toBe(8)
+    const padded = zodValues(z.string().min(6).max(10).startsWith('ab').endsWith('yz')) as string[]
+    expect(padded.filter((v) => /^ab[a-z]{2}yz$/.test(v)).length).toBeGreaterThan(250)
+    zodValues(z.string().length(5).startsWith('ab').endsWith('yz'))
+    // One anchored suffix alone: padding after it failed about half the seeds.
+    zodValues(z.string().min(30).endsWith('yz'))
+    zodValues(z.string().min(20).max(24).endsWith('.png'))
+    // Neighbours that overlap meet within a tight bound: "ab" and "b" as "ab".
+    expect(zodValues(z.string().startsWith('ab').endsWith('b').max(2))).toEqual(MANY_SEEDS.map(() => 'ab'))
+  })
+
+  it("zod's .regex() twice, and its string checks with a format or a character class", () => {
+    const digits = zodValues(z.string().regex(/^[a-z0-9]+$/).regex(/\d/)) as string[]
+    expect(new Set(digits).size).toBeGreaterThan(100)
+    zodValues(z.string().regex(/^[a-z]{4,8}$/).regex(/x/))
+    zodValues(z.string().regex(/^[a-z]{8}$/).startsWith('ab').endsWith('yz'))
+    zodValues(z.string().lowercase().startsWith('ab'))
+    zodValues(z.string().uppercase().startsWith('AB').min(8))
+    zodValues(z.nanoid().startsWith('x'))
+    zodValues(z.nanoid().endsWith('yz'))
+    zodValues(z.email().startsWith('ab'))
+  })
+
+  it('patterns no string meets together still warn, naming them all, or the lookaround among them', () => {
+    expect(warningsOf({ type: 'string', allOf: [{ pattern: '^[a-z]+$' }, { pattern: '\\d' }] })).toEqual([
+      '$: could not make a string that matches "^[a-z]+$" and "\\\\d" within the length bounds',
+    ])
+    expect(warningsOf({ type: 'string', allOf: [{ pattern: '^ab.*' }, { pattern: '.*yz$' }], maxLength: 3 })[0]).toMatch(/could not make a string that matches/)
+    expect(warningsOf({ type: 'string', allOf: [{ pattern: '^[a-z]+$' }, { pattern: '^(?=.*\\d)' }] })).toEqual([
+      '$: pattern "^(?=.*\\\\d)" uses a lookaround, which the generator cannot satisfy',
+    ])
+  })
+
+  it('a schema with one pattern draws the values it drew before patterns were joined', () => {
+    // Computed before the change, from the same seeds.
+    const before: Array<[unknown, unknown[]]> = [
+      [{ type: 'string', pattern: '^[A-Z]{3}-\\d{4}$' }, ['FVN-3420', 'WKQ-4150', 'HDX-3736', 'URE-6404', 'LOG-6130', 'HRN-3101']],
+      [{ type: 'string', pattern: '^sk-[A-Za-z0-9]{8,}$', minLength: 14 }, ['sk-7ZBCS8PuZby', 'sk-ca0f5eKDe1x', 'sk-vF3dDGD7LCB', 'sk-L2EKc4TLyzc', 'sk-kgi9RkdOYqi', 'sk-fnlL2vCKIrk']],
+      [{ type: 'string', pattern: '.*yz$', minLength: 6 }, ['ohr0yz', 'n3ivnyz', '9471oz3yz', 'j6uoize9yz', 'whhityz', 'plvyxyz']],
+      [{ type: 'string', pattern: '^\\w+( \\w+)*$', maxLength: 12 }, ['g1 C', 'WE', 'wB7 uQ p6', 'W', 'Z2', '29']],
+      [
+        { type: 'object', properties: { code: { type: 'string', pattern: '^(red|green|blue)$' }, zip: { type: 'string', pattern: '^\\d{5}(-\\d{4})?$' } }, required: ['code', 'zip'] },
+        [{ code: 'red', zip: '42092-3289' }, { code: 'blue', zip: '10115' }, { code: 'red', zip: '10001' }, { code: 'red', zip: '94103' }, { code: 'red', zip: '10115' }, { code: 'red', zip: '10001' }],
+      ],
+    ]
+    for (const [schema, values] of before) expect(valuesOf(schema)).toEqual(values)
+  })
+})
+
+describe('formats zod writes with a pattern that carries them', () => {
+  it('no warning: the value meets the pattern, which is all the format means', () => {
+    const seeds = MANY_SEEDS.slice(0, 40)
+    const formats = [
+      z.nanoid(), z.cuid(), z.cuid2(), z.ulid(), z.xid(), z.ksuid(), z.e164(), z.mac(), z.cidrv4(), z.base64(), z.base64url(), z.hex(), z.currencyCode(),
+      z.hash('sha256'), z.hash('md5', { enc: 'base64' }), z.hash('sha1', { enc: 'base64url' }),
+      z.string().lowercase(), z.string().uppercase(), z.string().includes('mm'), z.string().startsWith('ab'), z.string().endsWith('yz'),
+    ]
+    for (const schema of formats) zodValues(schema, seeds)
+  })
+
+  it('a warning where the pattern beside the format does not carry it, or there is none', () => {
+    const notMade = (format: string): string => `$: format "${format}" is not one the generator makes: the value is a plain string`
+    expect(warningsOf({ type: 'string', format: 'nanoid', pattern: '^ab.*' })).toEqual([notMade('nanoid')])
+    expect(warningsOf({ type: 'string', format: 'starts_with' })).toEqual([notMade('starts_with')])
+    // A checksum the pattern leaves out; a format the schema names itself.
+    expect(warningsOf(z.toJSONSchema(z.creditCard()))).toEqual([notMade('credit_card')])
+    expect(warningsOf(z.toJSONSchema(z.stringFormat('ticket', /^T-\d+$/)))).toEqual([notMade('ticket')])
   })
 })
 

@@ -6,7 +6,7 @@
 import type { Draw } from './draw.js'
 import { formatValid, makeDate, makeEmail, makeFormat, makesFormat, makeUuid } from './formats.js'
 import { childPath, codePoints, jsonEqual, type Node, type Pattern, reachesRef, type TypeName } from './node.js'
-import { parsePattern, stringFromPattern } from './regex.js'
+import { type ParsedPattern, parsePattern, shortestFromPattern, stringFromPattern } from './regex.js'
 import { isMultiple, isValid } from './validate.js'
 import { FIRST_NAMES, LAST_NAMES, numberHint, singular, stringHint, WORDS } from './words.js'
 
@@ -18,6 +18,28 @@ const HARD_DEPTH = 24
 const ATTEMPTS = 6
 /** Checked draws in one generateValue call, all schemas together: nested oneOfs do not multiply. */
 const BUDGET = 400
+
+/**
+ * zod's formats whose whole meaning is the pattern `z.toJSONSchema` writes beside them, so that a
+ * value the patterns match is one zod's own check accepts. zod's string checks (`.startsWith()`,
+ * `.endsWith()`, `.includes()`) are a string test their pattern restates exactly (`^ab.*`, `.*yz$`,
+ * `mm`), whatever it is. Its formats of a fixed pattern (nanoid, cuid, the hashes, `.lowercase()`...)
+ * are checked by that pattern (base64 and base64url by a test their exact pattern restates), which
+ * zod writes whole (`^...$`): one such pattern must stand beside the format. Not credit_card or iban
+ * (a checksum the pattern leaves out), cidrv6 (checked by parsing), nor a format the schema names
+ * itself (`z.stringFormat()`), whose pattern may say less than its name.
+ */
+const CHECK_FORMATS: ReadonlySet<string> = new Set(['starts_with', 'ends_with', 'includes'])
+const PATTERN_FORMATS: ReadonlySet<string> = new Set([
+  'lowercase', 'uppercase', 'nanoid', 'cuid', 'cuid2', 'ulid', 'xid', 'ksuid', 'e164', 'emoji', 'mac', 'cidrv4', 'base64', 'base64url', 'hex', 'currency_code',
+  ...['md5', 'sha1', 'sha256', 'sha384', 'sha512'].flatMap((alg) => ['hex', 'base64', 'base64url'].map((enc) => `${alg}_${enc}`)),
+])
+
+/** Whether `format` means no more than `patterns` say (see {@link PATTERN_FORMATS}). */
+function carriedByPatterns(format: string, patterns: readonly Pattern[]): boolean {
+  if (CHECK_FORMATS.has(format)) return patterns.length > 0
+  return PATTERN_FORMATS.has(format) && patterns.some((p) => p.source.startsWith('^') && /(?:^|[^\\])(?:\\\\)*\$$/.test(p.source))
+}
 
 interface ObjectPart {
   declared: Map<string, Node> | undefined
@@ -331,31 +353,122 @@ export class Generator {
       }
     }
     // A format it neither makes nor checks gets whatever string fits the rest, which a client's own check may refuse: say so.
-    for (const format of flat.formats) if (!makesFormat(format)) this.warn(path, `format ${JSON.stringify(format)} is not one the generator makes: the value is a plain string`)
+    // Not of a format the patterns beside it carry whole (zod's starts_with, nanoid...): the value meets them, or the patterns' warning says so.
+    for (const format of flat.formats) {
+      if (makesFormat(format) || carriedByPatterns(format, flat.patterns)) continue
+      this.warn(path, `format ${JSON.stringify(format)} is not one the generator makes: the value is a plain string`)
+    }
     const hinted = this.hintString(name)
     if (hinted !== undefined && fits(hinted)) return hinted
-    const pattern = flat.patterns[0]
-    if (pattern !== undefined) {
-      const parsed = parsePattern(pattern)
+    if (flat.patterns.length > 0) {
+      const parsed = flat.patterns.map(parsePattern)
+      // A string made from each pattern in turn, padded after the match when short. With one
+      // pattern this is the whole search as it always was, and draws the same values.
       let last = ''
       for (let attempt = 0; attempt < 12; attempt++) {
         const extra = attempt < 4 ? 3 : attempt < 8 ? 0 : Math.min(max === Infinity ? min + 3 : max, 64)
-        const s = stringFromPattern(parsed, this.draw, extra)
-        last = s
-        if (fits(s)) return s
-        const padded = codePoints(s) < min ? this.padTo(s, min) : undefined
-        if (padded !== undefined && fits(padded)) return padded
+        for (const one of parsed) {
+          const s = stringFromPattern(one, this.draw, extra)
+          last = s
+          if (fits(s)) return s
+          const padded = codePoints(s) < min ? this.padTo(s, min) : undefined
+          if (padded !== undefined && fits(padded)) return padded
+        }
       }
+      // Then strings the patterns meet together: their strings joined in each order, padded inside
+      // rather than after an anchored suffix (which a lone `^ab.*yz$` needs too).
+      const together = this.joinPatterns(flat.patterns, parsed, min, max, fits)
+      if (together !== undefined) return together
+      const look = flat.patterns.find((_, i) => (parsed[i] as ParsedPattern).lookaround)
       this.warn(
         path,
-        parsed.lookaround
-          ? `pattern ${JSON.stringify(pattern.source)} uses a lookaround, which the generator cannot satisfy`
+        look !== undefined
+          ? `pattern ${JSON.stringify(look.source)} uses a lookaround, which the generator cannot satisfy`
           : `could not make a string that matches ${flat.patterns.map((p) => JSON.stringify(p.source)).join(' and ')} within the length bounds`,
       )
       return last
     }
     if (flat.formats.some(makesFormat)) this.warn(path, `could not make a ${flat.formats.join('/')} within the length bounds`)
     return this.words(min, max)
+  }
+
+  /**
+   * A string every pattern matches, from strings each pattern makes (the shortest ones first, then
+   * drawn ones), joined in each order (all orders of up to four patterns, in a drawn sequence): each
+   * next one left out where what is before it already matches its pattern (`^[a-z]+$` after `ab`),
+   * else after it, overlapping its end (`ab` `bc` as `abc`), or laid over its end or its start
+   * (`^x.*` over a fixed-length id). The joins every pattern already matches are tried first, padded
+   * to `minLength` at a seam rather than after an anchored suffix; then the rest, padded. `^ab.*`,
+   * `mm` and `.*yz$` give `abmmyz`; with minLength 8, `abmmqxyz`.
+   */
+  private joinPatterns(patterns: Pattern[], parsed: ParsedPattern[], min: number, max: number, fits: (s: string) => boolean): string | undefined {
+    const k = parsed.length
+    const orders = k <= 4 ? permutations(k) : [parsed.map((_, i) => i), parsed.map((_, i) => k - 1 - i)]
+    let budget = JOIN_BUDGET
+    const tries = (s: string): boolean => budget-- > 0 && fits(s)
+    for (let round = 0; round < 4 && budget > 0; round++) {
+      const pieces = parsed.map((p) => [...(round === 0 ? shortestFromPattern(p, this.draw) : stringFromPattern(p, this.draw, round === 1 ? 0 : 3))])
+      const all: Joined[] = []
+      for (const order of this.shuffled(orders)) {
+        let joined: Joined[] = [{ chars: pieces[order[0] as number] as string[], seams: [] }]
+        for (const i of order.slice(1)) {
+          const re = (patterns[i] as Pattern).re
+          joined = uniqueJoins(joined.flatMap((j) => [...(re.test(j.chars.join('')) ? [j] : []), ...joinWays(j, pieces[i] as string[])])).slice(0, 16)
+        }
+        all.push(...joined.filter((j) => j.chars.length <= max))
+      }
+      const candidates = uniqueJoins(all)
+      const matched = new Set(candidates.filter((j) => budget-- > 0 && patterns.every((p) => p.re.test(j.chars.join('')))))
+      for (const j of [...matched, ...candidates.filter((c) => !matched.has(c))]) {
+        if (budget <= 0) return undefined
+        if (j.chars.length >= min) {
+          if (tries(j.chars.join(''))) return j.chars.join('')
+          continue
+        }
+        const padded = this.padInside(j, min, tries)
+        if (padded !== undefined) return padded
+      }
+    }
+    return undefined
+  }
+
+  /**
+   * `j` padded to `length` code points where the patterns still match: at each inner seam (in a
+   * drawn order), then the end, then the start, then other places inside (all of a short string,
+   * else four drawn); with drawn letters, then
+   * with characters drawn from `j` itself (which its patterns' classes allowed).
+   */
+  private padInside(j: Joined, length: number, fits: (s: string) => boolean): string | undefined {
+    const chars = j.chars
+    const places: number[] = []
+    const add = (at: number): void => {
+      if (!places.includes(at)) places.push(at)
+    }
+    for (const at of this.shuffled(j.seams.filter((at) => at > 0 && at < chars.length))) add(at)
+    add(chars.length)
+    add(0)
+    const inner = Array.from({ length: Math.max(0, chars.length - 1) }, (_, i) => i + 1)
+    for (const at of inner.length <= 6 ? this.shuffled(inner) : [0, 1, 2, 3].map(() => this.draw.int(1, chars.length - 1))) add(at)
+    for (const alphabet of [LETTERS, [...new Set(chars)]]) {
+      if (alphabet.length === 0) continue
+      for (const at of places) {
+        const fill: string[] = []
+        for (let i = chars.length; i < length; i++) fill.push(this.draw.pick(alphabet))
+        const s = [...chars.slice(0, at), ...fill, ...chars.slice(at)].join('')
+        if (fits(s)) return s
+      }
+    }
+    return undefined
+  }
+
+  /** `items` in a drawn order (Fisher-Yates on the generator's source). */
+  private shuffled<T>(items: readonly T[]): T[] {
+    const out = [...items]
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = this.draw.int(0, i)
+      ;[out[i], out[j]] = [out[j] as T, out[i] as T]
+    }
+    return out
   }
 
   /** `s` with letters added after it (patterns are unanchored: a match inside a longer string still matches). */
@@ -593,6 +706,50 @@ export class Generator {
 /** Whether a `not` const or enum of the schema names `value`. */
 function isExcluded(flat: Flat, value: unknown): boolean {
   return flat.excluded.length > 0 && flat.excluded.some((e) => jsonEqual(e, value))
+}
+
+/** Every order of `0..n-1`, the identity first. */
+function permutations(n: number): number[][] {
+  if (n <= 1) return [Array.from({ length: n }, (_, i) => i)]
+  const out: number[][] = []
+  for (const rest of permutations(n - 1)) for (let at = rest.length; at >= 0; at--) out.push([...rest.slice(0, at), n - 1, ...rest.slice(at)])
+  return out
+}
+
+/** Strings made from several patterns, joined: code points, and where padding may go between them. */
+interface Joined {
+  chars: string[]
+  seams: number[]
+}
+
+/** Strings one join of patterns checks, at most: a few milliseconds where none fits. */
+const JOIN_BUDGET = 400
+const LETTERS = [...'abcdefghijklmnopqrstuvwxyz']
+
+/** The ways `next` joins `j`: after it, overlapping its end, laid over its end, laid over its start. */
+function joinWays(j: Joined, next: string[]): Joined[] {
+  const { chars, seams } = j
+  const n = chars.length
+  const m = next.length
+  const ways: Joined[] = [{ chars: [...chars, ...next], seams: [...seams, n] }]
+  let k = Math.min(n, m)
+  while (k > 0 && !next.slice(0, k).every((c, i) => c === chars[n - k + i])) k--
+  if (k > 0) ways.push({ chars: [...chars, ...next.slice(k)], seams: seams.filter((at) => at <= n - k) })
+  if (m > 0 && m < n) {
+    ways.push({ chars: [...chars.slice(0, n - m), ...next], seams: [...seams.filter((at) => at < n - m), n - m] })
+    ways.push({ chars: [...next, ...chars.slice(m)], seams: [m, ...seams.filter((at) => at > m)] })
+  }
+  return ways
+}
+
+function uniqueJoins(list: Joined[]): Joined[] {
+  const seen = new Set<string>()
+  return list.filter((j) => {
+    const key = j.chars.join('')
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }
 
 function gcd(a: number, b: number): number {

@@ -11,7 +11,7 @@ type Range = readonly [number, number]
 type RNode =
   | { t: 'alt'; alts: RNode[][] }
   | { t: 'set'; ranges: Range[] }
-  | { t: 'pool'; test: RegExp }
+  | { t: 'pool'; test: RegExp; chars?: string[] }
   | { t: 'group'; body: RNode; index: number | undefined; name: string | undefined }
   | { t: 'repeat'; node: RNode; min: number; max: number }
   | { t: 'look' }
@@ -277,11 +277,50 @@ export function stringFromPattern(parsed: ParsedPattern, draw: Draw, extra: numb
   return out.join('')
 }
 
-function emit(node: RNode, draw: Draw, extra: number, captures: Map<number | string, string>, out: string[]): void {
+/**
+ * One of the shortest strings the pattern's generator makes: every repeat at its minimum, an
+ * alternation's shortest branch (drawn among equals), each character drawn. What joins several
+ * patterns into one string starts from these (a prefix, an infix and a suffix meet as `ab` `mm` `yz`).
+ */
+export function shortestFromPattern(parsed: ParsedPattern, draw: Draw): string {
+  const captures = new Map<number | string, string>()
+  const out: string[] = []
+  emit(parsed.root, draw, 0, captures, out, true)
+  return out.join('')
+}
+
+/** The fewest characters `node` emits (a backreference counted as none). */
+function leastLength(node: RNode): number {
+  switch (node.t) {
+    case 'alt':
+      return Math.min(...node.alts.map(seqLength))
+    case 'set':
+    case 'dot':
+    case 'pool':
+      return 1
+    case 'group':
+      return leastLength(node.body)
+    case 'repeat':
+      return node.min === 0 ? 0 : node.min * leastLength(node.node)
+    case 'backref':
+    case 'look':
+    case 'empty':
+      return 0
+  }
+}
+
+const seqLength = (seq: RNode[]): number => seq.reduce((n, item) => n + leastLength(item), 0)
+
+function emit(node: RNode, draw: Draw, extra: number, captures: Map<number | string, string>, out: string[], shortest = false): void {
   switch (node.t) {
     case 'alt': {
-      const seq = draw.pick(node.alts)
-      for (const item of seq) emit(item, draw, extra, captures, out)
+      let alts = node.alts
+      if (shortest) {
+        const least = Math.min(...alts.map(seqLength))
+        alts = alts.filter((seq) => seqLength(seq) === least)
+      }
+      const seq = draw.pick(alts)
+      for (const item of seq) emit(item, draw, extra, captures, out, shortest)
       return
     }
     case 'set': {
@@ -298,13 +337,14 @@ function emit(node: RNode, draw: Draw, extra: number, captures: Map<number | str
       return
     }
     case 'pool': {
-      const chars = [...POOL].filter((ch) => node.test.test(ch))
-      if (chars.length > 0) out.push(draw.pick(chars))
+      // The pool's characters the class allows, found once per parsed pattern.
+      node.chars ??= [...POOL].filter((ch) => node.test.test(ch))
+      if (node.chars.length > 0) out.push(draw.pick(node.chars))
       return
     }
     case 'group': {
       const start = out.length
-      emit(node.body, draw, extra, captures, out)
+      emit(node.body, draw, extra, captures, out, shortest)
       const text = out.slice(start).join('')
       if (node.index !== undefined) captures.set(node.index, text)
       if (node.name !== undefined) captures.set(node.name, text)
@@ -312,8 +352,8 @@ function emit(node: RNode, draw: Draw, extra: number, captures: Map<number | str
     }
     case 'repeat': {
       const cap = node.max === Infinity ? node.min + extra : Math.min(node.max, node.min + extra + 5)
-      const count = draw.int(node.min, cap)
-      for (let i = 0; i < count; i++) emit(node.node, draw, extra, captures, out)
+      const count = shortest ? node.min : draw.int(node.min, cap)
+      for (let i = 0; i < count; i++) emit(node.node, draw, extra, captures, out, shortest)
       return
     }
     case 'dot':
