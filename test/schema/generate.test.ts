@@ -218,6 +218,23 @@ describe('shapes clients send', () => {
     }
   })
 
+  it('a type a not names is never drawn: an untyped field takes another type', () => {
+    // The field had no type, so a string was inferred and drawn six times, and warned every time.
+    for (const schema of [
+      { type: 'object', properties: { x: { not: { type: 'string' } } }, required: ['x'] },
+      { not: { type: ['string', 'number'] } },
+      { type: ['integer', 'null'], minimum: 1, not: { type: 'null' } },
+      { type: ['string', 'integer'], not: { type: 'number' } },
+    ]) {
+      const compiled = compileSchema(schema, 'schema')
+      for (let seed = 0; seed < 200; seed++) {
+        const { value, warnings } = generateValue(compiled, uint32Source(seed))
+        expect({ seed, warnings }).toEqual({ seed, warnings: [] })
+        expect(ajvValid(schema, value), `${JSON.stringify(schema)} ${JSON.stringify(value)}`).toBe(true)
+      }
+    }
+  })
+
   it('floating multipleOf values pass ajv', () => {
     for (const v of valuesOf({ type: 'number', multipleOf: 0.1, minimum: 0.3, maximum: 100 })) expect(String(v)).toMatch(/^\d+(\.\d)?$/)
     valuesOf({ type: 'integer', multipleOf: 0.5, exclusiveMinimum: 3 })

@@ -80,6 +80,8 @@ interface Flat {
   enum: unknown[] | undefined
   /** Values a `not` with a const or enum forbids: left out of every draw, not only found by a check after it. */
   excluded: unknown[]
+  /** Types a `not` names (`not: {type: 'string'}`): a value of another type meets the not. */
+  excludedTypes: TypeName[]
   anyOf: Node[][]
   oneOf: Node[][]
   checks: number
@@ -92,7 +94,7 @@ function emptyFlat(): Flat {
     never: false, types: undefined, objects: [], required: new Set(), dependentRequired: [], propertyNames: [], minProperties: undefined,
     maxProperties: undefined, arrays: [], contains: [], minContains: undefined, minItems: undefined, maxItems: undefined, uniqueItems: false,
     minLength: undefined, maxLength: undefined, patterns: [], formats: [], minimum: undefined, maximum: undefined, exclusiveMinimum: undefined,
-    exclusiveMaximum: undefined, multipleOf: [], enum: undefined, excluded: [], anyOf: [], oneOf: [], checks: 0, conditionals: [], contradictions: [],
+    exclusiveMaximum: undefined, multipleOf: [], enum: undefined, excluded: [], excludedTypes: [], anyOf: [], oneOf: [], checks: 0, conditionals: [], contradictions: [],
   }
 }
 
@@ -164,6 +166,7 @@ function flatten(node: Node, flat: Flat, seen: Set<Node> = new Set()): void {
   // rest of the not): `{minimum: 0, maximum: 5, not: {const: 5}}` drew 5 six times in a row once in
   // about 50,000 values, and warned.
   if (node.not !== undefined) flat.excluded.push(...(node.not.const !== undefined ? [node.not.const.value] : (node.not.enum ?? [])))
+  if (node.not?.types !== undefined) flat.excludedTypes.push(...node.not.types)
   if (node.if !== undefined) flat.conditionals.push(node)
   for (const sub of node.allOf ?? []) flatten(sub, flat, seen)
   if (node.ref !== undefined) flatten(node.ref, flat, seen)
@@ -308,7 +311,7 @@ export class Generator {
       if (fit.length === 0) this.warn(path, 'no enum/const value satisfies the rest of the schema')
       return this.draw.pick(fit.length > 0 ? fit : flat.enum)
     }
-    const types = flat.types ?? [inferType(flat, name)]
+    const types = withoutExcludedTypes(flat, flat.types ?? [inferType(flat, name)])
     if (types.length === 0) return null
     const values = types.filter((t) => t !== 'null')
     const nullAllowed = !isExcluded(flat, null)
@@ -703,6 +706,25 @@ export class Generator {
   }
 }
 
+/** Every type a value may take, in the order one is taken for a schema that names none. */
+const ANY_TYPE: readonly TypeName[] = ['string', 'number', 'boolean', 'object', 'array', 'null']
+
+/**
+ * `types` without those a `not` names (an integer is a number too); a schema that named no type
+ * and whose inferred one is named gets the first other type. Named types a `not` leaves none of
+ * stay, for the check after the draw to report.
+ */
+function withoutExcludedTypes(flat: Flat, types: TypeName[]): TypeName[] {
+  const out = flat.excludedTypes
+  if (out.length === 0) return types
+  const allowed = (t: TypeName): boolean => !out.includes(t) && !(t === 'integer' && out.includes('number'))
+  const kept = types.filter(allowed)
+  if (kept.length > 0) return kept
+  if (flat.types !== undefined) return types
+  const other = ANY_TYPE.find(allowed)
+  return other === undefined ? types : [other]
+}
+
 /** Whether a `not` const or enum of the schema names `value`. */
 function isExcluded(flat: Flat, value: unknown): boolean {
   return flat.excluded.length > 0 && flat.excluded.some((e) => jsonEqual(e, value))
@@ -793,6 +815,7 @@ function merge(into: Flat, extra: Flat): void {
     into.enum = into.enum === undefined ? values : into.enum.filter((v) => values.some((w) => jsonEqual(v, w)))
   }
   into.excluded.push(...extra.excluded)
+  into.excludedTypes.push(...extra.excludedTypes)
   into.anyOf.push(...extra.anyOf)
   into.oneOf.push(...extra.oneOf)
   into.checks += extra.checks
