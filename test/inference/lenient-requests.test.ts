@@ -58,6 +58,8 @@ const CLIENT_FIELD_VALUES: Record<string, unknown> = {
   plugins: [{ id: 'response-healing' }, { id: 'file-parser', pdf: { engine: 'pdf-text' } }, { id: 'a-plugin-of-tomorrow', anything: 1 }],
   verbosity: 'low',
   n: 1,
+  safety_identifier: 'hashed-user-1',
+  prompt_cache_retention: '24h',
   store: false,
   service_tier: 'auto',
   user: 'user-1',
@@ -74,7 +76,7 @@ const CLIENT_FIELD_VALUES: Record<string, unknown> = {
 /** Fields the simulator acts on, by route: the answer may differ with them (routing, the model asked for, what a Responses result echoes). */
 const MODELLED: Record<Route, ReadonlySet<string>> = {
   '/chat/completions': new Set(['models', 'provider']),
-  '/responses': new Set(['models', 'provider', 'user', 'metadata']),
+  '/responses': new Set(['models', 'provider', 'user', 'metadata', 'safety_identifier']),
   '/embeddings': new Set(['models', 'provider']),
   '/completions': new Set(['models', 'provider']),
 }

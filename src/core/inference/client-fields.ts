@@ -14,8 +14,8 @@ import type { SupportedParameter } from '../types.js'
  */
 export const CLIENT_FIELDS: ReadonlySet<string> = new Set([
   'cache_control', 'function_call', 'functions', 'include_reasoning', 'metadata', 'models', 'n', 'plugins', 'prediction',
-  'provider', 'reasoning', 'route', 'service_tier', 'session_id', 'store', 'stream_options', 'trace', 'transforms', 'usage',
-  'user', 'verbosity', 'web_search_options',
+  'prompt_cache_retention', 'provider', 'reasoning', 'route', 'safety_identifier', 'service_tier', 'session_id', 'store',
+  'stream_options', 'trace', 'transforms', 'usage', 'user', 'verbosity', 'web_search_options',
 ])
 
 /** The known top-level fields of a route: its SDK schema's, and {@link CLIENT_FIELDS}. */
@@ -132,9 +132,12 @@ const CHECKS: Record<string, (body: BodyReader, name: string) => void> = {
   n: (body, name) => body.optionalNumber(name, COUNT),
   plugins: (body) => readPlugins(body),
   prediction: (body, name) => body.optionalObject(name, true),
+  // The openai clients' own (`prompt_cache_retention: "24h"`, a hashed user id), typed parameters of their create calls.
+  prompt_cache_retention: (body, name) => body.optionalString(name, NULLABLE),
   provider: (body, name) => body.optionalObject(name, true),
   reasoning: (body) => readReasoning(body),
   route: (body, name) => body.optionalString(name, NULLABLE),
+  safety_identifier: (body, name) => body.optionalString(name, NULLABLE),
   service_tier: (body, name) => body.optionalString(name, NULLABLE),
   session_id: (body, name) => body.optionalString(name, SESSION_ID),
   store: (body, name) => body.raw(name) === null || body.optionalBoolean(name),
