@@ -51,6 +51,13 @@ const costOf = (usage: unknown): number => (usage as { cost: number }).cost
 
 reportVersions(['openai', 'zod'])
 await runCases({
+  'its own parameters are fields the simulator knows': async (target) => {
+    // Typed parameters of the client's create calls: never listed as ignored, so never refused under strictRequests.
+    await client(target).chat.completions.create({ model: MODELS.chat, messages: question, safety_identifier: 'hashed-user-1', prompt_cache_retention: '24h', prompt_cache_key: 'k1' })
+    await client(target).responses.create({ model: MODELS.chat, input: 'Where is my refund?', safety_identifier: 'hashed-user-1', prompt_cache_retention: '24h' })
+    const entries = target.sim.journal.list().slice(-2)
+    assert.deepEqual(entries.map((entry) => [entry.status, entry.ignoredFields]), [[200, []], [200, []]])
+  },
   'chat': async (target) => {
     target.sim.inference.respond({ match: { lastUserMessage: /refund/ }, reply: { content: 'Refunds take 5 days.' } })
     const completion = await client(target).chat.completions.create({ model: MODELS.chat, messages: question })

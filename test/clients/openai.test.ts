@@ -3,6 +3,7 @@ import { describeClient, devDependencyPins, runNodeClient } from './support/chil
 // The openai JS client, unchanged, in a Node 24 child process (openai.client.ts): every case through
 // MSW in that process and through a local server (decisions/0040).
 const CASES = [
+  'its own parameters are fields the simulator knows',
   'chat',
   'stream with its usage (stream_options.include_usage)',
   'runTools with a scripted tool call',
