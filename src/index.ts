@@ -1,14 +1,21 @@
 // model-access-sim: the root entry point. It imports no msw, faker or fast-check.
 
-export { createSimulator, DEFAULT_NOW, DEFAULT_SEED, validateWorld } from './core/simulator.js'
+export { createSimulator, validateWorld } from './core/simulator.js'
+export { DEFAULT_NOW, DEFAULT_SEED } from './core/simulator-constants.js'
 export { OPERATION_NAMES } from './core/protocol.js'
 export { AUTH_MESSAGES, ERROR_MESSAGES, errorEnvelope, SimulatorError, SimulatorErrorCode } from './core/errors.js'
 export { formatTimestamp } from './core/time.js'
-export { maskSecret } from './core/store/keys.js'
-export { byokFee } from './core/inference/byok.js'
-export { OAUTH_CODE_LIFETIME_MS } from './core/store/oauth.js'
-export { WORLD_FORMAT } from './core/worlds/spec.js'
-export { compilePricing, estimateCost, explainPricing, PricingError, pricingFromSdk, resolvePricing, validatePricing } from './pricing/index.js'
+export { maskSecret } from './core/store/mask.js'
+export { byokFee } from './core/inference/byok-fee.js'
+export { OAUTH_CODE_LIFETIME_MS } from './core/store/oauth-lifetime.js'
+export { WORLD_FORMAT } from './core/worlds/format.js'
+// The pricing functions as model-access-sim/pricing exports them, from the modules that define them:
+// the root's own built module then holds all it imports (decisions/0072).
+export { compilePricing } from './core/pricing/compile.js'
+export { estimateCost, explainPricing, resolvePricing } from './core/pricing/resolve.js'
+export { PricingError } from './core/pricing/errors.js'
+export { validatePricing } from './core/pricing/validate.js'
+export { pricingFromSdk } from './core/pricing/sdk.js'
 export {
   DATA_REGIONS,
   ENDPOINT_STATUSES,
@@ -83,4 +90,4 @@ export type { TextCompletion, TextCompletionChoice, TextCompletionChunk } from '
 export type { StreamFrame } from './core/protocol.js'
 export type { ResponderOperation } from './core/inference/responders.js'
 export type { EmbeddingData, EmbeddingsResponse, EmbeddingsUsage } from './core/inference/embeddings.js'
-export { embeddingDimensions } from './core/inference/embeddings.js'
+export { embeddingDimensions } from './core/inference/dimensions.js'

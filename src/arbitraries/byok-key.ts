@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import type { ByokKey } from '../core/store/byok.js'
 import { fieldsOf } from '../core/store/check.js'
-import { maskSecret } from '../core/store/keys.js'
+import { maskSecret } from '../core/store/mask.js'
 import { formatTimestamp } from '../core/time.js'
 import { BYOK_PROVIDERS, GOVERNED_MODELS } from '../fixtures/internal/governance.js'
 import { hex64, userId, uuid } from './internal/ids.js'

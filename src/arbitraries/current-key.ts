@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { fieldsOf } from '../core/store/check.js'
-import { keyFiguresOf, maskSecret } from '../core/store/keys.js'
+import { keyFiguresOf } from '../core/store/keys.js'
+import { maskSecret } from '../core/store/mask.js'
 import { formatTimestamp } from '../core/time.js'
 import { type ApiKey, type CreatedKeyResponse, type CurrentKey, DATA_REGIONS } from '../core/types.js'
 import { apiKey } from './api-key.js'

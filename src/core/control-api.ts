@@ -17,6 +17,7 @@ import type { SimulatorSnapshot } from './snapshot.js'
 import type { StoredFile } from './store/files.js'
 import { responderFromJson } from './inference/responders.js'
 import { type WorldFile, type WorldModel, type WorldVideoModel, fileOptions, modelOptions, videoModelOptions } from './worlds/spec.js'
+import { CONTROL_BASE_PATH } from './control-path.js'
 
 /** A request to the control API: the path below the control base (`/clock`), and the body's text. */
 export interface ControlRequest {
@@ -51,9 +52,6 @@ export interface ControlApiOptions {
   /** Base64 of a file's bytes in the journal and the export: the server passes Buffer's, native. */
   toBase64?: ((bytes: Uint8Array) => string) | undefined
 }
-
-/** Where the control API lives on a server's origin. */
-export const CONTROL_BASE_PATH = '/__sim'
 
 /** A failure that answers with an envelope of its own status (404 for an unknown route or id). */
 class ControlError extends Error {

@@ -38,30 +38,13 @@ import { type MemberCollection, createMemberCollection } from './store/members.j
 import { type GuardrailCollection, createGuardrailCollection } from './store/guardrails.js'
 import { guardrailReaders } from './guardrail-rules.js'
 import { type InstantInput, toEpochMs } from './time.js'
+import { DEFAULT_NOW, DEFAULT_SEED, SIMULATOR_OPTION_NAMES } from './simulator-constants.js'
 import { type DefaultWorld, defaultWorldForLoad, DEFAULT_WORLD_MODELS } from './worlds/default.js'
 import { exportWorld, exportWorldParts, worldFile, worldKey, worldModel, worldPreset, worldUser, worldWorkspace } from './worlds/export.js'
-import { type WorldKey, type WorldSpec, WORLD_FORMAT, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
+import { type WorldKey, type WorldSpec, isWorldSpec, loadWorld, worldNow } from './worlds/spec.js'
+import { WORLD_FORMAT } from './worlds/format.js'
 import { type WorldProblem } from './worlds/problems.js'
 import { worldResponders } from './worlds/responders.js'
-
-/**
- * Default seed: the one the embedded default world is documented with.
- *
- * @example
- * import { createSimulator, DEFAULT_SEED } from 'model-access-sim'
- * console.log(createSimulator().seed === DEFAULT_SEED)
- * //=> true
- */
-export const DEFAULT_SEED = 42
-/**
- * Default start of the simulator clock: a Monday morning, UTC.
- *
- * @example
- * import { createSimulator, DEFAULT_NOW } from 'model-access-sim'
- * console.log(createSimulator({ world: 'empty' }).clock.now().toISOString() === DEFAULT_NOW)
- * //=> true
- */
-export const DEFAULT_NOW = '2026-03-02T10:00:00.000Z'
 
 export interface SimulatorOptions {
   /**
@@ -137,8 +120,6 @@ function checkReplyOptions(given: unknown): ReplyOptions {
   return toolRounds === DEFAULT_REPLY_OPTIONS.toolRounds ? DEFAULT_REPLY_OPTIONS : Object.freeze({ toolRounds })
 }
 
-/** Each field of {@link SimulatorOptions}, for the checks of the options that include them. */
-export const SIMULATOR_OPTION_NAMES = { seed: true, now: true, world: true, rateLimit: true, journalLimit: true, journalBytes: true, clock: true, strictRequests: true, replies: true } as const
 /** The fields of {@link SimulatorOptions}: any other is refused (a misspelt `rateLimt` must not be ignored). */
 export const SIMULATOR_OPTION_FIELDS = fieldsOf<SimulatorOptions>(SIMULATOR_OPTION_NAMES)
 

@@ -14,7 +14,7 @@ import { ArgumentChecker, fieldsOf } from '../core/store/check.js'
 import { describe } from '../core/describe.js'
 import { invalidArgument } from '../core/errors.js'
 import { type Simulator, createSimulator } from '../core/simulator.js'
-import { maskSecret } from '../core/store/keys.js'
+import { maskSecret } from '../core/store/mask.js'
 import { parseInstant } from '../core/time.js'
 import { type JsonOperationName, RESPONSE_SHAPES, errorEnvelopeProblems, fileContentProblems, mediaType, shown, validateShape } from '../core/wire-shapes.js'
 

@@ -6,7 +6,10 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import pkg from '../../package.json' with { type: 'json' }
-import { type RateLimit, type Simulator, SimulatorError, type WorldKey, type WorldSpec, createSimulator, validateWorld } from '../index.js'
+import { type Simulator, createSimulator, validateWorld } from '../core/simulator.js'
+import type { RateLimit } from '../core/store/state.js'
+import { SimulatorError } from '../core/errors.js'
+import type { WorldKey, WorldSpec } from '../core/worlds/spec.js'
 import { type RequestLogEntry, type SimulatorServer, DEFAULT_PORT, startServer } from './index.js'
 import type { Launcher } from './launcher.js'
 import { isLoopbackName } from './trust.js'

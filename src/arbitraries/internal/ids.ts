@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { maskSecret } from '../../core/store/keys.js'
+import { maskSecret } from '../../core/store/mask.js'
 
 const HEX = [...'0123456789abcdef']
 const ALPHANUMERIC = [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz']

@@ -1,15 +1,8 @@
 // BYOK on the money path (decisions/0054): which of the organisation's provider credentials serves
 // an endpoint, whether an endpoint may be served without one, and the service's fee.
-import { formatDecimal, parseDecimal } from '../pricing/decimal.js'
 import type { StoreContext } from '../store/context.js'
 import type { ByokState, KeyState } from '../store/state.js'
 import type { Endpoint } from '../types.js'
-
-/**
- * The share of the upstream cost the service charges for a request served through a credential:
- * 5%, as a decimal fraction (`BYOK_FEE_PERCENT / 100`).
- */
-export const BYOK_FEE_PERCENT = 5n
 
 /**
  * Whether a credential's provider slug names the endpoint's provider: the endpoint's tag before
@@ -73,19 +66,4 @@ export function byokTries(ctx: StoreContext, key: KeyState, endpoint: Endpoint, 
   if (credential === undefined) return CREDITS_ONLY
   if (credential.isFallback) return [undefined, credential]
   return inScope(ctx, key, endpoint).some((c) => c.isByokOnly) ? [credential] : [credential, undefined]
-}
-
-/**
- * The service's fee for a request served through a credential whose upstream cost is `cost` (an
- * exact decimal in USD): 5% of it, exactly, as a decimal. The charge is that decimal rounded half
- * up to 10^-10 USD, as every cost is (decisions/0024).
- *
- * @example
- * import { byokFee } from 'model-access-sim'
- * console.log(byokFee('0.0000123'), byokFee('2'))
- * //=> 0.000000615 0.1
- */
-export function byokFee(cost: string): string {
-  const { units, scale } = parseDecimal(cost)
-  return formatDecimal({ units: units * BYOK_FEE_PERCENT, scale: scale + 2 })
 }

@@ -14,7 +14,7 @@ import { figuresAt, limitRemaining, type UsageRecord } from '../usage.js'
 import { costToUnits, flatPricing, worstCaseUnits } from './price.js'
 import type { CompiledPricing } from '../pricing/compile.js'
 import { pricingOf } from './route.js'
-import { BYOK_FEE_PERCENT } from './byok.js'
+import { BYOK_FEE_PERCENT } from './byok-fee.js'
 
 /** The message of a key limit's 403, naming the period as the service does. */
 export function keyLimitMessage(limitReset: KeyState['limitReset']): string {

@@ -10,15 +10,8 @@ import type { SimRequest, SimResponse } from '../protocol.js'
 import { sha256 } from '../sha256.js'
 import { type StoreContext, atomically } from '../store/context.js'
 import { insertKey, newKey } from '../store/keys.js'
-import {
-  CODE_CHALLENGE_METHODS,
-  OAUTH_CODE_LIFETIME_MS,
-  callbackUrlProblem,
-  challengeProblem,
-  insertCode,
-  useCode,
-  verifierProblem,
-} from '../store/oauth.js'
+import { CODE_CHALLENGE_METHODS, callbackUrlProblem, challengeProblem, insertCode, useCode, verifierProblem } from '../store/oauth.js'
+import { OAUTH_CODE_LIFETIME_MS } from '../store/oauth-lifetime.js'
 import type { CodeChallengeMethod, KeyState, OAuthCodeState } from '../store/state.js'
 import { defaultWorkspaceParam } from '../store/workspaces.js'
 import { formatTimestamp } from '../time.js'

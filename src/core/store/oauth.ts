@@ -10,17 +10,7 @@ import { type StoreContext, atomically } from './context.js'
 import type { CodeChallengeMethod, OAuthCodeState } from './state.js'
 import { put } from './versions.js'
 import { requireUser, resolveWorkspaceId } from './workspaces.js'
-
-/**
- * How long an authorization code is accepted after it is made, on the simulator clock: 10 minutes,
- * the longest RFC 6749 (section 4.1.2) recommends; the service does not publish its own (decisions/0049).
- *
- * @example
- * import { OAUTH_CODE_LIFETIME_MS } from 'model-access-sim'
- * console.log(OAUTH_CODE_LIFETIME_MS / 60_000)
- * //=> 10
- */
-export const OAUTH_CODE_LIFETIME_MS = 10 * 60_000
+import { OAUTH_CODE_LIFETIME_MS } from './oauth-lifetime.js'
 
 /** The methods a code challenge may be made with. */
 export const CODE_CHALLENGE_METHODS: readonly CodeChallengeMethod[] = ['S256', 'plain']

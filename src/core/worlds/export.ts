@@ -4,7 +4,7 @@
 import { base64Slices, toBase64 } from '../base64.js'
 import type { ExportOptions } from '../internals.js'
 import { DEFAULT_WORKSPACE } from '../store/defaults.js'
-import { maskSecret } from '../store/keys.js'
+import { maskSecret } from '../store/mask.js'
 import { givenCanonicalSlug } from '../store/models.js'
 import type { DefaultWorkspaceOptions } from '../store/workspaces.js'
 import type { Workspace } from '../types.js'
@@ -12,7 +12,8 @@ import { activityDefaults, dayText } from '../store/activity.js'
 import type { ActivityState, BudgetState, ByokState, FileState, GuardrailState, KeyState, MemberState, PresetState, StoreData, UserState, WorkspaceMemberState } from '../store/state.js'
 import { untouchedDefault } from '../store/guardrail-rows.js'
 import { UNITS_PER_USD, type UsageRecord, bigUnitsToUsd, toUsd } from '../usage.js'
-import { WORLD_FORMAT, type WorldActivity, type WorldBudget, type WorldByok, type WorldFile, type WorldGuardrail, type WorldKey, type WorldMember, type WorldModel, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
+import { type WorldActivity, type WorldBudget, type WorldByok, type WorldFile, type WorldGuardrail, type WorldKey, type WorldMember, type WorldModel, type WorldPreset, type WorldSpec, type WorldUsageRecord, type WorldUser, type WorldVideoModel, type WorldWorkspace } from './spec.js'
+import { WORLD_FORMAT } from './format.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 

@@ -28,26 +28,7 @@ import { type CreateGuardrailOptions, loadGuardrail } from '../store/guardrails.
 import { guardrailReaders } from '../guardrail-rules.js'
 import { type CreateByokOptions, createByokFromOptions } from '../store/byok.js'
 import { type RecordActivityOptions, dayOf, recordActivityFromOptions } from '../store/activity.js'
-
-/**
- * The format tag every world spec carries; a spec with another one is refused.
- *
- * @example
- * import { createSimulator, WORLD_FORMAT } from 'model-access-sim'
- * const sim = createSimulator({
- *   world: {
- *     format: WORLD_FORMAT,
- *     users: [{ id: 'user_acme', name: 'Acme', credits: { total: 50 } }],
- *     keys: [{ userId: 'user_acme', management: true, secret: 'sk-or-v1-admin' }],
- *     handles: { admin: 'sk-or-v1-admin' },
- *   },
- * })
- * console.log(WORLD_FORMAT, sim.handle({ method: 'GET', path: '/keys', authorization: `Bearer ${sim.world.admin}` }).status)
- * console.log(sim.handle({ method: 'GET', path: '/credits', authorization: `Bearer ${sim.world.admin}` }).body)
- * //=> model-access-sim/world@1 200
- * //=> {"data":{"total_credits":50,"total_usage":0}}
- */
-export const WORLD_FORMAT = 'model-access-sim/world@1'
+import { WORLD_FORMAT } from './format.js'
 
 /** An ISO 8601 instant with a time and an offset: `2026-03-02T10:00:00Z`. */
 export type WorldInstant = string
