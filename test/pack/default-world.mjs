@@ -10,18 +10,15 @@
 // Deno are fetched with npx, as Node 24 is elsewhere in CI.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { checks } from './checks-lib.mjs'
 
 const [consumer, root] = process.argv.slice(2).map((dir) => resolve(dir))
 assert.ok(consumer && root, 'usage: node default-world.mjs <consumer dir> <repository root>')
-const installed = join(consumer, 'node_modules', 'model-access-sim')
-const dist = join(installed, 'dist')
-const work = join(consumer, 'default-world-checks')
-rmSync(work, { recursive: true, force: true })
-mkdirSync(work)
+const { dist, work, projectWithout, run, npx, bundler } = checks(consumer, root, 'default-world-checks')
 
 // 1. What the build holds: the file, and the embedded texts once per format, inside a function.
 const lines = readFileSync(join(dist, 'default-world.jsonl'), 'utf8').split('\n')
@@ -46,21 +43,6 @@ for (const format of ['.js', '.cjs']) {
   assert.deepEqual(module.defaultWorldTexts(), { spec: lines[0], spans: lines[1], models: lines[2] }, `the embedded texts are the file's lines (${format})`)
 }
 console.log(`the build holds the world once per format, and default-world.jsonl: ${models.length} models`)
-
-/** A project in `work` whose node_modules holds a copy of the installed package without `remove`. */
-function projectWithout(name, remove) {
-  const dir = join(work, name)
-  cpSync(installed, join(dir, 'node_modules', 'model-access-sim'), { recursive: true })
-  for (const file of remove) rmSync(join(dir, 'node_modules', 'model-access-sim', 'dist', file))
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n')
-  return dir
-}
-
-function run(dir, file, code) {
-  writeFileSync(join(dir, file), code)
-  const child = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 60_000 })
-  return { status: child.status, out: child.stdout.trim(), err: child.stderr.trim() }
-}
 
 const importRoot = {
   esm: 'const { createSimulator } = await import("model-access-sim")',
@@ -127,10 +109,6 @@ console.log('without the file, the import and other worlds work, createSimulator
 // resolves `deno` first and gets the embedded world: reading a file beside the package would need
 // --allow-read, which a plain `deno run` or `deno test` does not grant.
 let got
-const npx = (args, dir) => {
-  const child = spawnSync('npx', ['-y', ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1' } })
-  return { status: child.status, out: child.stdout.trim(), err: `${child.error ?? ''}${child.stderr.trim()}` }
-}
 const runtimeCheck = `import { createSimulator } from "model-access-sim"\n${listModels}\n`
 writeFileSync(join(noEmbedded, 'runtime.mjs'), runtimeCheck)
 got = npx(['bun@1', 'runtime.mjs'], noEmbedded)
@@ -144,13 +122,7 @@ console.log('Bun reads the file; Deno, with no permission, gets the world embedd
 
 // 5. Bundles, with the repository's esbuild: for the browser the world is embedded; for Node the
 // file must be copied beside the bundle, as the error says.
-const { build } = await import(pathToFileURL(join(root, 'node_modules', 'esbuild', 'lib', 'main.js')).href)
-const entry = join(work, 'entry.mjs')
-writeFileSync(entry, `import { createSimulator } from "model-access-sim"\n${listModels}\n`)
-const bundle = async (platform, outfile) => {
-  await build({ entryPoints: [entry], bundle: true, format: 'esm', platform, outfile, logLevel: 'error', nodePaths: [join(consumer, 'node_modules')], absWorkingDir: consumer })
-  return readFileSync(outfile, 'utf8')
-}
+const bundle = await bundler(`import { createSimulator } from "model-access-sim"\n${listModels}\n`)
 const browser = await bundle('browser', join(work, 'browser', 'bundle.mjs'))
 assert.doesNotMatch(browser, /default-world\.jsonl|getBuiltinModule/, 'the browser bundle does not read a file')
 assert.match(browser, /["']\{\\?"format\\?":\\?"model-access-sim\/world@1/, 'the browser bundle embeds the world')
@@ -159,6 +131,8 @@ assert.equal(got.status, 0, `the browser bundle: ${got.err}`)
 assert.equal(got.out, listed.out, 'the browser bundle lists the default world')
 const node = await bundle('node', join(work, 'node', 'bundle.mjs'))
 assert.doesNotMatch(node, /["']\{\\?"format\\?":\\?"model-access-sim\/world@1/, 'the Node bundle does not embed the world')
+// The engine's script beside it (test/pack/engine.mjs checks the bundle without it).
+cpSync(join(dist, 'engine.script.js'), join(work, 'node', 'engine.script.js'))
 got = run(join(work, 'node'), 'bundle.mjs', node)
 assert.notEqual(got.status, 0, 'the Node bundle without the file fails')
 assert.match(got.err, /A bundle of the package for Node must copy dist\/default-world\.jsonl beside its output/)

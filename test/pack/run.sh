@@ -131,6 +131,9 @@ step "import() from ESM"
 step "the default world: read from a file on Node, embedded elsewhere, parsed on first use (decisions/0059, 0066, 0067)"
 node "$ROOT/test/pack/default-world.mjs" "$CONSUMER" "$ROOT"
 
+step "the engine: compiled from a script on the first createSimulator() on Node, a module elsewhere (decisions/0072)"
+node "$ROOT/test/pack/engine.mjs" "$CONSUMER" "$ROOT"
+
 step "date-fns and pure-rand are built in, not installed (decisions/0062)"
 (cd "$CONSUMER" && node --input-type=module -e '
   import assert from "node:assert/strict"

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals'
 import { OpenRouter } from '@openrouter/sdk'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { createSimulator } from 'model-access-sim'
+import { createSimulator, SimulatorError } from 'model-access-sim'
 import { createHandlers } from 'model-access-sim/msw'
 
 const BASE_URL = 'https://openrouter.ai/api/v1'
@@ -63,4 +63,16 @@ test('the next test starts from the seeded world', async () => {
   expect(sim.faults.list()).toEqual([])
   expect(sim.keys.list().some((key) => key.name === 'left behind')).toBe(false)
   expect((await listKeys()).status).toBe(200)
+})
+
+// On Node the package compiles its engine on the first createSimulator() (decisions/0072), in the
+// realm of the module that loads it: Jest's own, so its errors are the class the root exports and
+// its arrays and objects are the test's.
+test('the engine\'s errors and values belong to the test\'s realm', () => {
+  expect(() => createSimulator({ seedd: 1 })).toThrow(SimulatorError)
+  expect(() => createSimulator({ seedd: 1 })).toThrow(/"seedd" is not a field of the simulator options/)
+  const res = sim.handle({ method: 'GET', path: '/keys', authorization: `Bearer ${sim.world.managementKey}` })
+  expect(res.body.data).toBeInstanceOf(Array)
+  expect(res.body).toBeInstanceOf(Object)
+  expect(res.body.data.length).toBeGreaterThan(0)
 })
