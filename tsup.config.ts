@@ -78,6 +78,8 @@ const isInside = (file: string) => INSIDE.some((dir) => file.startsWith(dir + '/
  * engine is compiled from a file beside the build on the first call (src/engine-load/node.ts),
  * elsewhere it is imported as a module (src/engine-load/embedded.ts).
  */
+// The build itself places the proxy with `kernelImports`, a copy per importer; this plugin serves
+// the reads of the module graph that decide the kernel, and the kernel's own build.
 const engineBoundary: Plugin = {
   name: 'engine-boundary',
   setup(build) {
@@ -157,7 +159,6 @@ const kernel = () =>
 /** The kernel module a relative import names, or undefined: by its path from the package's root. */
 const kernelModuleOf = (modules: Set<string>, path: string, importer: string): string | undefined => {
   let target = resolve(dirname(importer), path.replace(/\.js$/, '.ts'))
-  if (ENGINE_MODULES.has(target) && !isInside(importer)) target = resolve('src/core/engine-proxy.ts')
   if (path === './default-world-spec.js' && /[\\/]src[\\/]core[\\/]worlds[\\/]default\.ts$/.test(importer)) target = resolve('src/world-data/built.ts')
   const key = relative('.', target).split('\\').join('/')
   return modules.has(key) ? key : undefined
@@ -319,7 +320,7 @@ export default defineConfig({
   // copied in: resolving and loading their ten modules was a third of what importing the root
   // cost (decisions/0062). Their licenses ship in THIRD-PARTY-NOTICES.md.
   noExternal: [...BUNDLED],
-  esbuildPlugins: [kernelImports, engineBoundary, defaultWorldImport, embeddedWorld, jsonAsText],
+  esbuildPlugins: [kernelImports, defaultWorldImport, embeddedWorld, jsonAsText],
   // CJS has no `import.meta`: src/world-data/node.ts reads `__dirname` there, and its ESM branch
   // must not leave the syntax in the CJS build.
   esbuildOptions(options, { format }) {

@@ -2,8 +2,8 @@
 // code is read from `engine.script.js` beside the build and compiled on the first call, when the
 // first simulator is made, instead of at import. The script is the engine bundled without the
 // modules it shares with the entry points (errors, pricing, protocol, ...): it is given the
-// entry points' own copies of those (`SHARED`), so a `SimulatorError` it throws is the class the
-// root exports. Not part of the source tree's graph: run from source, the engine is a module.
+// entry points' own copies of those (the kernel's table, `shared()`), so a `SimulatorError` it
+// throws is the class the root exports. Not part of the source tree's graph: run from source, the engine is a module.
 import type { Engine } from '../core/engine.js'
 import { shared } from './shared.js'
 
