@@ -116,6 +116,32 @@ describe('the fields real clients send', () => {
     expect(post(sim, key, '/chat/completions', { ...body, model: 'acme/chat-2', provider: { require_parameters: true } }).status).toBe(200)
   })
 
+  // Responses spells chat's `verbosity` and `response_format` inside `text`: they count as chat's do.
+  it.each([
+    [{ verbosity: 'low' }, 'verbosity', { verbosity: 'low' }],
+    [{ format: { type: 'json_object' } }, 'response_format', { response_format: { type: 'json_object' } }],
+    [{ format: { type: 'text' } }, 'response_format', { response_format: { type: 'text' } }],
+    [{ format: { type: 'json_schema', name: 'answer', schema: { type: 'object' } } }, 'structured_outputs', { response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } } }],
+  ])('/responses text %j counts as the parameter %s, as chat does, for provider.require_parameters', (text, parameter, chatFields) => {
+    const { sim, key } = world()
+    const body = { ...BASE['/responses'], text }
+    const chat = { ...BASE['/chat/completions'], ...chatFields }
+    expect(post(sim, key, '/responses', { ...body, provider: { require_parameters: false } }).status).toBe(200)
+    // No endpoint of the model lists it in supported_parameters: both routes refuse alike.
+    const refused = post(sim, key, '/responses', { ...body, provider: { require_parameters: true } })
+    expect([refused.status, (refused.body as any).error.message]).toEqual([404, 'No endpoints found that can handle the requested parameters'])
+    expect(post(sim, key, '/chat/completions', { ...chat, provider: { require_parameters: true } }).status).toBe(404)
+    sim.models.create({ id: 'acme/chat-2', endpoints: [{ ...ALPHA, supported_parameters: ['max_tokens', parameter as never] }] })
+    expect(post(sim, key, '/responses', { ...body, model: 'acme/chat-2', provider: { require_parameters: true } }).status).toBe(200)
+    expect(post(sim, key, '/chat/completions', { ...chat, model: 'acme/chat-2', provider: { require_parameters: true } }).status).toBe(200)
+  })
+
+  it('/responses text with its verbosity and format null uses no parameter: every endpoint stays', () => {
+    const { sim, key } = world()
+    const answer = post(sim, key, '/responses', { ...BASE['/responses'], text: { verbosity: null, format: null }, provider: { require_parameters: true } })
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+  })
+
   it("every field of the SDK's ChatRequest, at every depth, is known: none is refused under strictRequests", () => {
     const { sim, key } = world(true)
     const cache = { type: 'ephemeral', ttl: '5m' }

@@ -242,14 +242,19 @@ const TEXT_FORMAT_FIELDS: Record<string, ReadonlySet<string>> = {
   json_schema: new Set(['type', 'name', 'description', 'schema', 'strict']),
 }
 
-/** `text.format`: free text, any JSON object, or JSON valid against `schema` (decisions/0048). */
-function readTextFormat(text: BodyReader): OutputFormat {
+/**
+ * `text.format`: free text, any JSON object, or JSON valid against `schema` (decisions/0048). The
+ * parameter it uses is pushed on `parameters`, as chat's `response_format` pushes it:
+ * `structured_outputs` for a schema, `response_format` for the others.
+ */
+function readTextFormat(text: BodyReader, parameters: SupportedParameter[]): OutputFormat {
   const given = text.optionalObject('format', true)
   if (given === undefined || given === null) return null
   const format: BodyReader = given
   const type = format.optionalEnum('type', Object.keys(TEXT_FORMAT_FIELDS))
   if (type === undefined) format.fail(format.at('type'), `is required: one of ${Object.keys(TEXT_FORMAT_FIELDS).join(', ')}`)
   format.known(TEXT_FORMAT_FIELDS[type] as ReadonlySet<string>)
+  parameters.push(type === 'json_schema' ? 'structured_outputs' : 'response_format')
   if (type === 'text') return null
   if (type === 'json_object') return { type: 'json_object' }
   format.optionalString('name', { minLength: 1 })
@@ -330,9 +335,10 @@ function readAnyResponsesRequest(value: Record<string, unknown>, unknownFields: 
   let format: OutputFormat = null
   if (text) {
     text.known(TEXT_FIELDS)
-    format = readTextFormat(text)
-    // The Responses spelling of chat's `verbosity`, checked as that is.
+    format = readTextFormat(text, parameters)
+    // The Responses spelling of chat's `verbosity`, checked as that is, and a parameter as that is.
     readVerbosity(text)
+    if (text.raw('verbosity') !== undefined && text.raw('verbosity') !== null) parameters.push('verbosity')
   }
   // The service keeps no responses: `store` can only be false, and there is no earlier response to continue.
   if (body.raw('store') !== undefined && body.raw('store') !== false) body.fail('store', 'must be false: responses are not stored', body.raw('store'))
