@@ -1,6 +1,7 @@
 // The layout's rules (docs/architecture.md, decisions/0034): imports point down, no re-export hubs,
 // and the core stays pure. Each rule is read off the source, so a change that breaks one fails here
-// naming the files.
+// naming the files. The documentation's maps of the repository are held to it too: the code map, and
+// the commands table's benchmarks.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -70,5 +71,16 @@ describe('the code map of docs/architecture.md', () => {
     const folders = ['src/', 'src/core/']
       .flatMap((dir) => readdirSync(join(root, dir), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${dir}${e.name}/`))
     expect(folders.filter((folder) => !paths.includes(folder))).toEqual([])
+  })
+})
+
+describe('the commands table of docs/development.md', () => {
+  const doc = readFileSync(join(root, 'docs', 'development.md'), 'utf8')
+  const scripts = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts)
+
+  it('names every benchmark script of package.json', () => {
+    const benchmarks = scripts.filter((name) => name.startsWith('bench:'))
+    expect(benchmarks.length).toBeGreaterThan(10)
+    expect(benchmarks.filter((name) => !doc.includes(`\`npm run ${name}\``))).toEqual([])
   })
 })
