@@ -132,6 +132,17 @@ describe('tool calls by default', () => {
     expect(seeds.size).toBeGreaterThan(1)
   })
 
+  it('a const whose keys name Object.prototype members is given back as it is', () => {
+    const { sim, key } = chatWorld()
+    const value = { toString: false, valueOf: 1, constructor: { hasOwnProperty: 'x' }, ['__proto__']: [1] }
+    const schema = { type: 'array', prefixItems: [{ const: value }, { type: 'string' }], items: false }
+    const { body } = chat(sim, key, { model: MODEL, tools: [tool('f', schema)], tool_choice: 'required' })
+    const [args] = callsOf(body).map((c) => c.args)
+    expect(JSON.stringify(args[0])).toBe(JSON.stringify(value))
+    expect(args).toHaveLength(2)
+    expect(sim.journal.list()[0]?.warnings).toEqual([])
+  })
+
   it('any drawn schema: the call\'s arguments are valid per ajv (or the journal says why not)', () => {
     const { sim, key } = chatWorld()
     fc.assert(
