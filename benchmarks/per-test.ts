@@ -22,7 +22,7 @@
  * 4. A chat completion through MSW, cold: the first PER_TEST_REQUESTS (1,500) requests in a fresh
  *    child process (handlers set up and listening, then the requests, one after another; the
  *    imports are not timed), `createHandlers(createSimulator())` against a bare msw handler
- *    answering the same body text; the ratio of total times, median over PER_TEST_COLD_ROUNDS (11)
+ *    answering the same body text; the ratio of total times, median over PER_TEST_COLD_ROUNDS (21)
  *    alternating rounds: a round's ratio moves by as much as 0.95x-1.6x on a noisy machine, and the
  *    median of five moved by 0.1 between runs (benchmarks/NOTES.md). Target: at most 1.25x. The
  *    bare handler does not read the request body; PER_TEST_ROUNDS rounds more set one that does
@@ -59,7 +59,7 @@ const count = (name: string, fallback: number): number => {
   return value
 }
 const ROUNDS = count('PER_TEST_ROUNDS', 9)
-const COLD_ROUNDS = count('PER_TEST_COLD_ROUNDS', 11)
+const COLD_ROUNDS = count('PER_TEST_COLD_ROUNDS', 21)
 const TESTS = count('PER_TEST_TESTS', 200)
 const IMPORTS = count('PER_TEST_IMPORTS', 10)
 const CREATES = count('PER_TEST_CREATES', 200)
