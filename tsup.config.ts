@@ -76,10 +76,10 @@ const isInside = (file: string) => INSIDE.some((dir) => file.startsWith(dir + '/
  * resolves to src/core/engine-proxy.ts, whose functions load the engine on their first call, and
  * the proxy's loader to `#engine` (package.json "imports"), left to the runtime: on Node the
  * engine is compiled from a file beside the build on the first call (src/engine-load/node.ts),
- * elsewhere it is imported as a module (src/engine-load/embedded.ts).
+ * elsewhere it is imported as a module (src/engine-load/embedded.ts). The build itself places the
+ * proxy with `kernelImports`, a copy per importer; this plugin serves the reads of the module graph
+ * that decide the kernel, and the kernel's own build.
  */
-// The build itself places the proxy with `kernelImports`, a copy per importer; this plugin serves
-// the reads of the module graph that decide the kernel, and the kernel's own build.
 const engineBoundary: Plugin = {
   name: 'engine-boundary',
   setup(build) {

@@ -3,7 +3,8 @@
 // first simulator is made, instead of at import. The script is the engine bundled without the
 // modules it shares with the entry points (errors, pricing, protocol, ...): it is given the
 // entry points' own copies of those (the kernel's table, `shared()`), so a `SimulatorError` it
-// throws is the class the root exports. Not part of the source tree's graph: run from source, the engine is a module.
+// throws is the class the root exports. Not part of the source tree's graph: run from source, the
+// engine is a module.
 import type { Engine } from '../core/engine.js'
 import { shared } from './shared.js'
 

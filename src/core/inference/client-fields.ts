@@ -87,9 +87,12 @@ export function readPlugins(body: BodyReader): void {
   })
 }
 
-/** Checks `verbosity` of `reader` (the request, or a Responses request's `text`): a string, or null. */
-export function readVerbosity(reader: BodyReader): void {
-  reader.optionalString('verbosity', NULLABLE)
+/**
+ * Checks `verbosity` of `reader` (the request, or a Responses request's `text`): a string, or null.
+ * Whether it is given (neither absent nor null): then it is a parameter the request uses.
+ */
+export function readVerbosity(reader: BodyReader): boolean {
+  return (reader.optionalString('verbosity', NULLABLE) ?? null) !== null
 }
 
 /** Checks the legacy `functions`: an array of function definitions. */

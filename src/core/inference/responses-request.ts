@@ -337,8 +337,7 @@ function readAnyResponsesRequest(value: Record<string, unknown>, unknownFields: 
     text.known(TEXT_FIELDS)
     format = readTextFormat(text, parameters)
     // The Responses spelling of chat's `verbosity`, checked as that is, and a parameter as that is.
-    readVerbosity(text)
-    if (text.raw('verbosity') !== undefined && text.raw('verbosity') !== null) parameters.push('verbosity')
+    if (readVerbosity(text)) parameters.push('verbosity')
   }
   // The service keeps no responses: `store` can only be false, and there is no earlier response to continue.
   if (body.raw('store') !== undefined && body.raw('store') !== false) body.fail('store', 'must be false: responses are not stored', body.raw('store'))
